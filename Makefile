@@ -1,0 +1,42 @@
+# `make run` and `make test` bootstrap everything on a fresh machine: they find a
+# Python >= 3.12, create .venv, install, migrate SQLite, then serve or test.
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+
+# Candidates in order: python3.13, python3.12, python3, then pyenv-installed 3.13/3.12.
+# Each is run, not just found, because pyenv shims exist for versions that are not active.
+FIND_PYTHON := for c in python3.13 python3.12 python3 \
+	$$(ls -d $${PYENV_ROOT:-$$HOME/.pyenv}/versions/3.13*/bin/python 2>/dev/null) \
+	$$(ls -d $${PYENV_ROOT:-$$HOME/.pyenv}/versions/3.12*/bin/python 2>/dev/null); do \
+	  if "$$c" -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null; then echo "$$c"; break; fi; \
+	done
+
+.PHONY: run test bench clean
+
+$(VENV)/.base: pyproject.toml
+	@py="$$($(FIND_PYTHON))"; \
+	if [ -z "$$py" ]; then echo "gmtools needs Python >= 3.12 (python3.13, python3.12 or pyenv 3.12/3.13); none found." >&2; exit 1; fi; \
+	echo "Using $$py ($$("$$py" --version))"; \
+	[ -x $(PY) ] || "$$py" -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.test: $(VENV)/.base
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $@
+
+run: $(VENV)/.base
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py runserver 127.0.0.1:8000
+
+test: $(VENV)/.test
+	$(PY) manage.py migrate --noinput >/dev/null
+	$(PY) -m pytest
+
+bench: $(VENV)/.test
+	$(PY) -m bench
+
+clean:
+	rm -rf $(VENV) db.sqlite3

@@ -1,0 +1,91 @@
+"""Random sources, faces and the structured notes that explain a result."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+
+class RulesError(ValueError):
+    """Bad input to a rule: the message is shown to the user as is (one line)."""
+
+
+class RandomSource(Protocol):
+    """What a roll needs from a random source; ``random.Random`` and ``secrets.SystemRandom`` fit."""
+
+    def randint(self, a: int, b: int) -> int: ...
+
+
+def system_random() -> RandomSource:
+    """The default source: the operating system's secure generator."""
+    return secrets.SystemRandom()
+
+
+def roll_d10(n: int, rng: RandomSource | None = None) -> tuple[int, ...]:
+    """``n`` ten-sided dice in draw order; a face of 10 is 10, never 0."""
+    rng = rng or system_random()
+    return tuple(rng.randint(1, 10) for _ in range(n))
+
+
+def roll_fate_dice(n: int = 4, rng: RandomSource | None = None) -> tuple[int, ...]:
+    """``n`` Fate dice, each -1, 0 or +1."""
+    rng = rng or system_random()
+    return tuple(rng.randint(-1, 1) for _ in range(n))
+
+
+def check_d10_faces(faces: Iterable[int], count: int | None = None, what: str = "faces") -> tuple[int, ...]:
+    """Validate d10 faces (1..10), optionally their number; return them as a tuple."""
+    faces = tuple(faces)
+    for face in faces:
+        if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 10:
+            raise RulesError(f"{what}: a d10 face is 1 to 10 (10 for a 0), got {face!r}")
+    if count is not None and len(faces) != count:
+        raise RulesError(f"{what}: expected {count} dice, got {len(faces)}")
+    return faces
+
+
+def check_fate_faces(faces: Iterable[int], count: int = 4) -> tuple[int, ...]:
+    faces = tuple(faces)
+    for face in faces:
+        if isinstance(face, bool) or face not in (-1, 0, 1):
+            raise RulesError(f"faces: a Fate die is -1, 0 or 1, got {face!r}")
+    if len(faces) != count:
+        raise RulesError(f"faces: expected {count} Fate dice, got {len(faces)}")
+    return faces
+
+
+def check_int(value: int, name: str, low: int | None = None, high: int | None = None) -> int:
+    """An integer within bounds, else a RulesError naming the parameter."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RulesError(f"{name} must be a whole number, got {value!r}")
+    if low is not None and value < low:
+        raise RulesError(f"{name} must be at least {low}, got {value}")
+    if high is not None and value > high:
+        raise RulesError(f"{name} must be at most {high}, got {value}")
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """One line of a result's explanation.
+
+    ``code`` is a stable key the UI translates (with ``params`` as its format arguments);
+    ``text`` is the English line the command line prints, e.g. "two 10s: critical, +2".
+    """
+
+    code: str
+    text: str
+    params: tuple[tuple[str, int | str], ...] = ()
+
+    def as_json(self) -> dict[str, object]:
+        return {"code": self.code, "text": self.text, **dict(self.params)}
+
+
+def note(code: str, text: str, **params: int | str) -> Note:
+    return Note(code, text, tuple(sorted(params.items())))
+
+
+def count_at_least(faces: Sequence[int], threshold: int) -> int:
+    return sum(1 for face in faces if face >= threshold)

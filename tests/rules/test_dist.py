@@ -1,0 +1,39 @@
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rules.dist import Distribution, binomial, contest, sum_of
+from tests.rules.stats import chi_square_critical
+
+D6 = Distribution((1 / 6,) * 6, 1)
+
+
+def test_two_d6_sum_to_seven_one_time_in_six():
+    assert abs(sum_of(D6, 2).p(7) - 1 / 6) < 1e-12
+
+
+def test_binomial_matches_known_values():
+    assert binomial(2, 0.5) == (0.25, 0.5, 0.25)
+
+
+@given(st.integers(0, 40), st.floats(0, 1))
+def test_binomial_sums_to_one(n, p):
+    assert abs(sum(binomial(n, p)) - 1) < 1e-9
+
+
+@given(st.integers(1, 12), st.integers(1, 12))
+def test_contest_probabilities_sum_to_one_and_are_symmetric(n, m):
+    a, b = sum_of(D6, n), sum_of(D6, m)
+    ab, ba = contest(a, b), contest(b, a)
+    assert abs(ab.p_win + ab.p_tie + ab.p_lose - 1) < 1e-9
+    assert abs(ab.p_win - ba.p_lose) < 1e-12
+
+
+def test_contest_tail_counts_for_its_side():
+    a = Distribution((0.5,), 0, tail=0.5)
+    assert contest(a, Distribution.point(3)).p_win == 0.5
+
+
+def test_chi_square_critical_value_is_close_to_tables():
+    # Published 0.1% critical values: df 1 → 10.83, df 10 → 29.59.
+    assert abs(chi_square_critical(10) - 29.59) < 0.3
+    assert abs(chi_square_critical(1) - 10.83) < 0.6
