@@ -1,0 +1,114 @@
+"""Extended actions: the state machine and its exact odds against an independent oracle.
+
+The oracle builds the full transition matrix with exact fractions and solves it by Gaussian
+elimination and repeated multiplication, a different route from the engine's recursions.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rules.dice import RulesError
+from rules.dist import Distribution
+from rules.extended import BotchPolicy, ExtendedState, advance, botch_policy, extended_odds, gain
+
+
+def test_gain_subtracts_the_difficulty_and_never_goes_negative():
+    assert (gain(4), gain(4, 1), gain(1, 3)) == (4, 3, 0)
+
+
+def test_reset_policy_sends_the_total_back_to_zero():
+    s = advance(ExtendedState(goal=10, total=7, rolls=2), 0, botched=True)
+    assert (s.total, s.rolls, s.ruined) == (0, 3, False)
+
+
+def test_ruin_policy_ends_the_task():
+    s = advance(ExtendedState(goal=10, total=7), 0, botched=True, policy=BotchPolicy.RUIN)
+    assert s.ruined and s.over and not s.done
+    with pytest.raises(RulesError, match="ruined"):
+        advance(s, 3, botched=False)
+
+
+def test_ignore_policy_keeps_the_total():
+    assert advance(ExtendedState(goal=10, total=7), 0, botched=True, policy=BotchPolicy.IGNORE).total == 7
+
+
+def test_a_finished_task_takes_no_more_rolls():
+    with pytest.raises(RulesError, match="complete"):
+        advance(ExtendedState(goal=3, total=3), 1, botched=False)
+
+
+def test_unknown_policy_is_refused():
+    with pytest.raises(RulesError):
+        botch_policy("sometimes")
+
+
+def oracle(per_roll: list[Fraction], p_botch: Fraction, goal: int, difficulty: int, policy: BotchPolicy, rolls: int):
+    """States 0..goal-1, then `done` (goal) and `ruined` (goal+1); exact fractions throughout."""
+    size = goal + 2
+    T = [[Fraction(0)] * size for _ in range(size)]
+    T[goal][goal] = T[goal + 1][goal + 1] = Fraction(1)
+    for i in range(goal):
+        for s, p in enumerate(per_roll):
+            T[i][min(goal, i + max(0, s - difficulty))] += p
+        target = {BotchPolicy.RESET: 0, BotchPolicy.RUIN: goal + 1, BotchPolicy.IGNORE: i}[policy]
+        T[i][target] += p_botch
+    row = [Fraction(1)] + [Fraction(0)] * (size - 1)
+    done_by = []
+    for _ in range(rolls):
+        row = [sum(row[i] * T[i][j] for i in range(size)) for j in range(size)]
+        done_by.append(row[goal])
+    # P(complete) and E[rolls · 1{complete}] by solving (I - Q) x = b over the transient states.
+    Q = [[T[i][j] for j in range(goal)] for i in range(goal)]
+    P = solve([[(i == j) - Q[i][j] for j in range(goal)] for i in range(goal)], [T[i][goal] for i in range(goal)])
+    M = solve([[(i == j) - Q[i][j] for j in range(goal)] for i in range(goal)], P)
+    return done_by, P[0], (M[0] / P[0] if P[0] else None)
+
+
+def solve(A, b):
+    n = len(b)
+    A = [row[:] + [b[i]] for i, row in enumerate(A)]
+    for c in range(n):
+        pivot = next((r for r in range(c, n) if A[r][c] != 0), None)
+        if pivot is None:
+            return [Fraction(0)] * n
+        A[c], A[pivot] = A[pivot], A[c]
+        for r in range(n):
+            if r != c and A[r][c] != 0:
+                f = A[r][c] / A[c][c]
+                A[r] = [x - f * y for x, y in zip(A[r], A[c])]
+    return [A[i][n] / A[i][i] for i in range(n)]
+
+
+# A small die-like per-roll distribution: weights for 0..3 successes, botch weight apart.
+weights = st.lists(st.integers(0, 5), min_size=2, max_size=4).filter(lambda w: sum(w[1:]) > 0)
+
+
+@given(weights, st.integers(0, 4), st.integers(1, 7), st.integers(0, 1), st.sampled_from(list(BotchPolicy)))
+def test_odds_match_the_exact_oracle(w, botch_weight, goal, difficulty, policy):
+    total = sum(w) + botch_weight
+    per_roll = [Fraction(x, total) for x in w]
+    p_botch = Fraction(botch_weight, total)
+    done_by, p_complete, expected = oracle(per_roll, p_botch, goal, difficulty, policy, 6)
+    odds = extended_odds(Distribution(tuple(map(float, per_roll))), float(p_botch), goal, difficulty, policy, rolls=6)
+    assert odds.p_done_by == pytest.approx([float(x) for x in done_by], abs=1e-12)
+    assert odds.p_complete == pytest.approx(float(p_complete), abs=1e-12)
+    if expected is None or max(0, len(w) - 1 - difficulty) == 0:
+        assert odds.expected_rolls is None
+    else:
+        assert odds.expected_rolls == pytest.approx(float(expected), rel=1e-9)
+
+
+def test_a_task_that_cannot_progress_never_finishes():
+    odds = extended_odds(Distribution((0.5, 0.5)), 0.0, goal=3, difficulty=1)
+    assert odds.expected_rolls is None and odds.p_complete == 0 and odds.p_done_by[-1] == 0
+
+
+def test_progress_already_made_shortens_the_task():
+    d = Distribution((0.5, 0.5))
+    assert extended_odds(d, 0.0, goal=4, progress=3).expected_rolls == pytest.approx(2.0)
+    assert extended_odds(d, 0.0, goal=4, progress=4).p_done_by[0] == 1.0
