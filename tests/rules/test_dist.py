@@ -1,7 +1,9 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules.dist import Distribution, binomial, contest, sum_of
+import pytest
+
+from rules.dist import Distribution, binomial, contest, sum_of, sum_of_weighted
 from tests.rules.stats import chi_square_critical
 
 D6 = Distribution((1 / 6,) * 6, 1)
@@ -37,3 +39,12 @@ def test_chi_square_critical_value_is_close_to_tables():
     # Published 0.1% critical values: df 1 → 10.83, df 10 → 29.59.
     assert abs(chi_square_critical(10) - 29.59) < 0.3
     assert abs(chi_square_critical(1) - 10.83) < 0.6
+
+
+@given(st.lists(st.integers(0, 9), min_size=1, max_size=6).filter(any), st.integers(0, 40), st.integers(-3, 3))
+def test_weighted_power_matches_repeated_convolution(weights, n, offset):
+    total = sum(weights)
+    die = Distribution(tuple(w / total for w in weights), offset)
+    fast, slow = sum_of_weighted(tuple(weights), n, offset), sum_of(die, n)
+    assert fast.offset == slow.offset
+    assert fast.probs == pytest.approx(slow.probs, abs=1e-12)

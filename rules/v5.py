@@ -1,0 +1,657 @@
+"""Vampire: The Masquerade 5th edition: simple tests, Hunger, criticals, rouse checks, trackers.
+
+A test rolls a pool of d10s; each die showing 6 or more is a success and the roll wins when
+the successes reach the difficulty (Routine 1 … Nearly impossible 7+). Every pair of 10s, on
+normal or hunger dice in any mix, adds 2 successes (two 10s = 4, three = 5, four = 8). A win
+with a pair is a critical win; if a hunger die shows one of the 10s it is a messy critical.
+A failure with a hunger die showing 1 is a bestial failure; zero successes is a total failure
+(both can hold at once). Odds are exact (see ``odds``), never simulated.
+
+Decisions where the rules digest and the seed are silent (what a V5 table expects):
+
+- **Pool**: ``Request.pool`` is the Traits' dots; ``Request.dice`` adds the Specialty's die and
+  the modifiers and never drops below 1 die (a pool of 0 still rolls one). The ±3-dice guideline
+  applies to the GM's *net* ad-hoc modifiers (the Specialty is not ad hoc): beyond it a note
+  warns, nothing is forbidden. Difficulty modifiers (±2 guideline, +1 for improvised
+  equipment) are the GM's to fold into ``difficulty``, which is at least 1.
+- **Hunger dice** replace ``min(Hunger, dice)`` normal dice, except on tracker rolls
+  (Willpower, Humanity): the V5 core rules never put hunger dice in tracker pools or checks, so
+  a ``tracker`` request rolls no hunger dice (a note says so when Hunger is above 0).
+- **Willpower reroll**: once per roll (a rerolled result cannot be rerolled again), 1 to 3
+  distinct *normal* dice chosen by index into ``faces``; ``new_faces`` are in the order of the
+  indices. Never hunger dice, tracker rolls, checks, or results where nothing was rolled. The
+  result keeps ``rerolled`` (the indices) and ``rerolled_from`` (their faces before), so the
+  first roll is ``faces`` with those restored, and the whole sequence replays. The Willpower
+  cost (1 superficial damage) is the caller's to mark with ``spend_willpower``.
+- **Automatic win**: needs ``dice >= 2 × difficulty``; successes = difficulty, margin 0, never
+  critical. Blood Surge dice should not count toward it; leave them out of the request.
+- **Take half**: ``dice // 2`` successes, judged against the difficulty like a roll (so it can
+  fail, and 0 successes is a total failure); no dice, so never critical, messy or bestial.
+  Checks (rouse) are a different function, so neither shortcut can apply to them.
+- **Trackers**: superficial damage fills undamaged boxes; once none are left, each further
+  point turns an existing superficial box aggravated. Aggravated damage fills undamaged boxes,
+  then turns superficial boxes aggravated. Damage beyond a tracker full of aggravated is lost
+  (``overwhelmed``: torpor or death for Health, a breakdown for Willpower). ``impaired`` means
+  every box is damaged. Spending Willpower is exactly 1 superficial Willpower damage, so on a
+  full tracker it follows the same overflow rule. A tracker roll uses the undamaged boxes,
+  minimum 1 die.
+- **Rouse check**: one die, 6+ passes, a failure raises Hunger by 1 up to 5. At Hunger 5 a
+  vampire cannot rouse the Blood by choice; a forced check is still resolved, with a note
+  calling for a hunger frenzy test (difficulty 4).
+- **Teamwork**: the largest pool rolls; when several tie for it, an unskilled one rolls so that
+  skilled helpers still add their die.
+- **Static opposition**: half the NPC's pool rounded down, or the NPC's skill rating; either
+  way at least 1, the lowest difficulty a test has.
+- **Contest**: the side with more successes (critical bonuses included) wins; equal successes
+  is a stalemate (``p_tie``): nobody gets their way, and the GM says whether it goes on.
+- **Extended**: V5 has no botch, so ``p_botch`` is 0 and the botch policy has no effect (it is
+  accepted only for the shared signature). Each roll adds ``max(0, successes − difficulty)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from enum import IntEnum, StrEnum
+from math import comb
+
+from rules.dice import (
+    Note,
+    RandomSource,
+    RulesError,
+    check_d10_faces,
+    check_int,
+    count_at_least,
+    note,
+    roll_d10,
+)
+from rules.dist import ContestOdds, Distribution
+from rules.dist import contest as contest_of
+from rules.extended import BotchPolicy, ExtendedOdds, botch_policy, extended_odds
+
+SYSTEM = "v5"
+SUCCESS = 6  # a die showing 6 or more is a success, on every roll and check
+MAX_HUNGER = 5
+MAX_POOL = 100
+AD_HOC_DICE_GUIDELINE = 3  # the GM's ad-hoc modifiers should stay within ±3 dice
+MAX_REROLL = 3  # dice one Willpower point rerolls
+HUNGER_FRENZY_DIFFICULTY = 4  # a forced rouse check at Hunger 5
+
+
+class Difficulty(IntEnum):
+    """The difficulty table: successes needed. Anything from 7 up is nearly impossible."""
+
+    ROUTINE = 1
+    SIMPLE = 2
+    MODERATE = 3
+    CHALLENGING = 4
+    HARD = 5
+    VERY_HARD = 6
+    NEARLY_IMPOSSIBLE = 7
+
+    @property
+    def key(self) -> str:
+        """Stable key for the UI's translations, e.g. ``very_hard``."""
+        return self.name.lower()
+
+    @property
+    def label(self) -> str:
+        return self.name.replace("_", " ").capitalize()
+
+    @classmethod
+    def of(cls, difficulty: int) -> Difficulty:
+        """The named band of any difficulty (8 is still nearly impossible)."""
+        return cls(min(check_int(difficulty, "difficulty", 1), cls.NEARLY_IMPOSSIBLE))
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """A test as the GM composes it: Traits' dots, Hunger, difficulty and modifiers."""
+
+    pool: int
+    hunger: int = 0
+    difficulty: int = 1
+    specialty: bool = False
+    tracker: bool = False  # a Willpower or Humanity roll: no hunger dice, no Willpower reroll
+    modifiers: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        check_int(self.pool, "pool", 0, MAX_POOL)
+        check_int(self.hunger, "hunger", 0, MAX_HUNGER)
+        check_int(self.difficulty, "difficulty", 1)
+        for flag in ("specialty", "tracker"):
+            if not isinstance(getattr(self, flag), bool):
+                raise RulesError(f"{flag} must be true or false, got {getattr(self, flag)!r}")
+        object.__setattr__(self, "modifiers", tuple(self.modifiers))
+        for modifier in self.modifiers:
+            check_int(modifier, "modifier", -MAX_POOL, MAX_POOL)
+
+    @property
+    def dice(self) -> int:
+        """The pool rolled: dots + Specialty + modifiers, never below 1 die."""
+        return max(1, self._raw_dice)
+
+    @property
+    def _raw_dice(self) -> int:
+        return self.pool + int(self.specialty) + sum(self.modifiers)
+
+    @property
+    def hunger_dice(self) -> int:
+        return 0 if self.tracker else min(self.hunger, self.dice)
+
+    @property
+    def normal_dice(self) -> int:
+        return self.dice - self.hunger_dice
+
+    def notes(self) -> tuple[Note, ...]:
+        """How the pool was built, for the result's explanation."""
+        out = []
+        if self.specialty:
+            out.append(note("specialty", "Specialty: +1 die"))
+        ad_hoc = sum(self.modifiers)
+        if abs(ad_hoc) > AD_HOC_DICE_GUIDELINE:
+            out.append(
+                note(
+                    "modifiers_beyond_guideline",
+                    f"modifiers {ad_hoc:+d} dice: beyond the ±{AD_HOC_DICE_GUIDELINE} guideline",
+                    modifiers=ad_hoc,
+                    limit=AD_HOC_DICE_GUIDELINE,
+                )
+            )
+        if self._raw_dice < 1:
+            out.append(note("pool_minimum", "a pool never drops below 1 die", dice=1))
+        if self.tracker and self.hunger:
+            out.append(note("tracker_no_hunger", "tracker roll: no hunger dice"))
+        return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """A resolved test. ``pool`` is the dice rolled; ``hunger`` the Hunger rating."""
+
+    pool: int
+    hunger: int
+    difficulty: int
+    faces: tuple[int, ...]  # the normal dice, in draw order
+    hunger_faces: tuple[int, ...]
+    successes: int
+    critical: bool
+    messy: bool
+    bestial: bool
+    total_failure: bool
+    notes: tuple[Note, ...]
+    rerolled: tuple[int, ...] = ()  # indices into ``faces`` rerolled with Willpower
+    rerolled_from: tuple[int, ...] = ()  # what those dice showed before the reroll
+    automatic: str | None = None  # "automatic_win" or "take_half": nothing was rolled
+
+    @property
+    def win(self) -> bool:
+        return self.successes >= self.difficulty
+
+    @property
+    def outcome(self) -> str:
+        return "win" if self.win else "failure"
+
+    @property
+    def margin(self) -> int:
+        return self.successes - self.difficulty
+
+    @property
+    def win_at_cost(self) -> bool:
+        """Some successes but short of the difficulty: the GM may offer a win at a cost."""
+        return 0 < self.successes < self.difficulty
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "system": SYSTEM,
+            "faces": list(self.faces),
+            "hunger_faces": list(self.hunger_faces),
+            "successes": self.successes,
+            "margin": self.margin,
+            "outcome": self.outcome,
+            "critical": self.critical,
+            "messy": self.messy,
+            "bestial": self.bestial,
+            "total_failure": self.total_failure,
+            "win_at_cost": self.win_at_cost,
+            "pool": self.pool,
+            "hunger": self.hunger,
+            "difficulty": self.difficulty,
+            "difficulty_name": Difficulty.of(self.difficulty).key,
+            "automatic": self.automatic,
+            "rerolled": list(self.rerolled),
+            "rerolled_from": list(self.rerolled_from),
+            "notes": [n.as_json() for n in self.notes],
+        }
+
+
+def _outcome_notes(successes: int, difficulty: int) -> list[Note]:
+    if successes >= difficulty:
+        margin = successes - difficulty
+        return [note("win", f"win: {successes} successes vs difficulty {difficulty}, margin {margin}",
+                     successes=successes, difficulty=difficulty, margin=margin)]
+    out = [note("failure", f"failure: {successes} successes vs difficulty {difficulty}",
+                successes=successes, difficulty=difficulty)]
+    if successes == 0:
+        out.append(note("total_failure", "no successes: total failure"))
+    else:
+        short = difficulty - successes
+        out.append(note("win_at_cost", f"{short} short: the GM may offer a win at a cost", short=short))
+    return out
+
+
+def _judge(
+    request: Request, faces: tuple[int, ...], hunger_faces: tuple[int, ...], preface: tuple[Note, ...]
+) -> Result:
+    dice = faces + hunger_faces
+    tens = dice.count(10)
+    pairs = tens // 2
+    successes = count_at_least(dice, SUCCESS) + 2 * pairs
+    win = successes >= request.difficulty
+    critical = win and pairs > 0
+    messy = critical and 10 in hunger_faces
+    bestial = not win and 1 in hunger_faces
+    notes = list(preface)
+    if pairs:
+        notes.append(note("critical_pairs", f"{tens} tens: {pairs} critical pair{'s' * (pairs > 1)}, +{2 * pairs}",
+                          tens=tens, pairs=pairs))
+    notes += _outcome_notes(successes, request.difficulty)
+    if critical:
+        notes.append(note("critical_win", "critical win"))
+    if messy:
+        notes.append(note("messy_critical", "a hunger die shows 10: messy critical"))
+    if bestial:
+        notes.append(note("bestial_failure", "a hunger die shows 1: bestial failure"))
+    return Result(
+        pool=request.dice,
+        hunger=request.hunger,
+        difficulty=request.difficulty,
+        faces=faces,
+        hunger_faces=hunger_faces,
+        successes=successes,
+        critical=critical,
+        messy=messy,
+        bestial=bestial,
+        total_failure=successes == 0,
+        notes=tuple(notes),
+    )
+
+
+def resolve(request: Request, faces: Iterable[int], hunger_faces: Iterable[int] = ()) -> Result:
+    """Judge a test from its faces: ``faces`` the normal dice, ``hunger_faces`` the hunger dice."""
+    faces = check_d10_faces(faces, request.normal_dice, "faces")
+    hunger_faces = check_d10_faces(hunger_faces, request.hunger_dice, "hunger faces")
+    return _judge(request, faces, hunger_faces, request.notes())
+
+
+def roll(request: Request, rng: RandomSource | None = None) -> Result:
+    """Roll the normal dice, then the hunger dice, and judge them."""
+    faces = roll_d10(request.normal_dice, rng)
+    return resolve(request, faces, roll_d10(request.hunger_dice, rng))
+
+
+def automatic_win(request: Request) -> Result:
+    """The GM skips the roll: a pool of at least twice the difficulty wins with margin 0."""
+    n, d = request.dice, request.difficulty
+    if n < 2 * d:
+        raise RulesError(f"an automatic win needs at least {2 * d} dice (twice difficulty {d}), the pool has {n}")
+    text = f"automatic win: {n} dice, at least twice difficulty {d}"
+    return _unrolled(request, d, "automatic_win", note("automatic_win", text, dice=n, difficulty=d))
+
+
+def take_half(request: Request) -> Result:
+    """Instead of rolling, half the pool (rounded down) counts as the successes."""
+    successes = request.dice // 2
+    text = f"took half: {successes} successes from {request.dice} dice"
+    return _unrolled(request, successes, "take_half", note("take_half", text, dice=request.dice, successes=successes))
+
+
+def _unrolled(request: Request, successes: int, automatic: str, why: Note) -> Result:
+    return Result(
+        pool=request.dice,
+        hunger=request.hunger,
+        difficulty=request.difficulty,
+        faces=(),
+        hunger_faces=(),
+        successes=successes,
+        critical=False,
+        messy=False,
+        bestial=False,
+        total_failure=successes == 0,
+        notes=request.notes() + (why, *_outcome_notes(successes, request.difficulty)),
+        automatic=automatic,
+    )
+
+
+def reroll(request: Request, result: Result, indices: Iterable[int], new_faces: Iterable[int]) -> Result:
+    """Spend 1 Willpower to reroll up to 3 normal dice (by index into ``result.faces``)."""
+    if isinstance(result, RouseResult):
+        raise RulesError("Willpower cannot reroll a check")
+    if request.tracker:
+        raise RulesError("Willpower cannot reroll a tracker roll (Willpower, Humanity)")
+    if result.automatic:
+        raise RulesError("nothing was rolled, so there is nothing to reroll")
+    if result.rerolled:
+        raise RulesError("this roll was already rerolled with Willpower")
+    if (len(result.faces), len(result.hunger_faces), result.difficulty) != (
+        request.normal_dice, request.hunger_dice, request.difficulty
+    ):
+        raise RulesError("this result was not rolled for this request")
+    if not result.faces:
+        raise RulesError("every die is a hunger die, and Willpower cannot reroll hunger dice")
+    indices = tuple(indices)
+    if not 1 <= len(indices) <= MAX_REROLL:
+        raise RulesError(f"Willpower rerolls 1 to {MAX_REROLL} normal dice, got {len(indices)}")
+    for i in indices:
+        check_int(i, "reroll index", 0, len(result.faces) - 1)
+    if len(set(indices)) != len(indices):
+        raise RulesError("each die can be rerolled only once")
+    new_faces = check_d10_faces(new_faces, len(indices), "new faces")
+    faces = list(result.faces)
+    for i, face in zip(indices, new_faces):
+        faces[i] = face
+    spent = note("willpower_reroll", f"Willpower: rerolled {len(indices)} normal dice (1 superficial Willpower damage)",
+                 dice=len(indices))
+    rerolled = _judge(request, tuple(faces), result.hunger_faces, request.notes() + (spent,))
+    return replace(rerolled, rerolled=indices, rerolled_from=tuple(result.faces[i] for i in indices))
+
+
+def roll_reroll(request: Request, result: Result, indices: Iterable[int], rng: RandomSource | None = None) -> Result:
+    indices = tuple(indices)
+    return reroll(request, result, indices, roll_d10(len(indices), rng))
+
+
+@dataclass(frozen=True, slots=True)
+class RouseResult:
+    """A rouse check: one die, 6+ passes; a failure raises Hunger by 1 (at most 5)."""
+
+    face: int
+    hunger_before: int
+    hunger_after: int
+    notes: tuple[Note, ...]
+
+    @property
+    def passed(self) -> bool:
+        return self.face >= SUCCESS
+
+    @property
+    def outcome(self) -> str:
+        return "pass" if self.passed else "fail"
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "system": SYSTEM,
+            "check": "rouse",
+            "faces": [self.face],
+            "outcome": self.outcome,
+            "hunger_before": self.hunger_before,
+            "hunger_after": self.hunger_after,
+            "notes": [n.as_json() for n in self.notes],
+        }
+
+
+def rouse(face: int, hunger: int) -> RouseResult:
+    (face,) = check_d10_faces((face,), 1)
+    check_int(hunger, "hunger", 0, MAX_HUNGER)
+    passed = face >= SUCCESS
+    after = hunger if passed else min(MAX_HUNGER, hunger + 1)
+    notes = []
+    if hunger == MAX_HUNGER:
+        notes.append(note("hunger_at_maximum",
+                          f"Hunger is already {MAX_HUNGER}: a forced rouse check calls for a hunger frenzy test "
+                          f"(difficulty {HUNGER_FRENZY_DIFFICULTY})",
+                          hunger=hunger, difficulty=HUNGER_FRENZY_DIFFICULTY))
+    if passed:
+        notes.append(note("rouse_pass", f"rouse check {face}: Hunger stays {hunger}", hunger=hunger))
+    elif after > hunger:
+        notes.append(note("rouse_fail", f"rouse check {face}: Hunger rises to {after}", hunger=after))
+    else:
+        notes.append(note("rouse_fail_at_maximum", f"rouse check {face}: failed, Hunger stays {after}", hunger=after))
+    return RouseResult(face, hunger, after, tuple(notes))
+
+
+def roll_rouse(hunger: int, rng: RandomSource | None = None) -> RouseResult:
+    check_int(hunger, "hunger", 0, MAX_HUNGER)
+    return rouse(roll_d10(1, rng)[0], hunger)
+
+
+# --- Trackers: Health and Willpower ------------------------------------------------------
+
+
+class DamageKind(StrEnum):
+    SUPERFICIAL = "superficial"
+    AGGRAVATED = "aggravated"
+
+
+def damage_kind(value: str | DamageKind) -> DamageKind:
+    try:
+        return DamageKind(value)
+    except ValueError:
+        raise RulesError(f"damage must be superficial or aggravated, got {value!r}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Tracker:
+    """A Health or Willpower tracker: ``boxes`` in all, some marked superficial or aggravated."""
+
+    boxes: int
+    superficial: int = 0
+    aggravated: int = 0
+
+    def __post_init__(self) -> None:
+        check_int(self.boxes, "boxes", 1, MAX_POOL)
+        check_int(self.superficial, "superficial damage", 0)
+        check_int(self.aggravated, "aggravated damage", 0)
+        if self.superficial + self.aggravated > self.boxes:
+            raise RulesError(f"a tracker of {self.boxes} boxes cannot hold {self.superficial + self.aggravated} damage")
+
+    @property
+    def undamaged(self) -> int:
+        return self.boxes - self.superficial - self.aggravated
+
+    @property
+    def impaired(self) -> bool:
+        """Every box is damaged (the trait's penalties apply)."""
+        return self.undamaged == 0
+
+    @property
+    def overwhelmed(self) -> bool:
+        """Every box is aggravated: torpor or death for Health, a breakdown for Willpower."""
+        return self.aggravated == self.boxes
+
+    @property
+    def roll_pool(self) -> int:
+        """A roll of this tracker uses its undamaged boxes, minimum 1 die."""
+        return max(1, self.undamaged)
+
+    def damage(self, kind: str | DamageKind, amount: int) -> Tracker:
+        kind = damage_kind(kind)
+        check_int(amount, "damage", 0)
+        fill = min(amount, self.undamaged)
+        superficial, aggravated = self.superficial, self.aggravated
+        if kind is DamageKind.SUPERFICIAL:
+            superficial += fill
+        else:
+            aggravated += fill
+        # With no undamaged box left, each further point of either kind turns a superficial box aggravated.
+        upgrade = min(amount - fill, superficial)
+        return Tracker(self.boxes, superficial - upgrade, aggravated + upgrade)
+
+    def heal_superficial(self, amount: int) -> Tracker:
+        check_int(amount, "healing", 0)
+        return replace(self, superficial=max(0, self.superficial - amount))
+
+    def heal_aggravated(self, amount: int) -> Tracker:
+        check_int(amount, "healing", 0)
+        return replace(self, aggravated=max(0, self.aggravated - amount))
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "boxes": self.boxes,
+            "superficial": self.superficial,
+            "aggravated": self.aggravated,
+            "undamaged": self.undamaged,
+            "impaired": self.impaired,
+            "overwhelmed": self.overwhelmed,
+            "roll_pool": self.roll_pool,
+        }
+
+
+def health_boxes(stamina: int) -> int:
+    return check_int(stamina, "stamina", 1) + 3
+
+
+def willpower_boxes(composure: int, resolve: int) -> int:
+    return check_int(composure, "composure", 1) + check_int(resolve, "resolve", 1)
+
+
+def spend_willpower(willpower: Tracker) -> Tracker:
+    """Spending 1 Willpower marks 1 superficial Willpower damage."""
+    return willpower.damage(DamageKind.SUPERFICIAL, 1)
+
+
+def tracker_request(tracker: Tracker, difficulty: int = 1, modifiers: tuple[int, ...] = ()) -> Request:
+    """A Willpower (or other tracker) roll: undamaged boxes, no hunger dice, no reroll."""
+    return Request(pool=tracker.roll_pool, difficulty=difficulty, tracker=True, modifiers=modifiers)
+
+
+# --- Pools from several characters --------------------------------------------------------
+
+
+def teamwork_pool(pools: Sequence[int], skills: Sequence[int] | None = None) -> int:
+    """The largest pool rolls, +1 die per helper with a dot in the skill (``skills=None``: no skill involved)."""
+    if not pools:
+        raise RulesError("teamwork needs at least one character")
+    for p in pools:
+        check_int(p, "pool", 0, MAX_POOL)
+    if skills is not None:
+        if len(skills) != len(pools):
+            raise RulesError(f"teamwork: {len(pools)} pools but {len(skills)} skill ratings")
+        for s in skills:
+            check_int(s, "skill", 0)
+    able = [True] * len(pools) if skills is None else [s >= 1 for s in skills]
+    # Among equal largest pools an unable helper rolls, so that an able one can still add a die.
+    roller = max(range(len(pools)), key=lambda i: (pools[i], not able[i]))
+    return pools[roller] + sum(able) - able[roller]
+
+
+def opposition_from_pool(npc_pool: int) -> int:
+    """Static difficulty from an NPC's pool: half, rounded down, at least 1."""
+    return max(1, check_int(npc_pool, "NPC pool", 0) // 2)
+
+
+def opposition_from_skill(npc_skill: int) -> int:
+    """Static difficulty from an NPC's skill rating; even a rating of 0 makes it 1."""
+    return max(1, check_int(npc_skill, "NPC skill", 0))
+
+
+# --- Exact odds ---------------------------------------------------------------------------
+
+P_TEN = 0.1  # a die shows 10
+P_SCORE = 0.4  # a die shows 6-9
+P_FAIL = 0.5  # a die shows 1-5
+P_NOT_ONE_GIVEN_FAIL = 4 / 5  # a failing die is a 1 one time in five
+
+
+@dataclass(frozen=True, slots=True)
+class Odds:
+    pool: int
+    hunger: int
+    hunger_dice: int
+    difficulty: int
+    p_win: float
+    p_critical: float
+    p_messy: float
+    p_bestial: float
+    p_total_failure: float
+    distribution: Distribution  # of successes, critical pairs included
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "system": SYSTEM,
+            "pool": self.pool,
+            "hunger": self.hunger,
+            "hunger_dice": self.hunger_dice,
+            "difficulty": self.difficulty,
+            "p_win": self.p_win,
+            "p_critical": self.p_critical,
+            "p_messy": self.p_messy,
+            "p_bestial": self.p_bestial,
+            "p_total_failure": self.p_total_failure,
+            "mean": self.distribution.mean,
+            "distribution": self.distribution.as_dict(),
+        }
+
+
+def odds(request: Request) -> Odds:
+    """Exact odds of a test, in O(n²) for n dice.
+
+    All dice, normal or hunger, share one face distribution, so the number of 10s T and of
+    6-9s S over the whole pool are multinomial, and successes = S + T + 2·⌊T/2⌋. Given (S, T)
+    the dice are exchangeable: the T tens avoid all h hunger dice with probability
+    C(n−h, T)/C(n, T), and among the F = n−S−T failing dice the number of hunger dice is
+    hypergeometric, each failing die being a 1 with probability 1/5 independently.
+    """
+    n, h, d = request.dice, request.hunger_dice, request.difficulty
+    probs = [0.0] * (n + 2 * (n // 2) + 1)
+    p_critical = p_messy = p_bestial = 0.0
+    no_hunger_one = _no_hunger_one(n, h)
+    for tens in range(n + 1):
+        rest = n - tens
+        bonus = tens + 2 * (tens // 2)
+        # p = P(T = tens, S = scores), multinomial, walked along S by its term ratio from S = 0.
+        p = comb(n, tens) * P_TEN**tens * P_FAIL**rest
+        p_win_here = 0.0
+        for scores in range(rest + 1):
+            successes = bonus + scores
+            probs[successes] += p
+            if successes >= d:
+                p_win_here += p
+            elif h:
+                p_bestial += p * (1.0 - no_hunger_one[rest - scores])
+            p *= (rest - scores) / (scores + 1) * (P_SCORE / P_FAIL)
+        if tens >= 2:
+            p_critical += p_win_here
+            if h:
+                p_messy += p_win_here * (1.0 - comb(n - h, tens) / comb(n, tens))
+    distribution = Distribution(tuple(probs))
+    return Odds(
+        pool=n,
+        hunger=request.hunger,
+        hunger_dice=h,
+        difficulty=d,
+        p_win=distribution.p_at_least(d),
+        p_critical=p_critical,
+        p_messy=p_messy,
+        p_bestial=p_bestial,
+        p_total_failure=probs[0],
+        distribution=distribution,
+    )
+
+
+def _no_hunger_one(n: int, h: int) -> list[float]:
+    """[F] = P(no hunger die shows 1 | F failing dice among n, h of the n being hunger dice)."""
+    if not h:
+        return []
+    return [
+        sum(comb(h, k) * comb(n - h, fails - k) * P_NOT_ONE_GIVEN_FAIL**k for k in range(min(h, fails) + 1))
+        / comb(n, fails)
+        for fails in range(n + 1)
+    ]
+
+
+def contest(a: Request, b: Request) -> ContestOdds:
+    """Both sides roll; more successes wins, equal successes is a stalemate (``p_tie``)."""
+    return contest_of(odds(a).distribution, odds(b).distribution)
+
+
+def extended(
+    request: Request,
+    goal: int,
+    difficulty: int = 0,
+    policy: BotchPolicy | str = BotchPolicy.RESET,
+    rolls: int = 20,
+    progress: int = 0,
+) -> ExtendedOdds:
+    """Extended test odds; V5 has no botch, so ``policy`` never comes into play."""
+    return extended_odds(odds(request).distribution, 0.0, goal, difficulty, botch_policy(policy), rolls, progress)
