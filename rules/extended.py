@@ -192,3 +192,109 @@ def _expected_rolls(g: list[float], p_botch: float, goal: int, policy: BotchPoli
         b[i] = (p_botch + sum(g[k] * b[min(goal, i + k)] for k in range(1, goal + 1))) / stay
     e0 = a[0] / (1.0 - b[0])
     return a[start] + b[start] * e0
+
+
+# --- extended opposed actions -------------------------------------------------------------
+#
+# Two ways to run an extended contest (Exalted 2e, "acciones prolongadas y enfrentadas"):
+# a race, won by the first side to accumulate `goal` successes, and a tug-of-war, won by the
+# first side to lead by `lead`. Both sides roll every round. When both reach the goal in the
+# same round of a race it is a dead heat (``tie``): the GM rules or they roll on.
+
+
+@dataclass(frozen=True, slots=True)
+class OpposedOdds:
+    """Chances for the first side within 1, 2, … rounds (cumulative)."""
+
+    p_first_by: tuple[float, ...]
+    p_second_by: tuple[float, ...]
+    p_tie_by: tuple[float, ...]
+
+    def as_json(self) -> dict[str, object]:
+        return {"p_first_by": list(self.p_first_by), "p_second_by": list(self.p_second_by), "p_tie_by": list(self.p_tie_by)}
+
+
+def race_odds(first: ExtendedOdds, second: ExtendedOdds) -> OpposedOdds:
+    """A race: each side's progress is its own extended action, independent of the other's.
+
+    So the first side wins in round t when it finishes then and the second has not yet, and
+    the round-by-round answer follows from each side's ``p_done_by`` alone.
+    """
+    rounds = min(len(first.p_done_by), len(second.p_done_by))
+    p1 = p2 = tie = 0.0
+    done1_before = done2_before = 0.0
+    by1, by2, byt = [], [], []
+    for t in range(rounds):
+        f1, f2 = first.p_done_by[t] - done1_before, second.p_done_by[t] - done2_before
+        p1 += f1 * (1.0 - second.p_done_by[t])
+        p2 += f2 * (1.0 - first.p_done_by[t])
+        tie += f1 * f2
+        done1_before, done2_before = first.p_done_by[t], second.p_done_by[t]
+        by1.append(p1)
+        by2.append(p2)
+        byt.append(tie)
+    return OpposedOdds(tuple(by1), tuple(by2), tuple(byt))
+
+
+def tug_of_war_odds(margin: Distribution, lead: int, rounds: int = 20) -> OpposedOdds:
+    """A tug-of-war: the running difference moves by each round's margin (first − second)
+    and the first side to lead by ``lead`` wins. ``margin`` is a contest's margin distribution.
+    """
+    check_int(lead, "lead", 1, 1000)
+    check_int(rounds, "rounds", 1, 10_000)
+    # States: the running difference -lead+1 .. lead-1, stored at index difference + lead - 1.
+    width = 2 * lead - 1
+    state = [0.0] * width
+    state[lead - 1] = 1.0
+    moves = [(margin.offset + i, p) for i, p in enumerate(margin.probs) if p]
+    p1 = p2 = 0.0
+    by1, by2 = [], []
+    for _ in range(rounds):
+        nxt = [0.0] * width
+        for i, mass in enumerate(state):
+            if not mass:
+                continue
+            for step, p in moves:
+                j = i + step
+                if j >= width:
+                    p1 += mass * p
+                elif j < 0:
+                    p2 += mass * p
+                else:
+                    nxt[j] += mass * p
+        state = nxt
+        by1.append(p1)
+        by2.append(p2)
+    return OpposedOdds(tuple(by1), tuple(by2), (0.0,) * rounds)
+
+
+@dataclass(frozen=True, slots=True)
+class TugOfWar:
+    """Where a tug-of-war stands: the running difference (first − second) and its winner."""
+
+    lead: int
+    difference: int = 0
+    rounds: int = 0
+
+    @property
+    def winner(self) -> int | None:
+        """1 or 2 once a side leads by ``lead``, else None."""
+        if self.difference >= self.lead:
+            return 1
+        if self.difference <= -self.lead:
+            return 2
+        return None
+
+    def pull(self, first_successes: int, second_successes: int) -> TugOfWar:
+        if self.winner is not None:
+            raise RulesError("this tug-of-war is already won")
+        return replace(self, difference=self.difference + first_successes - second_successes, rounds=self.rounds + 1)
+
+
+def race_winner(first: ExtendedState, second: ExtendedState) -> int | None:
+    """1 or 2 when exactly one side has reached its goal, 0 for a dead heat, None while running."""
+    if first.done and second.done:
+        return 0
+    if first.done or second.done:
+        return 1 if first.done else 2
+    return None

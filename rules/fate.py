@@ -614,7 +614,7 @@ _KNOWN_INVOKE = Effect("create_advantage_known_invoke", "a free invocation of th
 TABLE: dict[Row, dict[Outcome, Effect]] = {
     Row.ADVANTAGE_NEW: _ADVANTAGE_NEW,
     # Discovering an existing aspect: a tie counts as a success.
-    Row.ADVANTAGE_DISCOVERED: _ADVANTAGE_NEW,
+    Row.ADVANTAGE_DISCOVERED: {**_ADVANTAGE_NEW, T: _ADVANTAGE_NEW[S]},
     Row.ADVANTAGE_KNOWN: {
         F: Effect("create_advantage_known_fail", "no further benefit from the aspect"),
         T: _KNOWN_INVOKE,

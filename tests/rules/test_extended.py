@@ -112,3 +112,91 @@ def test_progress_already_made_shortens_the_task():
     d = Distribution((0.5, 0.5))
     assert extended_odds(d, 0.0, goal=4, progress=3).expected_rolls == pytest.approx(2.0)
     assert extended_odds(d, 0.0, goal=4, progress=4).p_done_by[0] == 1.0
+
+
+# --- extended opposed -----------------------------------------------------------------------
+
+from rules.dist import contest  # noqa: E402
+from rules.extended import TugOfWar, race_odds, race_winner, tug_of_war_odds  # noqa: E402
+
+
+def brute_race(d1: Distribution, d2: Distribution, goal: int, rounds: int):
+    """Enumerate joint totals round by round (no botches): an independent route to the answer."""
+    states = {(0, 0): 1.0}
+    p1 = p2 = tie = 0.0
+    out = []
+    for _ in range(rounds):
+        nxt: dict[tuple[int, int], float] = {}
+        for (a, b), m in states.items():
+            for i, pa in enumerate(d1.probs):
+                for j, pb in enumerate(d2.probs):
+                    na, nb, p = min(goal, a + i), min(goal, b + j), m * pa * pb
+                    if na >= goal and nb >= goal:
+                        tie += p
+                    elif na >= goal:
+                        p1 += p
+                    elif nb >= goal:
+                        p2 += p
+                    else:
+                        nxt[(na, nb)] = nxt.get((na, nb), 0.0) + p
+        states = nxt
+        out.append((p1, p2, tie))
+    return out
+
+
+@given(st.lists(st.integers(0, 4), min_size=2, max_size=4).filter(lambda w: sum(w[1:]) > 0),
+       st.lists(st.integers(0, 4), min_size=2, max_size=4).filter(lambda w: sum(w[1:]) > 0),
+       st.integers(1, 6))
+def test_race_odds_match_brute_force(w1, w2, goal):
+    d1 = Distribution(tuple(x / sum(w1) for x in w1))
+    d2 = Distribution(tuple(x / sum(w2) for x in w2))
+    odds = race_odds(extended_odds(d1, 0.0, goal, rolls=5), extended_odds(d2, 0.0, goal, rolls=5))
+    for t, (p1, p2, tie) in enumerate(brute_race(d1, d2, goal, 5)):
+        assert (odds.p_first_by[t], odds.p_second_by[t], odds.p_tie_by[t]) == pytest.approx((p1, p2, tie), abs=1e-12)
+
+
+def brute_tug(d1: Distribution, d2: Distribution, lead: int, rounds: int):
+    states = {0: 1.0}
+    p1 = p2 = 0.0
+    out = []
+    for _ in range(rounds):
+        nxt: dict[int, float] = {}
+        for diff, m in states.items():
+            for i, pa in enumerate(d1.probs):
+                for j, pb in enumerate(d2.probs):
+                    n, p = diff + i - j, m * pa * pb
+                    if n >= lead:
+                        p1 += p
+                    elif n <= -lead:
+                        p2 += p
+                    else:
+                        nxt[n] = nxt.get(n, 0.0) + p
+        states = nxt
+        out.append((p1, p2))
+    return out
+
+
+@given(st.lists(st.integers(0, 4), min_size=1, max_size=4).filter(any),
+       st.lists(st.integers(0, 4), min_size=1, max_size=4).filter(any), st.integers(1, 5))
+def test_tug_of_war_odds_match_brute_force(w1, w2, lead):
+    d1 = Distribution(tuple(x / sum(w1) for x in w1))
+    d2 = Distribution(tuple(x / sum(w2) for x in w2))
+    odds = tug_of_war_odds(contest(d1, d2).margin, lead, rounds=5)
+    for t, (p1, p2) in enumerate(brute_tug(d1, d2, lead, 5)):
+        assert (odds.p_first_by[t], odds.p_second_by[t]) == pytest.approx((p1, p2), abs=1e-12)
+
+
+def test_seed_tug_of_war_is_won_by_leading_by_five():
+    # The seed's log-pushing duel: whoever gets five successes over the other wins.
+    t = TugOfWar(lead=5).pull(4, 1).pull(2, 1)
+    assert (t.difference, t.winner) == (4, None)
+    t = t.pull(3, 2)
+    assert (t.difference, t.winner, t.rounds) == (5, 1, 3)
+    with pytest.raises(RulesError):
+        t.pull(1, 1)
+
+
+def test_race_winner_and_dead_heat():
+    running, done = ExtendedState(goal=5, total=3), ExtendedState(goal=5, total=6)
+    assert (race_winner(running, running), race_winner(done, running), race_winner(running, done)) == (None, 1, 2)
+    assert race_winner(done, done) == 0
