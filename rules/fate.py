@@ -494,8 +494,10 @@ class Draw:
 
     @property
     def notes(self) -> tuple[Note, ...]:
-        shuffle = (note("deck_reshuffled", "the Fate deck was empty: all 81 cards reshuffled"),) if self.reshuffled else ()
-        return (*shuffle, note("card", f"Fate deck card {self.card}: {dice_text(self.faces)}", card=self.card))
+        card = note("card", f"Fate deck card {self.card}: {dice_text(self.faces)}", card=self.card)
+        if not self.reshuffled:
+            return (card,)
+        return (note("deck_reshuffled", "the Fate deck was empty: all 81 cards reshuffled"), card)
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -622,7 +624,8 @@ TABLE: dict[Row, dict[Outcome, Effect]] = {
         W: Effect("create_advantage_known_style", "two free invocations of the aspect", free_invokes=2),
     },
     Row.OVERCOME: {
-        F: Effect("overcome_fail", "you fail, or succeed at a serious cost", cost=Cost.SERIOUS, may_succeed_at_cost=True),
+        F: Effect("overcome_fail", "you fail, or succeed at a serious cost",
+                  cost=Cost.SERIOUS, may_succeed_at_cost=True),
         T: Effect("overcome_tie", "you succeed at a minor cost", goal_achieved=True, cost=Cost.MINOR),
         S: Effect("overcome_success", "you achieve your goal", goal_achieved=True),
         W: Effect("overcome_style", "you achieve your goal and get a boost", goal_achieved=True, boost=True),
@@ -638,7 +641,8 @@ TABLE: dict[Row, dict[Outcome, Effect]] = {
         F: Effect("defend_fail", "you suffer whatever your opponent's success gives"),
         T: Effect("defend_tie", "your opponent reads a tie on its own action's table",
                   attack_stopped=True, opponent_outcome=T),
-        S: Effect("defend_success", "your opponent does not get what it wanted", attack_stopped=True, opponent_outcome=F),
+        S: Effect("defend_success", "your opponent does not get what it wanted",
+                  attack_stopped=True, opponent_outcome=F),
         W: Effect("defend_style", "your opponent does not get what it wanted, and you get a boost",
                   attack_stopped=True, opponent_outcome=F, boost=True),
     },
@@ -677,7 +681,8 @@ def effects(
         return effect
     check_int(shifts, "shifts")
     if outcome_of(shifts) is not outcome:
-        raise RulesError(f"{_signed(shifts)} shifts is a {OUTCOME_TEXT[outcome_of(shifts)]}, not a {OUTCOME_TEXT[outcome]}")
+        actual = OUTCOME_TEXT[outcome_of(shifts)]
+        raise RulesError(f"{_signed(shifts)} shifts is a {actual}, not a {OUTCOME_TEXT[outcome]}")
     if effect.hit:
         return replace(effect, stress=shifts)
     if action is Action.DEFEND:

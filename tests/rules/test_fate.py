@@ -95,7 +95,8 @@ def test_there_are_six_approaches():
 @pytest.mark.parametrize(
     "dice, expected",
     [("-+0+", 1), ("+-00", 0), ("+++-", 2), ("-000", -1)],
-    ids=["minus-plus-zero-plus_is_+1", "plus-minus-zero-zero_is_0", "three-plus-one-minus_is_+2", "minus-three-zeros_is_-1"],
+    ids=["minus-plus-zero-plus_is_+1", "plus-minus-zero-zero_is_0",
+         "three-plus-one-minus_is_+2", "minus-three-zeros_is_-1"],
 )
 def test_seed_dice_examples(dice, expected):
     result = resolve(Request(), ["-0+".index(c) - 1 for c in dice])
@@ -133,7 +134,11 @@ def test_the_bonus_sums_all_its_parts():
     assert bonus(2, stunt=2, helpers=1, invokes=1) == 7
 
 
-@pytest.mark.parametrize("kwargs", [{"approach_rating": 9}, {"approach_rating": 1, "helpers": -1}, {"approach_rating": 1, "invokes": -1}])
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"approach_rating": 9}, {"approach_rating": 1, "helpers": -1}, {"approach_rating": 1, "invokes": -1}],
+    ids=["rating", "helpers", "invokes"],
+)
 def test_bonus_refuses_impossible_parts(kwargs):
     with pytest.raises(RulesError):
         bonus(**kwargs)
@@ -691,7 +696,8 @@ def test_total_is_the_dice_plus_the_bonus(f, b, d, mods):
 
 @given(st.integers(-20, 20))
 def test_outcomes_follow_the_shift_thresholds(shifts):
-    expected = Outcome.FAIL if shifts < 0 else Outcome.TIE if shifts == 0 else Outcome.SUCCESS if shifts < 3 else Outcome.STYLE
+    expected = (Outcome.FAIL if shifts < 0 else Outcome.TIE if shifts == 0
+                else Outcome.SUCCESS if shifts < 3 else Outcome.STYLE)
     assert fate.outcome_of(shifts) is expected
 
 
@@ -774,7 +780,8 @@ def test_rolled_outcomes_fit_the_exact_odds():
     o = fate.odds(req)
     rng = random.Random(81)
     outcomes = [fate.roll(req, rng).outcome for _ in range(20_000)]
-    assert_fits(outcomes, {Outcome.FAIL: o.p_fail, Outcome.TIE: o.p_tie, Outcome.SUCCESS: o.p_success, Outcome.STYLE: o.p_style})
+    expected = {Outcome.FAIL: o.p_fail, Outcome.TIE: o.p_tie, Outcome.SUCCESS: o.p_success, Outcome.STYLE: o.p_style}
+    assert_fits(outcomes, expected)
 
 
 @pytest.fixture(scope="module")
