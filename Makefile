@@ -29,6 +29,7 @@ $(VENV)/.test: $(VENV)/.base
 
 run: $(VENV)/.base
 	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_demo
 	$(PY) manage.py runserver 127.0.0.1:8000
 
 test: $(VENV)/.test

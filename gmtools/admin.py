@@ -1,0 +1,374 @@
+"""The admin, where staff edit campaigns and full character sheets.
+
+A character's traits are shown as one inline per category of its game (Attributes, Abilities, ...)
+and its resources as one fieldset for its game, so a Vampire sheet never shows Essence. Both need
+the game, which comes from the campaign: the add page therefore asks for the basics only and
+continues to the change page, where the new character already has its game's standard sheet.
+"""
+
+import io
+import re
+import zipfile
+from collections import Counter
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.files.uploadedfile import UploadedFile
+from django.db.models import Count, QuerySet
+from django.forms.models import BaseInlineFormSet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
+from django.utils.html import format_html
+from django.utils.text import slugify
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
+
+from gmtools import backup
+from gmtools.models import Aspect, AspectKind, Campaign, Character, Trait
+from gmtools.sheets import GAME_CATEGORIES, Game, TraitCategory
+
+BOTH_LOCATIONS = [admin.ActionLocation.CHANGE_LIST, admin.ActionLocation.CHANGE_FORM]
+
+# An exported campaign is a few hundred kilobytes at most; refuse anything far larger unread.
+MAX_IMPORT_BYTES = 5 * 1024 * 1024
+
+CATEGORY_PLURALS = {
+    TraitCategory.ATTRIBUTE: _("Attributes"),
+    TraitCategory.ABILITY: _("Abilities"),
+    TraitCategory.SKILL: _("Skills"),
+    TraitCategory.APPROACH: _("Approaches"),
+    TraitCategory.DISCIPLINE: _("Disciplines"),
+    TraitCategory.BACKGROUND: _("Backgrounds"),
+    TraitCategory.MERIT: _("Merits"),
+    TraitCategory.FLAW: _("Flaws"),
+    TraitCategory.STUNT: _("Stunts"),
+    TraitCategory.ADVANTAGE: _("Advantages"),
+    TraitCategory.DISADVANTAGE: _("Disadvantages"),
+    TraitCategory.AUGMENTATION: _("Augmentations"),
+    TraitCategory.MUTATION: _("Mutations"),
+}
+
+
+class TraitForm(forms.ModelForm):
+    class Meta:
+        model = Trait
+        fields = ["name", "rating", "specialties"]
+
+    def __init__(self, *args, category: str, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if self.instance._state.adding:
+            self.instance.category = category
+        if self.instance.key:
+            # A standard trait shows its translated label and cannot be renamed.
+            self.fields["name"].disabled = True
+            self.initial["name"] = str(self.instance.label)
+
+    def clean_name(self) -> str:
+        return "" if self.instance.key else self.cleaned_data["name"]
+
+
+class TraitFormSet(BaseInlineFormSet):
+    category = ""
+
+    def get_form_kwargs(self, index: int | None) -> dict:
+        return {**super().get_form_kwargs(index), "category": self.category}
+
+    def clean(self) -> None:
+        super().clean()
+        submitted = Counter(self._submitted_names())
+        for form in self.forms:
+            deleted = self.can_delete and self._should_delete_form(form)
+            if deleted and form.instance.key:
+                raise ValidationError(
+                    gettext("“%(trait)s” is part of the game's sheet and cannot be deleted.")
+                    % {"trait": form.instance.label}
+                )
+            name = form.cleaned_data.get("name", "") if not deleted else ""
+            if name and submitted[name.casefold()] > 1:
+                form.add_error("name", gettext("Another trait of this character has this name."))
+
+    def _submitted_names(self) -> list[str]:
+        # Trait names are unique across all categories, but each category is its own formset and
+        # the database only checks rows one at a time, so read every trait row of the submission.
+        row = re.compile(rf"{re.escape(self.get_default_prefix())}(?:-\d+)?-\d+-name")
+        return [
+            value.strip().casefold()
+            for key, value in self.data.items()
+            if row.fullmatch(key) and value.strip() and not self.data.get(key.removesuffix("name") + "DELETE")
+        ]
+
+
+class TraitInline(admin.TabularInline):
+    model = Trait
+    form = TraitForm
+    formset = TraitFormSet
+    extra = 0
+    category = ""
+
+    class Media:
+        css = {"all": ["gmtools/admin-sheet.css"]}
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Trait]:
+        return super().get_queryset(request).filter(category=self.category)
+
+    def get_formset(self, request: HttpRequest, obj: Character | None = None, **kwargs) -> type[TraitFormSet]:
+        formset = super().get_formset(request, obj, **kwargs)
+        formset.category = self.category  # a fresh class on every call, so this is not shared
+        return formset
+
+
+TRAIT_INLINES: dict[str, type[TraitInline]] = {
+    category.value: type(
+        f"{category.name.title()}Inline",
+        (TraitInline,),
+        {"category": category.value, "verbose_name": category.label, "verbose_name_plural": CATEGORY_PLURALS[category]},
+    )
+    for category in TraitCategory
+}
+
+
+class AspectFormSet(BaseInlineFormSet):
+    def clean(self) -> None:
+        super().clean()
+        kinds = [
+            form.cleaned_data.get("kind")
+            for form in self.forms
+            if form.cleaned_data and not (self.can_delete and self._should_delete_form(form))
+        ]
+        if kinds.count(AspectKind.HIGH_CONCEPT) > 1 or kinds.count(AspectKind.TROUBLE) > 1:
+            raise ValidationError(gettext("A character has one high concept and one trouble."))
+
+
+class AspectInline(admin.TabularInline):
+    model = Aspect
+    formset = AspectFormSet
+    extra = 0
+    fields = ["kind", "text", "free_invocations"]
+
+
+@admin.display(description=_("game"), ordering="campaign__game")
+def character_game(character: Character) -> str:
+    return character.campaign.get_game_display()
+
+
+@admin.register(Character)
+class CharacterAdmin(admin.ModelAdmin):
+    list_display = ["name", "campaign", character_game, "kind", "player"]
+    list_filter = ["campaign__game", "campaign", "kind"]
+    list_select_related = ["campaign"]
+    search_fields = ["name", "player"]
+    actions = ["duplicate"]
+
+    BASIC_FIELDS = ("campaign", ("name", "kind"), ("player", "concept"), "notes")
+    RESOURCE_FIELDSETS = {
+        Game.EXALTED: (
+            _("Personality traits and Essence"),
+            (
+                ("exalted_willpower", "exalted_willpower_temporary"),
+                ("exalted_essence", "exalted_motes", "exalted_motes_max"),
+                ("exalted_compassion", "exalted_conviction", "exalted_temperance", "exalted_valor"),
+                "exalted_limit",
+            ),
+        ),
+        Game.V5: (
+            _("Hunger, Humanity and trackers"),
+            (
+                ("v5_hunger", "v5_humanity", "v5_blood_potency"),
+                ("v5_health_boxes", "v5_health_superficial", "v5_health_aggravated"),
+                ("v5_willpower_boxes", "v5_willpower_superficial", "v5_willpower_aggravated", "v5_willpower_dice"),
+            ),
+        ),
+        Game.FATE: (
+            _("Fate points, stress and consequences"),
+            (
+                ("fate_points", "fate_refresh"),
+                ("fate_stress_1", "fate_stress_2", "fate_stress_3"),
+                "fate_consequence_mild",
+                "fate_consequence_moderate",
+                "fate_consequence_severe",
+            ),
+        ),
+        Game.SCIFI: (
+            _("Actions and distances"),
+            (("scifi_action_slots", "scifi_in_adventure", "scifi_off_rol"), "scifi_distances"),
+        ),
+    }
+    DERIVED_FIELDS = ("v5_health_boxes", "v5_willpower_boxes", "v5_willpower_dice", "scifi_off_rol", "scifi_distances")
+
+    def get_fieldsets(self, request: HttpRequest, obj: Character | None = None) -> list:
+        fieldsets = [(None, {"fields": self.BASIC_FIELDS})]
+        if obj is not None:
+            title, fields = self.RESOURCE_FIELDSETS[obj.game]
+            fieldsets.append((title, {"fields": fields}))
+        return fieldsets
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Character | None = None) -> tuple[str, ...]:
+        return self.DERIVED_FIELDS if obj is not None else ()
+
+    def get_inlines(self, request: HttpRequest, obj: Character | None) -> list[type[admin.options.InlineModelAdmin]]:
+        if obj is None:
+            return []
+        inlines: list[type[admin.options.InlineModelAdmin]] = [
+            TRAIT_INLINES[category] for category in GAME_CATEGORIES[obj.game]
+        ]
+        if obj.game == Game.FATE:
+            inlines.append(AspectInline)
+        return inlines
+
+    def add_view(self, request: HttpRequest, form_url: str = "", extra_context: dict | None = None) -> HttpResponse:
+        # The sheet is edited on the change page; only offer the button that leads there.
+        extra_context = {**(extra_context or {}), "show_save": False, "show_save_and_add_another": False}
+        return super().add_view(request, form_url, extra_context)
+
+    def save_model(self, request: HttpRequest, obj: Character, form: forms.ModelForm, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        if not change:
+            obj.add_standard_sheet()  # inside the admin's transaction for this request
+
+    @admin.display(description=_("Health boxes"))
+    def v5_health_boxes(self, obj: Character) -> int:
+        return obj.v5_health_boxes
+
+    @admin.display(description=_("Willpower boxes"))
+    def v5_willpower_boxes(self, obj: Character) -> int:
+        return obj.v5_willpower_boxes
+
+    @admin.display(description=_("Willpower roll dice"))
+    def v5_willpower_dice(self, obj: Character) -> int:
+        return obj.v5_willpower_dice
+
+    @admin.display(description=_("Off-Rol actions"), boolean=True)
+    def scifi_off_rol(self, obj: Character) -> bool:
+        return obj.scifi_off_rol_allowed
+
+    @admin.display(description=_("Distances"))
+    def scifi_distances(self, obj: Character) -> str:
+        distances = obj.scifi_distances()
+        return (
+            gettext(
+                "Swimming %(swim_m)d m per action; vertical jump %(vertical_jump_cm)d cm; "
+                "running long jump %(running_jump_m)d m; standing long jump %(standing_jump_m)d m."
+            )
+            % distances
+        )
+
+    @admin.action(
+        description=_("Duplicate this character"),
+        description_plural=_("Duplicate the selected characters"),
+        permissions=["add"],
+        location=BOTH_LOCATIONS,
+    )
+    def duplicate(self, request: HttpRequest, queryset: QuerySet[Character]) -> None:
+        copies = queryset.duplicate()
+        self.message_user(
+            request,
+            ngettext("%(count)d character duplicated.", "%(count)d characters duplicated.", len(copies))
+            % {"count": len(copies)},
+            messages.SUCCESS,
+        )
+
+
+class CampaignImportForm(forms.Form):
+    file = forms.FileField(label=_("Campaign file (JSON)"))
+    gm = forms.ModelChoiceField(queryset=get_user_model().objects.order_by("username"), label=_("game master"))
+    name = forms.CharField(
+        label=_("new name"), max_length=120, required=False, help_text=_("Leave empty to keep the name in the file.")
+    )
+
+    def clean_file(self) -> UploadedFile:
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_IMPORT_BYTES:
+            raise ValidationError(_("The file is too large to be a campaign export."))
+        return upload
+
+
+@admin.register(Campaign)
+class CampaignAdmin(admin.ModelAdmin):
+    list_display = ["name", "game", "gm", "character_count"]
+    list_filter = ["game", "gm"]
+    search_fields = ["name"]
+    actions = ["export_json"]
+    change_list_template = "admin/gmtools/campaign/change_list.html"
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Campaign]:
+        return super().get_queryset(request).select_related("gm").annotate(character_count=Count("characters"))
+
+    def get_fieldsets(self, request: HttpRequest, obj: Campaign | None = None) -> list:
+        fieldsets = [(None, {"fields": ("name", "game", "gm")})]
+        if obj is not None and obj.game == Game.FATE:
+            fieldsets.append((_("Fate deck"), {"fields": ("fate_uses_deck", "fate_cards_left")}))
+        if obj is not None and obj.game == Game.SCIFI:
+            fieldsets.append((_("On-Rol / Off-Rol"), {"fields": ("scifi_adventure_open",)}))
+        return fieldsets
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Campaign | None = None) -> tuple[str, ...]:
+        if obj is not None and obj.characters.exists():
+            return ("game", "fate_cards_left")
+        return ("fate_cards_left",)
+
+    def get_changeform_initial_data(self, request: HttpRequest) -> dict:
+        return {"gm": request.user.pk, **super().get_changeform_initial_data(request)}
+
+    @admin.display(description=_("characters"), ordering="character_count")
+    def character_count(self, obj: Campaign) -> str:
+        url = reverse("admin:gmtools_character_changelist") + f"?campaign__id__exact={obj.pk}"
+        return format_html('<a href="{}">{}</a>', url, obj.character_count)
+
+    @admin.display(description=_("cards left"))
+    def fate_cards_left(self, obj: Campaign) -> int:
+        return len(obj.fate_deck)
+
+    @admin.action(
+        description=_("Download as JSON"),
+        description_plural=_("Download the selected campaigns as JSON"),
+        location=BOTH_LOCATIONS,
+    )
+    def export_json(self, request: HttpRequest, queryset: QuerySet[Campaign]) -> HttpResponse:
+        campaigns = list(queryset)
+        if len(campaigns) == 1:
+            response = HttpResponse(backup.dumps(backup.export_campaign(campaigns[0])), content_type="application/json")
+            response["Content-Disposition"] = f'attachment; filename="{_filename(campaigns[0])}"'
+            return response
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+            for campaign in campaigns:
+                archive.writestr(_filename(campaign), backup.dumps(backup.export_campaign(campaign)))
+        response = HttpResponse(buffer.getvalue(), content_type="application/zip")
+        response["Content-Disposition"] = 'attachment; filename="gmtools-campaigns.zip"'
+        return response
+
+    def get_urls(self) -> list[URLPattern]:
+        return [
+            path("import/", self.admin_site.admin_view(self.import_view), name="gmtools_campaign_import"),
+            *super().get_urls(),
+        ]
+
+    def import_view(self, request: HttpRequest) -> HttpResponse:
+        if not self.has_add_permission(request):
+            raise PermissionDenied
+        form = CampaignImportForm(request.POST or None, request.FILES or None, initial={"gm": request.user.pk})
+        if request.method == "POST" and form.is_valid():
+            try:
+                campaign = backup.import_campaign(
+                    backup.loads(form.cleaned_data["file"].read()), form.cleaned_data["gm"], form.cleaned_data["name"]
+                )
+            except backup.BackupError as error:
+                form.add_error("file", str(error))
+            else:
+                self.log_addition(request, campaign, [{"added": {}}])
+                self.message_user(request, gettext("Imported “%(name)s”.") % {"name": campaign.name}, messages.SUCCESS)
+                return HttpResponseRedirect(reverse("admin:gmtools_campaign_change", args=[campaign.pk]))
+        context = {
+            **self.admin_site.each_context(request),
+            "title": gettext("Import a campaign"),
+            "opts": self.opts,
+            "form": form,
+        }
+        return TemplateResponse(request, "admin/gmtools/campaign/import.html", context)
+
+
+def _filename(campaign: Campaign) -> str:
+    return f"{slugify(campaign.name) or 'campaign'}-{campaign.pk}.gmtools.json"

@@ -1,0 +1,523 @@
+"""Campaigns, their characters, and the characters' sheets.
+
+A Campaign belongs to one GM and plays one game; the game is fixed once the campaign has
+characters, because their sheets are that game's. A Character's resources (Willpower, Hunger,
+fate points, ...) are real columns named after their game, not a JSON blob, so that the database
+itself checks their bounds: each bound is written once in ``CHARACTER_BOUNDS`` and becomes both a
+form validator and a CheckConstraint. A character uses only its game's columns
+(``Character.RESOURCE_FIELDS``); the others keep their defaults and are never shown.
+
+Traits (attributes, abilities, approaches, disciplines, ...) are rows. How a standard trait is
+named in both languages, and the rating bounds of each game, are explained in ``gmtools.sheets``.
+Checks that need another row (the Exalted trait cap set by Essence, Vampire damage against the
+boxes that Stamina and Composure + Resolve give) live in ``clean()``, which every form and the
+campaign importer run.
+"""
+
+from typing import ClassVar, Self
+
+from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models, transaction
+from django.db.models import Q
+from django.db.models.functions import Lower
+from django.utils.functional import Promise
+from django.utils.translation import gettext, override
+from django.utils.translation import gettext_lazy as _
+
+from gmtools.sheets import (
+    GAME_CATEGORIES,
+    RATING_MAX,
+    STANDARD_SHEETS,
+    STANDARD_TRAITS,
+    Game,
+    TraitCategory,
+    rating_bounds,
+)
+
+# One card per ordered combination of four Fate dice (3 ** 4).
+FATE_DECK_SIZE = 81
+
+
+def full_fate_deck() -> list[int]:
+    return list(range(FATE_DECK_SIZE))
+
+
+class CampaignQuerySet(models.QuerySet):
+    def for_gm(self, user: AbstractBaseUser | AnonymousUser) -> Self:
+        """The campaigns this user runs; none for an anonymous visitor."""
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(gm=user)
+
+
+class Campaign(models.Model):
+    name = models.CharField(_("name"), max_length=120)
+    game = models.CharField(_("game"), max_length=10, choices=Game.choices)
+    gm = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        # Deleting an account must not silently take its campaigns with it.
+        on_delete=models.PROTECT,
+        related_name="campaigns",
+        verbose_name=_("game master"),
+    )
+    scifi_adventure_open = models.BooleanField(
+        _("adventure open"),
+        default=False,
+        help_text=_("While an adventure is open, the characters in it cannot take Off-Rol actions."),
+    )
+    fate_uses_deck = models.BooleanField(
+        _("draw from the Fate deck"),
+        default=False,
+        help_text=_("Draw a card from the 81-card Fate deck instead of rolling four Fate dice."),
+    )
+    fate_deck = models.JSONField(
+        _("Fate deck cards left"),
+        default=full_fate_deck,
+        blank=True,
+        help_text=_("The indices (0-80) of the cards not yet drawn; an empty deck is reshuffled."),
+    )
+
+    objects = CampaignQuerySet.as_manager()
+
+    # The campaign-wide state each game uses; exported and shown only for that game.
+    STATE_FIELDS: ClassVar[dict[str, tuple[str, ...]]] = {
+        Game.EXALTED: (),
+        Game.V5: (),
+        Game.FATE: ("fate_uses_deck", "fate_deck"),
+        Game.SCIFI: ("scifi_adventure_open",),
+    }
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("campaign")
+        verbose_name_plural = _("campaigns")
+        constraints = [
+            models.CheckConstraint(condition=Q(game__in=Game.values), name="campaign_game_known"),
+            models.UniqueConstraint(
+                fields=["gm", "name"],
+                name="campaign_name_unique_per_gm",
+                violation_error_message=_("This game master already has a campaign with this name."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        if self._game_change_blocked():
+            raise ValidationError({"game": _("The game cannot change once the campaign has characters.")})
+        deck = self.fate_deck
+        if not (
+            isinstance(deck, list)
+            and all(type(card) is int and 0 <= card < FATE_DECK_SIZE for card in deck)
+            and len(set(deck)) == len(deck)
+        ):
+            raise ValidationError(
+                {"fate_deck": _("The Fate deck must be a list of distinct card numbers from 0 to 80.")}
+            )
+
+    def save(self, *args, **kwargs) -> None:
+        # Forms report this through clean(); this catches every other path.
+        if self._game_change_blocked():
+            raise ValidationError(_("The game cannot change once the campaign has characters."))
+        super().save(*args, **kwargs)
+
+    def _game_change_blocked(self) -> bool:
+        if self._state.adding:
+            return False
+        stored = Campaign.objects.filter(pk=self.pk).values_list("game", flat=True).first()
+        return stored is not None and stored != self.game and self.characters.exists()
+
+
+class CharacterKind(models.TextChoices):
+    PC = "pc", _("PC")
+    NPC = "npc", _("NPC")
+
+
+# Inclusive bounds of every numeric resource. Temporary Willpower, current motes and tracker
+# damage also have bounds that depend on another value; see Character.Meta and Character.clean.
+CHARACTER_BOUNDS: dict[str, tuple[int, int]] = {
+    "exalted_essence": (1, 10),
+    "exalted_willpower": (1, 10),
+    "exalted_willpower_temporary": (0, 10),
+    "exalted_motes": (0, 100),
+    "exalted_motes_max": (0, 100),
+    "exalted_compassion": (1, 5),
+    "exalted_conviction": (1, 5),
+    "exalted_temperance": (1, 5),
+    "exalted_valor": (1, 5),
+    "exalted_limit": (0, 10),
+    "v5_hunger": (0, 5),
+    "v5_humanity": (0, 10),
+    "v5_blood_potency": (0, 10),
+    "v5_health_superficial": (0, 15),
+    "v5_health_aggravated": (0, 15),
+    "v5_willpower_superficial": (0, 15),
+    "v5_willpower_aggravated": (0, 15),
+    "fate_points": (0, 99),
+    # Fate Accelerated: refresh never drops below 1.
+    "fate_refresh": (1, 10),
+    # Two per turn by the rules; an advantage or augmentation may change a character's.
+    "scifi_action_slots": (1, 4),
+}
+
+
+def _bounded(
+    field: str, verbose_name: Promise, default: int, help_text: Promise | str = ""
+) -> models.PositiveSmallIntegerField:
+    low, high = CHARACTER_BOUNDS[field]
+    return models.PositiveSmallIntegerField(
+        verbose_name,
+        default=default,
+        validators=[MinValueValidator(low), MaxValueValidator(high)],
+        help_text=help_text,
+    )
+
+
+def _range_constraints(bounds: dict[str, tuple[int, int]]) -> list[models.CheckConstraint]:
+    return [
+        models.CheckConstraint(
+            condition=Q(**{f"{field}__gte": low, f"{field}__lte": high}), name=f"character_{field}_range"
+        )
+        for field, (low, high) in bounds.items()
+    ]
+
+
+class CharacterQuerySet(models.QuerySet):
+    def duplicate(self) -> list["Character"]:
+        """Copy every character here (with traits and aspects), all or none."""
+        with transaction.atomic():
+            return [character.duplicate() for character in self]
+
+
+class CharacterManager(models.Manager.from_queryset(CharacterQuerySet)):
+    def create_with_sheet(self, **fields) -> "Character":
+        """Create a character together with its game's standard sheet."""
+        with transaction.atomic():
+            character = self.create(**fields)
+            character.add_standard_sheet()
+        return character
+
+
+class Character(models.Model):
+    campaign = models.ForeignKey(
+        Campaign, on_delete=models.CASCADE, related_name="characters", verbose_name=_("campaign")
+    )
+    name = models.CharField(_("name"), max_length=120)
+    kind = models.CharField(_("kind"), max_length=3, choices=CharacterKind.choices, default=CharacterKind.PC)
+    player = models.CharField(_("player"), max_length=120, blank=True)
+    concept = models.CharField(_("concept"), max_length=200, blank=True)
+    notes = models.TextField(_("notes"), blank=True)
+
+    exalted_essence = _bounded("exalted_essence", _("Essence"), 1)
+    exalted_willpower = _bounded(
+        "exalted_willpower", _("Willpower (permanent)"), 5, _("The dots; Willpower rolls use these.")
+    )
+    exalted_willpower_temporary = _bounded(
+        "exalted_willpower_temporary", _("Willpower (temporary)"), 5, _("The boxes, spent for automatic successes.")
+    )
+    exalted_motes = _bounded("exalted_motes", _("personal motes"), 0)
+    exalted_motes_max = _bounded("exalted_motes_max", _("personal mote pool"), 0)
+    exalted_compassion = _bounded("exalted_compassion", _("Compassion"), 1)
+    exalted_conviction = _bounded("exalted_conviction", _("Conviction"), 1)
+    exalted_temperance = _bounded("exalted_temperance", _("Temperance"), 1)
+    exalted_valor = _bounded("exalted_valor", _("Valor"), 1)
+    exalted_limit = _bounded("exalted_limit", _("Limit"), 0)
+
+    v5_hunger = _bounded("v5_hunger", _("Hunger"), 1)
+    v5_humanity = _bounded("v5_humanity", _("Humanity"), 7)
+    v5_blood_potency = _bounded("v5_blood_potency", _("Blood Potency"), 1)
+    v5_health_superficial = _bounded("v5_health_superficial", _("Health: superficial damage"), 0)
+    v5_health_aggravated = _bounded("v5_health_aggravated", _("Health: aggravated damage"), 0)
+    v5_willpower_superficial = _bounded(
+        "v5_willpower_superficial",
+        _("Willpower: superficial damage"),
+        0,
+        _("Spending 1 Willpower marks 1 superficial damage."),
+    )
+    v5_willpower_aggravated = _bounded("v5_willpower_aggravated", _("Willpower: aggravated damage"), 0)
+
+    fate_points = _bounded("fate_points", _("fate points"), 3)
+    fate_refresh = _bounded("fate_refresh", _("refresh"), 3)
+    fate_stress_1 = models.BooleanField(_("stress box 1"), default=False)
+    fate_stress_2 = models.BooleanField(_("stress box 2"), default=False)
+    fate_stress_3 = models.BooleanField(_("stress box 3"), default=False)
+    fate_consequence_mild = models.CharField(_("mild consequence (2)"), max_length=120, blank=True)
+    fate_consequence_moderate = models.CharField(_("moderate consequence (4)"), max_length=120, blank=True)
+    fate_consequence_severe = models.CharField(_("severe consequence (6)"), max_length=120, blank=True)
+
+    scifi_action_slots = _bounded("scifi_action_slots", _("action slots per turn"), 2)
+    scifi_in_adventure = models.BooleanField(
+        _("in the adventure"),
+        default=False,
+        help_text=_("Takes part in the campaign's adventure (On-Rol) when it is open."),
+    )
+
+    objects = CharacterManager()
+
+    RESOURCE_FIELDS: ClassVar[dict[str, tuple[str, ...]]] = {
+        Game.EXALTED: (
+            "exalted_essence",
+            "exalted_willpower",
+            "exalted_willpower_temporary",
+            "exalted_motes",
+            "exalted_motes_max",
+            "exalted_compassion",
+            "exalted_conviction",
+            "exalted_temperance",
+            "exalted_valor",
+            "exalted_limit",
+        ),
+        Game.V5: (
+            "v5_hunger",
+            "v5_humanity",
+            "v5_blood_potency",
+            "v5_health_superficial",
+            "v5_health_aggravated",
+            "v5_willpower_superficial",
+            "v5_willpower_aggravated",
+        ),
+        Game.FATE: (
+            "fate_points",
+            "fate_refresh",
+            "fate_stress_1",
+            "fate_stress_2",
+            "fate_stress_3",
+            "fate_consequence_mild",
+            "fate_consequence_moderate",
+            "fate_consequence_severe",
+        ),
+        Game.SCIFI: ("scifi_action_slots", "scifi_in_adventure"),
+    }
+
+    class Meta:
+        ordering = ["campaign", "name"]
+        verbose_name = _("character")
+        verbose_name_plural = _("characters")
+        constraints = [
+            *_range_constraints(CHARACTER_BOUNDS),
+            models.CheckConstraint(condition=Q(kind__in=CharacterKind.values), name="character_kind_known"),
+            models.CheckConstraint(
+                condition=Q(exalted_willpower_temporary__lte=models.F("exalted_willpower")),
+                name="character_exalted_willpower_temporary_within_permanent",
+                violation_error_message=_("Temporary Willpower cannot exceed permanent Willpower."),
+            ),
+            models.CheckConstraint(
+                condition=Q(exalted_motes__lte=models.F("exalted_motes_max")),
+                name="character_exalted_motes_within_pool",
+                violation_error_message=_("Personal motes cannot exceed the personal mote pool."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def game(self) -> str:
+        return self.campaign.game
+
+    def standard_ratings(self) -> dict[str, int]:
+        """The ratings of the character's standard traits, by key."""
+        return dict(self.traits.exclude(key="").values_list("key", "rating"))
+
+    @property
+    def v5_health_boxes(self) -> int:
+        return self.standard_ratings().get("stamina", 0) + 3
+
+    @property
+    def v5_willpower_boxes(self) -> int:
+        ratings = self.standard_ratings()
+        return ratings.get("composure", 0) + ratings.get("resolve", 0)
+
+    @property
+    def v5_willpower_dice(self) -> int:
+        """A Willpower roll uses the undamaged boxes, never fewer than 1 die."""
+        damage = self.v5_willpower_superficial + self.v5_willpower_aggravated
+        return max(1, self.v5_willpower_boxes - damage)
+
+    def scifi_distances(self) -> dict[str, int]:
+        """The seed's derived distances: swimming RES x 2 m, jumps from FUE."""
+        ratings = self.standard_ratings()
+        strength, endurance = ratings.get("strength", 0), ratings.get("endurance", 0)
+        return {
+            "swim_m": endurance * 2,
+            "vertical_jump_cm": strength * 30,
+            "running_jump_m": strength * 2,
+            "standing_jump_m": strength,
+        }
+
+    @property
+    def scifi_off_rol_allowed(self) -> bool:
+        """Off-Rol actions are closed to a character while its adventure is open."""
+        return not (self.scifi_in_adventure and self.campaign.scifi_adventure_open)
+
+    def clean(self) -> None:
+        if not self.campaign_id:
+            return  # The form already reports the missing campaign.
+        if not self._state.adding:
+            stored_game = Campaign.objects.filter(characters=self.pk).values_list("game", flat=True).first()
+            if stored_game is not None and stored_game != self.game:
+                raise ValidationError({"campaign": _("A character can only move to a campaign of the same game.")})
+            # A new character has no traits yet, so its tracker boxes are only known once saved.
+            if self.game == Game.V5:
+                self._clean_v5_trackers()
+
+    def _clean_v5_trackers(self) -> None:
+        errors = {}
+        if self.v5_health_superficial + self.v5_health_aggravated > self.v5_health_boxes:
+            errors["v5_health_aggravated"] = gettext(
+                "Health has %(boxes)d boxes (Stamina + 3); the damage does not fit."
+            ) % {"boxes": self.v5_health_boxes}
+        if self.v5_willpower_superficial + self.v5_willpower_aggravated > self.v5_willpower_boxes:
+            errors["v5_willpower_aggravated"] = gettext(
+                "Willpower has %(boxes)d boxes (Composure + Resolve); the damage does not fit."
+            ) % {"boxes": self.v5_willpower_boxes}
+        if errors:
+            raise ValidationError(errors)
+
+    def add_standard_sheet(self) -> None:
+        """Give a new character its game's standard traits at their starting ratings."""
+        Trait.objects.bulk_create(
+            Trait(character=self, key=trait.key, category=trait.category, rating=trait.default)
+            for trait in STANDARD_SHEETS[self.game]
+        )
+
+    def duplicate(self) -> "Character":
+        """A copy of this character with its traits and aspects, in the same campaign."""
+        with transaction.atomic():
+            traits, aspects = list(self.traits.all()), list(self.aspects.all())
+            copy = Character.objects.get(pk=self.pk)
+            copy.pk, copy._state.adding = None, True
+            copy.name = gettext("%(name)s (copy)") % {"name": self.name}
+            copy.name = copy.name[: Character._meta.get_field("name").max_length]
+            copy.save()
+            for row in (*traits, *aspects):
+                row.pk, row._state.adding, row.character = None, True, copy
+            Trait.objects.bulk_create(traits)
+            Aspect.objects.bulk_create(aspects)
+        return copy
+
+
+class Trait(models.Model):
+    character = models.ForeignKey(
+        Character, on_delete=models.CASCADE, related_name="traits", verbose_name=_("character")
+    )
+    category = models.CharField(_("category"), max_length=20, choices=TraitCategory.choices)
+    # Set only for the standard traits of the character's game; see gmtools.sheets.
+    key = models.SlugField(_("standard trait"), max_length=40, blank=True, editable=False)
+    name = models.CharField(_("name"), max_length=80, blank=True)
+    rating = models.PositiveSmallIntegerField(_("rating"), default=0, validators=[MaxValueValidator(RATING_MAX)])
+    specialties = models.CharField(_("specialties"), max_length=200, blank=True, help_text=_("Separated by commas."))
+
+    class Meta:
+        # Creation order: the standard sheet in the book's order, then the traits added by hand.
+        ordering = ["id"]
+        verbose_name = _("trait")
+        verbose_name_plural = _("traits")
+        constraints = [
+            models.CheckConstraint(condition=Q(rating__gte=0, rating__lte=RATING_MAX), name="trait_rating_range"),
+            models.CheckConstraint(condition=Q(category__in=TraitCategory.values), name="trait_category_known"),
+            models.CheckConstraint(
+                condition=(Q(key="") & ~Q(name="")) | (~Q(key="") & Q(name="")),
+                name="trait_standard_or_named",
+                violation_error_message=_("A trait is either a standard trait or has a name of its own."),
+            ),
+            models.UniqueConstraint(fields=["character", "key"], condition=~Q(key=""), name="trait_standard_unique"),
+            models.UniqueConstraint(
+                Lower("name"),
+                "character",
+                condition=~Q(name=""),
+                name="trait_name_unique",
+                violation_error_message=_("This character already has a trait with this name."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return str(self.label)
+
+    @property
+    def label(self) -> Promise | str:
+        """The name to show: a standard trait's translated label, else the GM's own name."""
+        if self.key:
+            return STANDARD_TRAITS[self.character.game][self.key].label
+        return self.name
+
+    def clean(self) -> None:
+        if not self.character_id:
+            return
+        character = self.character
+        game = character.game
+        if self.category not in GAME_CATEGORIES[game]:
+            message = gettext("A %(game)s sheet has no such category.") % {"game": Game(game).label}
+            raise ValidationError({"category": message})
+        if self.key:
+            standard = STANDARD_TRAITS[game].get(self.key)
+            if standard is None or standard.category != self.category:
+                raise ValidationError(
+                    gettext("“%(key)s” is not a standard trait of this category.") % {"key": self.key}
+                )
+        elif self.name and self._names_standard_trait(game):
+            raise ValidationError({"name": _("This is a standard trait of the game; rate that one instead.")})
+        low, high = rating_bounds(
+            game, self.category, essence=character.exalted_essence, npc=character.kind == CharacterKind.NPC
+        )
+        if not low <= self.rating <= high:
+            message = gettext("Must be from %(low)d to %(high)d.") % {"low": low, "high": high}
+            raise ValidationError({"rating": message})
+
+    def _names_standard_trait(self, game: str) -> bool:
+        # Compare in every interface language, so "Fuerza" cannot shadow Strength either.
+        name = self.name.casefold()
+        for language, _label in settings.LANGUAGES:
+            with override(language):
+                if any(str(trait.label).casefold() == name for trait in STANDARD_SHEETS[game]):
+                    return True
+        return False
+
+
+class AspectKind(models.TextChoices):
+    HIGH_CONCEPT = "high_concept", _("High concept")
+    TROUBLE = "trouble", _("Trouble")
+    OTHER = "other", _("Other")
+
+
+class Aspect(models.Model):
+    """A Fate character's aspect; free invocations are those already paid for."""
+
+    character = models.ForeignKey(
+        Character, on_delete=models.CASCADE, related_name="aspects", verbose_name=_("character")
+    )
+    kind = models.CharField(_("kind"), max_length=12, choices=AspectKind.choices, default=AspectKind.OTHER)
+    text = models.CharField(_("aspect"), max_length=200)
+    free_invocations = models.PositiveSmallIntegerField(
+        _("free invocations"), default=0, validators=[MaxValueValidator(9)]
+    )
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name = _("aspect")
+        verbose_name_plural = _("aspects")
+        constraints = [
+            models.CheckConstraint(condition=Q(kind__in=AspectKind.values), name="aspect_kind_known"),
+            models.CheckConstraint(condition=~Q(text=""), name="aspect_text_not_empty"),
+            models.CheckConstraint(
+                condition=Q(free_invocations__gte=0, free_invocations__lte=9), name="aspect_free_invocations_range"
+            ),
+            models.UniqueConstraint(
+                fields=["character", "kind"],
+                condition=Q(kind__in=[AspectKind.HIGH_CONCEPT, AspectKind.TROUBLE]),
+                name="aspect_one_high_concept_and_trouble",
+                violation_error_message=_("A character has one high concept and one trouble."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.text
+
+    def clean(self) -> None:
+        if self.character_id and self.character.game != Game.FATE:
+            raise ValidationError(_("Only Fate characters have aspects."))

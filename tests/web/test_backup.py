@@ -1,0 +1,140 @@
+import copy
+import json
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from gmtools import backup, demo
+from gmtools.models import Aspect, Campaign, Character, Trait
+from gmtools.sheets import Game
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def demo_campaign(gm):
+    """A game's demo campaign, imported for this GM."""
+
+    def load(game: str) -> Campaign:
+        [document] = [d for d in demo.DEMO_CAMPAIGNS if d["campaign"]["game"] == game]
+        return backup.import_campaign(document, gm)
+
+    return load
+
+
+def without_name(document: dict) -> dict:
+    document = copy.deepcopy(document)
+    del document["campaign"]["name"]
+    return document
+
+
+@pytest.mark.parametrize("game", Game.values)
+def test_round_trip_loses_nothing(demo_campaign, other_gm, game):
+    original = demo_campaign(game)
+    exported = backup.export_campaign(original)
+    text = backup.dumps(exported)
+    imported = backup.import_campaign(backup.loads(text), other_gm, name="Copy")
+    assert imported.pk != original.pk and imported.gm == other_gm
+    assert without_name(backup.export_campaign(imported)) == without_name(exported)
+    # The copy stands on its own.
+    original.delete()
+    assert without_name(backup.export_campaign(imported)) == without_name(exported)
+
+
+def test_round_trip_keeps_edited_state(demo_campaign, other_gm):
+    fate = demo_campaign(Game.FATE)
+    fate.fate_deck = [80, 3, 41]
+    fate.save()
+    brann = fate.characters.get(name="Brann")
+    brann.fate_consequence_severe = "Broken <arm> & “pride”"
+    brann.save()
+    Aspect.objects.filter(character=brann, kind="trouble").update(free_invocations=2)
+    exported = backup.export_campaign(fate)
+    imported = backup.import_campaign(json.loads(json.dumps(exported)), other_gm)
+    assert imported.fate_deck == [80, 3, 41]
+    assert without_name(backup.export_campaign(imported)) == without_name(exported)
+
+
+def test_the_file_is_versioned(demo_campaign):
+    document = backup.export_campaign(demo_campaign(Game.EXALTED))
+    assert (document["format"], document["version"]) == ("gmtools-campaign", 1)
+    smith = next(c for c in document["characters"] if c["name"] == "Smith")
+    assert smith["resources"]["exalted_willpower"] == 7
+    assert "v5_hunger" not in smith["resources"]  # only the campaign's own game
+
+
+def test_importing_under_a_name_already_taken_is_refused(demo_campaign, gm):
+    document = backup.export_campaign(demo_campaign(Game.V5))
+    with pytest.raises(backup.BackupError, match="already has a campaign with this name"):
+        backup.import_campaign(document, gm)
+
+
+def broken(mutate) -> dict:
+    document = copy.deepcopy(demo.V5)
+    mutate(document)
+    return document
+
+
+@pytest.mark.parametrize(
+    ("document", "message"),
+    [
+        ([], "not a gmtools campaign file"),
+        ({"format": "gmtools-campaign"}, "no valid version"),
+        (broken(lambda d: d.update(version=2)), "newer gmtools"),
+        (broken(lambda d: d.update(version=0)), "Unknown file version 0"),
+        (broken(lambda d: d.pop("characters")), "“characters” is missing"),
+        (broken(lambda d: d.update(extra=1)), "file: unknown keys extra"),
+        (broken(lambda d: d["campaign"].update(game="chess")), "unknown game 'chess'"),
+        (broken(lambda d: d["characters"][2]["resources"].update(v5_hunger=9)), "characters[2]: v5_hunger:"),
+        (broken(lambda d: d["characters"][2]["resources"].update(v5_hunger="2")), "v5_hunger must be a JSON integer"),
+        (broken(lambda d: d["characters"][2]["resources"].update(exalted_essence=2)), "unknown keys exalted_essence"),
+        (broken(lambda d: d["characters"][3]["resources"].update(v5_health_superficial=6)), "Health has 5 boxes"),
+        (broken(lambda d: d["characters"][0]["traits"][0].update(rating=6)), "characters[0].traits[0]: rating:"),
+        (broken(lambda d: d["characters"][0]["traits"][0].update(rating=True)), "rating must be a JSON integer"),
+        (broken(lambda d: d["characters"][0]["traits"][1].update(key="strength")), "characters[0].traits[1]"),
+        (broken(lambda d: d["characters"][0]["traits"][0].update(key="flying")), "not a standard trait"),
+        (broken(lambda d: d["characters"][0].update(name={"first": "Marcos"})), "name must be a JSON string"),
+        (broken(lambda d: d["characters"][0].update(traits={})), "characters[0].traits: expected a list"),
+        (broken(lambda d: d["characters"].append("Bhavna")), "characters[4]: expected an object"),
+        (broken(lambda d: d["characters"][0]["aspects"].append({"kind": "other", "text": "Grim"})), "Only Fate"),
+    ],
+)
+def test_import_refuses_bad_files_and_writes_nothing(gm, document, message):
+    counts = (Campaign.objects.count(), Character.objects.count(), Trait.objects.count())
+    with pytest.raises(backup.BackupError) as error:
+        backup.import_campaign(document, gm)
+    assert message in str(error.value)
+    assert (Campaign.objects.count(), Character.objects.count(), Trait.objects.count()) == counts
+
+
+def test_loads_refuses_what_is_not_json():
+    with pytest.raises(backup.BackupError, match="not valid JSON"):
+        backup.loads(b"\xff\xfe{")
+
+
+def test_management_commands_round_trip(demo_campaign, other_gm, tmp_path, capsys):
+    original = demo_campaign(Game.SCIFI)
+    path = tmp_path / "scifi.json"
+    call_command("export_campaign", original.pk, "-o", str(path))
+    call_command("import_campaign", str(path), "--gm", other_gm.username)
+    assert "Imported" in capsys.readouterr().out
+    imported = Campaign.objects.get(gm=other_gm)
+    assert backup.export_campaign(imported) == json.loads(path.read_text(encoding="utf-8"))
+
+
+def test_export_command_writes_to_standard_output(demo_campaign, capsys):
+    call_command("export_campaign", demo_campaign(Game.FATE).pk)
+    assert json.loads(capsys.readouterr().out)["campaign"]["game"] == "fate"
+
+
+def test_import_command_reports_bad_input(tmp_path, gm):
+    path = tmp_path / "bad.json"
+    path.write_text('{"format": "gmtools-campaign", "version": 7}', encoding="utf-8")
+    with pytest.raises(CommandError, match="newer gmtools"):
+        call_command("import_campaign", str(path), "--gm", gm.username)
+    with pytest.raises(CommandError, match="No user is called 'nobody'"):
+        call_command("import_campaign", str(path), "--gm", "nobody")
+    with pytest.raises(CommandError, match="Cannot read"):
+        call_command("import_campaign", str(tmp_path / "missing.json"), "--gm", gm.username)
+    with pytest.raises(CommandError, match="No campaign has id 999"):
+        call_command("export_campaign", 999)
