@@ -25,7 +25,7 @@ from django.db import models, transaction
 from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils.functional import Promise
-from django.utils.translation import gettext, override
+from django.utils.translation import gettext, ngettext, override
 from django.utils.translation import gettext_lazy as _
 
 from gmtools.sheets import (
@@ -42,16 +42,18 @@ from gmtools.sheets import (
 FATE_DECK_SIZE = 81
 
 
-def full_fate_deck() -> list[int]:
-    return list(range(FATE_DECK_SIZE))
-
-
 class CampaignQuerySet(models.QuerySet):
     def for_gm(self, user: AbstractBaseUser | AnonymousUser) -> Self:
         """The campaigns this user runs; none for an anonymous visitor."""
         if not user.is_authenticated:
             return self.none()
         return self.filter(gm=user)
+
+    def visible_to(self, user: AbstractBaseUser | AnonymousUser) -> Self:
+        """What a user may open: their own campaigns, or every campaign for staff."""
+        if user.is_authenticated and user.is_staff:
+            return self.all()
+        return self.for_gm(user)
 
 
 class Campaign(models.Model):
@@ -76,9 +78,10 @@ class Campaign(models.Model):
     )
     fate_deck = models.JSONField(
         _("Fate deck cards left"),
-        default=full_fate_deck,
+        # Empty: the next draw shuffles a full deck (a deck listed in order would deal 0, 1, 2, ...).
+        default=list,
         blank=True,
-        help_text=_("The indices (0-80) of the cards not yet drawn; an empty deck is reshuffled."),
+        help_text=_("The indices (0-80) of the cards not yet drawn, next card first; an empty deck is shuffled at the next draw."),
     )
 
     objects = CampaignQuerySet.as_manager()
@@ -322,7 +325,8 @@ class Character(models.Model):
 
     def standard_ratings(self) -> dict[str, int]:
         """The ratings of the character's standard traits, by key."""
-        return dict(self.traits.exclude(key="").values_list("key", "rating"))
+        # Reads the prefetched traits when the caller prefetched them (the table does).
+        return {trait.key: trait.rating for trait in self.traits.all() if trait.key}
 
     @property
     def v5_health_boxes(self) -> int:
@@ -338,6 +342,27 @@ class Character(models.Model):
         """A Willpower roll uses the undamaged boxes, never fewer than 1 die."""
         damage = self.v5_willpower_superficial + self.v5_willpower_aggravated
         return max(1, self.v5_willpower_boxes - damage)
+
+    def _v5_track(self, boxes: int, superficial: int, aggravated: int) -> list[str]:
+        """Each box's state as the sheet draws it: aggravated (X) first, then superficial (/)."""
+        return ["aggravated"] * aggravated + ["superficial"] * superficial + [""] * max(0, boxes - aggravated - superficial)
+
+    @property
+    def v5_health_track(self) -> list[str]:
+        return self._v5_track(self.v5_health_boxes, self.v5_health_superficial, self.v5_health_aggravated)
+
+    @property
+    def v5_willpower_track(self) -> list[str]:
+        return self._v5_track(self.v5_willpower_boxes, self.v5_willpower_superficial, self.v5_willpower_aggravated)
+
+    @property
+    def fate_stress_boxes(self) -> list[tuple[int, bool]]:
+        return [(1, self.fate_stress_1), (2, self.fate_stress_2), (3, self.fate_stress_3)]
+
+    @property
+    def fate_consequences(self) -> list[tuple[Promise, str]]:
+        return [(_("Mild"), self.fate_consequence_mild), (_("Moderate"), self.fate_consequence_moderate),
+                (_("Severe"), self.fate_consequence_severe)]
 
     def scifi_distances(self) -> dict[str, int]:
         """The seed's derived distances: swimming RES x 2 m, jumps from FUE."""
@@ -521,3 +546,121 @@ class Aspect(models.Model):
     def clean(self) -> None:
         if self.character_id and self.character.game != Game.FATE:
             raise ValidationError(_("Only Fate characters have aspects."))
+
+
+class RollKind(models.TextChoices):
+    ROLL = "roll", _("Roll")
+    ROUSE = "rouse", _("Rouse check")
+    REROLL = "reroll", _("Willpower reroll")
+    INVOKE = "invoke", _("Invocation")
+    REWARD = "reward", _("Stunt reward")
+
+
+class RollQuerySet(models.QuerySet):
+    def for_log(self) -> Self:
+        """Newest first, with what a log card shows, in a constant number of queries."""
+        return self.select_related("parent").prefetch_related("children").order_by("-id")
+
+
+class Roll(models.Model):
+    """One entry of a campaign's roll log, written once and never changed.
+
+    ``request`` holds the arguments of the ``rules`` request, ``result`` what ``rules``
+    answered (the faces in draw order included), so any roll can be replayed and re-rendered
+    without the sheet it came from. A follow-up (a Willpower reroll, a Fate invocation, a
+    stunt reward) is a new entry pointing at its ``parent``; the unique constraint below
+    means each kind of follow-up happens at most once per roll, whoever clicks twice.
+    """
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="rolls", verbose_name=_("campaign"))
+    character = models.ForeignKey(
+        Character, on_delete=models.SET_NULL, null=True, blank=True, related_name="rolls", verbose_name=_("character")
+    )
+    # The name at the time: the log stays readable if the character is renamed or deleted.
+    actor = models.CharField(_("who"), max_length=120)
+    system = models.CharField(_("game"), max_length=10, choices=Game.choices)
+    kind = models.CharField(_("kind"), max_length=10, choices=RollKind.choices, default=RollKind.ROLL)
+    parent = models.ForeignKey(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="children", verbose_name=_("follows")
+    )
+    label = models.CharField(_("what"), max_length=200, blank=True)
+    request = models.JSONField(_("request"), default=dict)
+    result = models.JSONField(_("result"), default=dict)
+    outcome = models.CharField(_("outcome"), max_length=20)
+    spends = models.JSONField(_("spent"), default=list, blank=True)
+    secret = models.BooleanField(_("secret difficulty"), default=False)
+    created_at = models.DateTimeField(_("when"), auto_now_add=True)
+
+    objects = RollQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-id"]
+        verbose_name = _("roll")
+        verbose_name_plural = _("rolls")
+        indexes = [models.Index(fields=["campaign", "-id"], name="roll_log_order")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["parent", "kind"], condition=Q(parent__isnull=False), name="roll_one_follow_up_of_each_kind",
+                violation_error_message=_("This roll has already been followed up that way."),
+            ),
+            models.CheckConstraint(condition=Q(kind__in=RollKind.values), name="roll_kind_known"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.actor}: {self.label} ({self.outcome})"
+
+    def save(self, *args, **kwargs) -> None:
+        if not self._state.adding:
+            raise ValidationError(_("A logged roll cannot be changed."))
+        super().save(*args, **kwargs)
+
+    @property
+    def main(self) -> dict:
+        return self.result.get("main", {})
+
+    def follow_up(self, kind: str) -> "Roll | None":
+        """The follow-up of that kind, from the prefetched children."""
+        return next((child for child in self.children.all() if child.kind == kind), None)
+
+
+# The verdict of a logged roll in the game's own words (the Spanish comes from the published
+# editions' terms in RULES.md), with a tone for its colour.
+_VERDICTS = {
+    (Game.EXALTED, "success"): (_("Success"), "good"),
+    (Game.EXALTED, "failure"): (_("Failure"), "bad"),
+    (Game.SCIFI, "failure"): (_("Failure"), "bad"),
+    (Game.SCIFI, "fumble"): (_("Fumble"), "worst"),
+    (Game.FATE, "fail"): (_("Fail"), "bad"),
+    (Game.FATE, "tie"): (_("Tie"), "neutral"),
+    (Game.FATE, "success"): (_("Success"), "good"),
+    (Game.FATE, "style"): (_("Success with style"), "best"),
+    (Game.V5, "pass"): (_("Rouse check passed"), "good"),
+    (Game.V5, "fail"): (_("Rouse check failed: Hunger rises"), "bad"),
+}
+_SCIFI_DEGREES = {"barely": _("Barely a success"), "clean": _("Clean success"), "absolute": _("Absolute success")}
+
+
+def verdict(system: str, result: dict) -> tuple[str, str]:
+    """(text, tone) for one side's stored result; tone is good, best, neutral, bad or worst."""
+    outcome = result.get("outcome", "")
+    if system == Game.EXALTED and outcome == "botch":
+        ones = result.get("ones", 1)
+        return ngettext("Botch (%(n)d one)", "Botch (%(n)d ones)", ones) % {"n": ones}, "worst"
+    if system == Game.V5 and outcome in ("win", "failure"):
+        if result.get("messy"):
+            return gettext("Messy critical"), "worst"
+        if result.get("critical"):
+            return gettext("Critical win"), "best"
+        if outcome == "win":
+            return gettext("Win"), "good"
+        if result.get("bestial"):
+            text = gettext("Bestial failure")
+            return (text + " · " + gettext("Total failure") if result.get("total_failure") else text), "worst"
+        if result.get("total_failure"):
+            return gettext("Total failure"), "bad"
+        return gettext("Failure (win at a cost?)"), "bad"
+    if system == Game.SCIFI and outcome == "success":
+        degree = result.get("degree")
+        return (str(_SCIFI_DEGREES[degree]) if degree else gettext("Success")), "good"
+    text, tone = _VERDICTS.get((system, outcome), (outcome, "neutral"))
+    return str(text), tone

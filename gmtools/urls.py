@@ -6,6 +6,17 @@ from gmtools import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("campaigns/new/", views.campaign_create, name="campaign-create"),
+    path("campaigns/<int:pk>/", views.table, name="table"),
+    path("campaigns/<int:pk>/composer/", views.composer, name="composer"),
+    path("campaigns/<int:pk>/odds/", views.odds, name="odds"),
+    path("campaigns/<int:pk>/roll/", views.roll, name="roll"),
+    path("campaigns/<int:pk>/log/", views.log, name="log"),
+    path("campaigns/<int:pk>/characters/<int:character_pk>/adjust/", views.adjust, name="adjust"),
+    path("campaigns/<int:pk>/characters/<int:character_pk>/rouse/", views.rouse, name="rouse"),
+    path("campaigns/<int:pk>/rolls/<int:roll_pk>/reroll/", views.reroll, name="reroll"),
+    path("campaigns/<int:pk>/rolls/<int:roll_pk>/invoke/", views.invoke, name="invoke"),
+    path("campaigns/<int:pk>/rolls/<int:roll_pk>/reward/", views.reward, name="reward"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),

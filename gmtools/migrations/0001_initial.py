@@ -25,7 +25,7 @@ class Migration(migrations.Migration):
                 ('game', models.CharField(choices=[('exalted', 'Exalted 2e'), ('v5', 'Vampire: The Masquerade 5e'), ('fate', 'Fate Accelerated'), ('scifi', 'Sci-fi d10')], max_length=10, verbose_name='game')),
                 ('scifi_adventure_open', models.BooleanField(default=False, help_text='While an adventure is open, the characters in it cannot take Off-Rol actions.', verbose_name='adventure open')),
                 ('fate_uses_deck', models.BooleanField(default=False, help_text='Draw a card from the 81-card Fate deck instead of rolling four Fate dice.', verbose_name='draw from the Fate deck')),
-                ('fate_deck', models.JSONField(blank=True, default=gmtools.models.full_fate_deck, help_text='The indices (0-80) of the cards not yet drawn; an empty deck is reshuffled.', verbose_name='Fate deck cards left')),
+                ('fate_deck', models.JSONField(blank=True, default=list, help_text='The indices (0-80) of the cards not yet drawn, next card first; an empty deck is shuffled at the next draw.', verbose_name='Fate deck cards left')),
                 ('gm', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='campaigns', to=settings.AUTH_USER_MODEL, verbose_name='game master')),
             ],
             options={

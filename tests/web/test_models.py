@@ -333,11 +333,13 @@ def test_the_fate_deck_holds_distinct_cards_0_to_80(gm, deck):
     assert "fate_deck" in error.value.message_dict
 
 
-def test_a_new_campaign_has_the_whole_fate_deck(gm):
+def test_a_new_campaign_deck_is_empty_so_the_first_draw_shuffles(gm):
     campaign = Campaign.objects.create(name="Deck", game=Game.FATE, gm=gm)
-    assert sorted(campaign.fate_deck) == list(range(81))
-    campaign.fate_deck = []  # all drawn: valid, reshuffled on the next draw
+    assert campaign.fate_deck == []  # valid: shuffled at the next draw, never dealt in order
     campaign.full_clean()
+    campaign.fate_deck = [3, 3]
+    with pytest.raises(ValidationError):
+        campaign.full_clean()
 
 
 def test_campaign_names_are_unique_per_gm(gm, other_gm):

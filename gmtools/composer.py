@@ -1,0 +1,296 @@
+"""The roll composer: what the GM picks on the table, turned into a ``rules`` request.
+
+``ComposerForm`` shows only the fields of the campaign's game. ``compose`` turns its cleaned
+data into a ``Composition``: the rules request for the acting side, the opposing side's if
+any, the helpers of a teamwork roll and the resources the roll will spend. The odds panel and
+the roll service both start from a ``Composition``, so what the GM sees priced is exactly
+what gets rolled.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from gmtools.models import Aspect, Campaign, Character, Trait
+from gmtools.sheets import Game, TraitCategory
+from rules import exalted, fate, scifi, v5
+from rules.dice import RulesError
+
+MODULES: dict[str, Any] = {Game.EXALTED: exalted, Game.V5: v5, Game.FATE: fate, Game.SCIFI: scifi}
+
+# The first trait is the Attribute (Approach in Fate), the second the Ability / Skill.
+FIRST_CATEGORY = {Game.EXALTED: TraitCategory.ATTRIBUTE, Game.V5: TraitCategory.ATTRIBUTE,
+                  Game.FATE: TraitCategory.APPROACH, Game.SCIFI: TraitCategory.ATTRIBUTE}
+SECOND_CATEGORY = {Game.EXALTED: (TraitCategory.ABILITY,), Game.V5: (TraitCategory.SKILL, TraitCategory.DISCIPLINE),
+                   Game.FATE: (), Game.SCIFI: (TraitCategory.SKILL,)}
+
+V5_DIFFICULTIES = [
+    (1, _("Routine (1)")), (2, _("Simple (2)")), (3, _("Moderate (3)")), (4, _("Challenging (4)")),
+    (5, _("Hard (5)")), (6, _("Very hard (6)")), (7, _("Nearly impossible (7)")), (8, "8"), (9, "9"), (10, "10"),
+]
+SCIFI_DIFFICULTIES = [
+    ("easy", _("Easy (automatic)")), ("common", _("Common (1)")), ("hard", _("Hard (2)")),
+    ("very-hard", _("Very hard (3)")), ("extreme", _("Extreme (4)")),
+]
+FATE_LADDER = [
+    (8, _("+8 Legendary")), (7, _("+7 Epic")), (6, _("+6 Fantastic")), (5, _("+5 Superb")), (4, _("+4 Great")),
+    (3, _("+3 Good")), (2, _("+2 Fair")), (1, _("+1 Average")), (0, _("0 Mediocre")), (-1, _("−1 Poor")),
+    (-2, _("−2 Terrible")),
+]
+EXALTED_DIFFICULTIES = [(d, str(d)) for d in range(0, 11)]
+FATE_ACTIONS = [
+    ("overcome", _("Overcome")), ("create_advantage", _("Create an advantage")),
+    ("attack", _("Attack")), ("defend", _("Defend")),
+]
+V5_SHORTCUTS = [("roll", _("Roll")), ("take_half", _("Take half")), ("automatic", _("Automatic win"))]
+
+
+class TraitChoiceField(forms.ModelChoiceField):
+    def label_from_instance(self, trait: Trait) -> str:
+        return f"{trait.label} {trait.rating}"
+
+
+class ComposerForm(forms.Form):
+    """Every option of a roll; ``__init__`` keeps those of the campaign's game."""
+
+    character = forms.ModelChoiceField(queryset=Character.objects.none(), required=False,
+                                       empty_label=_("Unnamed NPC"), label=_("Character"))
+    first = TraitChoiceField(queryset=Trait.objects.none(), required=False, label=_("Attribute"))
+    second = TraitChoiceField(queryset=Trait.objects.none(), required=False, label=_("Ability"))
+    dice = forms.IntegerField(initial=0, min_value=-30, max_value=60, label=_("Extra dice"),
+                              help_text=_("An unnamed NPC's whole pool, or dice added to the traits."))
+    modifier = forms.IntegerField(initial=0, min_value=-20, max_value=20, label=_("Modifier"))
+    difficulty = forms.TypedChoiceField(choices=(), coerce=int, label=_("Difficulty"))
+    label = forms.CharField(max_length=120, required=False, label=_("What for"))
+    opponent_dice = forms.IntegerField(initial=0, min_value=0, max_value=60, required=False,
+                                       label=_("Opposed by (dice)"),
+                                       help_text=_("Leave 0 for a roll against the difficulty."))
+    opponent = forms.CharField(max_length=80, required=False, label=_("Opponent"))
+    team = forms.ModelMultipleChoiceField(queryset=Character.objects.none(), required=False, label=_("Teamwork"),
+                                          widget=forms.CheckboxSelectMultiple)
+
+    # exalted
+    stunt = forms.TypedChoiceField(choices=[(n, str(n)) for n in range(4)], coerce=int, initial=0,
+                                   label=_("Stunt dice"))
+    willpower = forms.BooleanField(required=False, label=_("Spend Willpower (+1 success)"))
+    calm = forms.BooleanField(required=False, label=_("Calm scene: automatic success when the pool allows"))
+    # v5
+    specialty = forms.BooleanField(required=False, label=_("Specialty (+1 die)"))
+    secret = forms.BooleanField(required=False, label=_("Secret difficulty"))
+    shortcut = forms.ChoiceField(choices=V5_SHORTCUTS, initial="roll", label=_("How"))
+    # fate
+    stunt_bonus = forms.TypedChoiceField(choices=[(0, "0"), (1, "+1"), (2, "+2")], coerce=int, initial=0,
+                                         label=_("Stunt bonus"))
+    helpers = forms.IntegerField(initial=0, min_value=0, max_value=5, label=_("Helping allies (+1 each)"))
+    invoke = forms.ModelMultipleChoiceField(queryset=Aspect.objects.none(), required=False,
+                                            widget=forms.CheckboxSelectMultiple,
+                                            label=_("Invoke aspects (+2 each)"),
+                                            help_text=_("A free invocation is used first, else a fate point."))
+    action = forms.ChoiceField(choices=FATE_ACTIONS, initial="overcome", label=_("Action"))
+
+    GAME_FIELDS = {
+        Game.EXALTED: ("stunt", "willpower", "calm", "team"),
+        Game.V5: ("specialty", "secret", "shortcut", "team"),
+        Game.FATE: ("stunt_bonus", "helpers", "invoke", "action"),
+        Game.SCIFI: (),
+    }
+    ALL_GAME_FIELDS = {name for names in GAME_FIELDS.values() for name in names}
+    # Shown folded under "Opposed, teamwork, note", and the fields laid out two to a row.
+    EXTRA_FIELDS = ("label", "opponent_dice", "opponent", "team")
+    WIDE_FIELDS = ("first", "second", "label", "opponent", "opponent_dice")
+
+    def __init__(self, campaign: Campaign, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.campaign = campaign
+        game = campaign.game
+        for name in self.ALL_GAME_FIELDS - set(self.GAME_FIELDS[game]):
+            del self.fields[name]
+        characters = campaign.characters.order_by("kind", "name")
+        self.fields["character"].queryset = characters
+        if "team" in self.fields:
+            self.fields["team"].queryset = characters
+        self.fields["difficulty"].choices = {
+            Game.EXALTED: EXALTED_DIFFICULTIES, Game.V5: V5_DIFFICULTIES, Game.FATE: FATE_LADDER,
+            Game.SCIFI: SCIFI_DIFFICULTIES,
+        }[game]
+        self.fields["difficulty"].coerce = str if game == Game.SCIFI else int
+        self.fields["difficulty"].initial = {Game.EXALTED: 1, Game.V5: 1, Game.FATE: 0, Game.SCIFI: "common"}[game]
+        if game == Game.FATE:
+            self.fields["first"].label = _("Approach")
+            self.fields["opponent_dice"].label = _("Opposed by (bonus)")
+            del self.fields["second"]
+        elif game in (Game.V5, Game.SCIFI):
+            self.fields["second"].label = _("Skill")
+        character = self._chosen_character()
+        traits = Trait.objects.filter(character=character).select_related("character__campaign")
+        self.fields["first"].queryset = traits.filter(category=FIRST_CATEGORY[game])
+        if "second" in self.fields:
+            self.fields["second"].queryset = traits.filter(category__in=SECOND_CATEGORY[game])
+        if not self.is_bound and character is not None:
+            # Start from the character's best pool, so the odds show at once; the GM changes it.
+            for name in ("first", "second"):
+                if name in self.fields and name not in self.initial:
+                    self.initial[name] = self.fields[name].queryset.order_by("-rating", "id").first()
+        if "invoke" in self.fields:
+            self.fields["invoke"].queryset = Aspect.objects.filter(character=character)
+        for bound in self.fields.values():
+            widget = bound.widget
+            if isinstance(widget, forms.CheckboxSelectMultiple | forms.CheckboxInput):
+                widget.attrs["class"] = "form-check-input"
+            elif isinstance(widget, forms.Select):
+                widget.attrs["class"] = "form-select form-select-sm"
+            else:
+                widget.attrs["class"] = "form-control form-control-sm"
+
+    def _chosen_character(self) -> Character | None:
+        """The character whose traits the trait fields offer (from the submitted data, if any)."""
+        raw = self.data.get(self.add_prefix("character")) if self.is_bound else self.initial.get("character")
+        if isinstance(raw, Character):
+            return raw
+        try:
+            return self.campaign.characters.get(pk=int(raw)) if raw else None
+        except (ValueError, Character.DoesNotExist):
+            return None
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        character = data.get("character")
+        for name in ("first", "second"):
+            trait = data.get(name)
+            if trait is not None and trait.character_id != getattr(character, "pk", None):
+                self.add_error(name, gettext("This trait belongs to another character."))
+        if data.get("invoke") and character is None:
+            self.add_error("invoke", gettext("Pick the character who invokes the aspects."))
+        if not self.errors:
+            try:
+                data["composition"] = compose(self.campaign, data)
+            except RulesError as error:
+                raise forms.ValidationError(str(error)) from None
+        return data
+
+
+@dataclass(frozen=True)
+class Spend:
+    """A resource a roll consumes, paid in the roll's own transaction."""
+
+    what: str  # "willpower" | "fate_point" | "free_invocation"
+    character_id: int
+    aspect_id: int | None = None
+    label: str = ""
+
+    def as_json(self) -> dict[str, Any]:
+        return {"what": self.what, "character": self.character_id, "aspect": self.aspect_id, "label": self.label}
+
+
+@dataclass(frozen=True)
+class Composition:
+    game: str
+    character: Character | None
+    label: str
+    request: Any
+    opponent: Any | None = None
+    opponent_name: str = ""
+    team: tuple[tuple[str, Any], ...] = ()  # exalted: each helper's own request, rolled apart
+    spends: tuple[Spend, ...] = ()
+    shortcut: str = "roll"  # roll | automatic | take_half
+    secret: bool = False
+    action: str = ""
+    team_names: tuple[str, ...] = field(default=())
+
+    @property
+    def module(self) -> Any:
+        return MODULES[self.game]
+
+    @property
+    def actor(self) -> str:
+        return self.character.name if self.character else gettext("Unnamed NPC")
+
+
+def _ratings(data: dict[str, Any]) -> int:
+    return sum(trait.rating for trait in (data.get("first"), data.get("second")) if trait is not None)
+
+
+def _trait_label(data: dict[str, Any]) -> str:
+    names = [str(trait.label) for trait in (data.get("first"), data.get("second")) if trait is not None]
+    return " + ".join(names) if names else gettext("%(n)d dice") % {"n": data.get("dice") or 0}
+
+
+def _team_pools(campaign: Campaign, data: dict[str, Any]) -> list[tuple[Character, int, int]]:
+    """Each helper's (character, pool, skill dots) in the acting character's traits."""
+    team = [c for c in data.get("team") or () if c != data.get("character")]
+    keys = [t.key for t in (data.get("first"), data.get("second")) if t is not None and t.key]
+    if not team or not keys:
+        return []
+    ratings: dict[tuple[int, str], int] = {
+        (t.character_id, t.key): t.rating for t in Trait.objects.filter(character__in=team, key__in=keys)
+    }
+    skill_key = data["second"].key if data.get("second") is not None else None
+    return [
+        (c, sum(ratings.get((c.pk, k), 0) for k in keys), ratings.get((c.pk, skill_key), 0) if skill_key else 1)
+        for c in team
+    ]
+
+
+def compose(campaign: Campaign, data: dict[str, Any]) -> Composition:
+    """The rules request(s) and spends for the cleaned composer data (RulesError if unplayable)."""
+    game = campaign.game
+    character: Character | None = data.get("character")
+    pool = _ratings(data) + (data.get("dice") or 0)
+    modifiers = (data["modifier"],) if data.get("modifier") else ()
+    label = data.get("label") or _trait_label(data)
+    opponent_dice = data.get("opponent_dice") or 0
+    common = dict(game=game, character=character, label=label, opponent_name=data.get("opponent") or "")
+    team_pools = _team_pools(campaign, data) if game in (Game.EXALTED, Game.V5) else []
+    names = tuple(c.name for c, _, _ in team_pools)
+
+    if game == Game.EXALTED:
+        request = exalted.Request(pool=max(0, pool), difficulty=data["difficulty"], stunt=data.get("stunt") or 0,
+                                  willpower=bool(data.get("willpower")), modifiers=modifiers)
+        spends = (Spend("willpower", character.pk, label=gettext("1 Willpower")),) if data.get("willpower") else ()
+        if data.get("willpower") and character is None:
+            raise RulesError(gettext("An unnamed NPC has no Willpower to spend; pick a character."))
+        shortcut = "automatic" if data.get("calm") and request.dice >= exalted.AUTOMATIC_SUCCESS_DICE and not request.willpower else "roll"
+        opponent = exalted.Request(pool=opponent_dice) if opponent_dice else None
+        team = tuple((c.name, exalted.Request(pool=p, difficulty=0)) for c, p, _ in team_pools if p > 0)
+        return Composition(**common, request=request, opponent=opponent, spends=spends, shortcut=shortcut,
+                           team=team, team_names=names)
+
+    if game == Game.V5:
+        if team_pools:
+            pools = [pool] + [p for _, p, _ in team_pools]
+            skills = [1] + [s for _, _, s in team_pools] if data.get("second") is not None else None
+            pool = v5.teamwork_pool(pools, skills)
+        hunger = character.v5_hunger if character is not None else 0
+        request = v5.Request(pool=max(0, pool), hunger=hunger, difficulty=data["difficulty"],
+                             specialty=bool(data.get("specialty")), modifiers=modifiers)
+        opponent = v5.Request(pool=opponent_dice) if opponent_dice else None
+        return Composition(**common, request=request, opponent=opponent, shortcut=data.get("shortcut") or "roll",
+                           secret=bool(data.get("secret")), team_names=names)
+
+    if game == Game.FATE:
+        aspects: list[Aspect] = list(data.get("invoke") or ())
+        approach = data["first"].rating if data.get("first") is not None else 0
+        bonus = fate.bonus(approach, stunt=data.get("stunt_bonus") or 0, helpers=data.get("helpers") or 0,
+                           invokes=len(aspects)) + (data.get("dice") or 0)
+        request = fate.Request(bonus=bonus, difficulty=data["difficulty"], modifiers=modifiers)
+        spends = tuple(
+            Spend("free_invocation", character.pk, aspect.pk, aspect.text) if aspect.free_invocations > 0
+            else Spend("fate_point", character.pk, aspect.pk, aspect.text)
+            for aspect in aspects
+        )
+        opponent = fate.Request(bonus=opponent_dice) if data.get("opponent_dice") is not None and (
+            data.get("opponent") or opponent_dice) else None
+        label = data.get("label") or (str(data["first"].label) if data.get("first") is not None else gettext("No approach"))
+        return Composition(**{**common, "label": label}, request=request, opponent=opponent, spends=spends,
+                           action=data.get("action") or "overcome")
+
+    skill = data["second"].rating if data.get("second") is not None else None
+    request = scifi.Request(pool=max(0, pool), difficulty=scifi.parse_difficulty(data["difficulty"]), skill=skill,
+                            modifiers=modifiers)
+    opponent = scifi.Request(pool=opponent_dice) if opponent_dice else None
+    return Composition(**common, request=request, opponent=opponent)

@@ -1,0 +1,173 @@
+"""The composer's live odds: exact chances from ``rules``, a bar chart, and what a choice buys.
+
+Everything here is computed from a ``Composition`` with the pure engine; nothing touches the
+database, so the odds fragment costs no query beyond parsing the form.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from gmtools.composer import Composition
+from gmtools.sheets import Game
+from gmtools.templatetags.table import percent
+from rules import exalted, fate, scifi, v5
+from rules.dist import Distribution
+
+CHART_WIDTH, CHART_HEIGHT = 320, 90
+
+
+@dataclass(frozen=True)
+class Chance:
+    label: str
+    p: float
+    tone: str = "main"  # main | good | bad
+
+
+
+@dataclass(frozen=True)
+class Buy:
+    """What a choice changes: "Willpower: 62% → 81%"."""
+
+    label: str
+    before: float
+    after: float
+
+    @property
+    def text(self) -> str:
+        return f"{self.label}: {percent(self.before)} → {percent(self.after)}"
+
+
+@dataclass(frozen=True)
+class Bar:
+    value: int
+    p: float
+    passes: bool
+    x: float
+    y: float
+    width: float
+    height: float
+
+
+@dataclass(frozen=True)
+class OddsPanel:
+    chances: tuple[Chance, ...]
+    bars: tuple[Bar, ...] = ()
+    buys: tuple[Buy, ...] = ()
+    axis: str = ""  # what the bars count
+    mean: float | None = None
+    message: str = ""
+    width: int = CHART_WIDTH
+    height: int = CHART_HEIGHT
+
+
+def bars(dist: Distribution, passes: Any, cutoff: float = 0.0005) -> tuple[Bar, ...]:
+    """Bars for the values holding visible mass, scaled to the chart."""
+    shown = [(v, p) for v, p in dist.as_dict().items() if p >= cutoff]
+    if not shown:
+        return ()
+    top = max(p for _, p in shown)
+    step = CHART_WIDTH / len(shown)
+    return tuple(
+        Bar(v, p, passes(v), x=i * step + 1, y=CHART_HEIGHT - CHART_HEIGHT * p / top,
+            width=max(1.0, step - 2), height=CHART_HEIGHT * p / top)
+        for i, (v, p) in enumerate(shown)
+    )
+
+
+def odds_panel(comp: Composition) -> OddsPanel:
+    if comp.opponent is not None:
+        return _contest(comp)
+    return {Game.EXALTED: _exalted, Game.V5: _v5, Game.FATE: _fate, Game.SCIFI: _scifi}[comp.game](comp)
+
+
+def _contest(comp: Composition) -> OddsPanel:
+    c = comp.module.contest(comp.request, comp.opponent)
+    margin = c.margin
+    return OddsPanel(
+        chances=(Chance(_("Win"), c.p_win), Chance(_("Tie"), c.p_tie, "bad"), Chance(_("Lose"), c.p_lose, "bad")),
+        bars=bars(margin, lambda v: v > 0),
+        axis=_("net successes") if comp.game != Game.FATE else _("shifts"),
+        mean=margin.mean,
+    )
+
+
+def _exalted(comp: Composition) -> OddsPanel:
+    req = comp.request
+    if comp.shortcut == "automatic":
+        return OddsPanel((Chance(_("Automatic success"), 1.0),), message=_("No roll: the difficulty is met, no extra successes."))
+    o = exalted.odds(req)
+    buys = []
+    if not req.willpower and comp.character is not None:
+        buys.append(Buy(_("Willpower"), o.p_success, exalted.odds(replace(req, willpower=True)).p_success))
+    for stunt in range(req.stunt + 1, 4):
+        buys.append(Buy(_("Stunt %(n)d") % {"n": stunt}, o.p_success, exalted.odds(replace(req, stunt=stunt)).p_success))
+    return OddsPanel(
+        chances=(Chance(_("Success"), o.p_success), Chance(_("Botch"), o.p_botch, "bad")),
+        bars=bars(o.distribution, lambda v: v >= req.difficulty), buys=tuple(buys),
+        axis=_("successes"), mean=o.mean,
+    )
+
+
+def _v5(comp: Composition) -> OddsPanel:
+    req = comp.request
+    if comp.shortcut == "take_half":
+        half = req.dice // 2
+        return OddsPanel((Chance(_("Win") if half >= req.difficulty else _("Failure"), 1.0),),
+                         message=_("Take half: %(n)d successes without rolling.") % {"n": half})
+    if comp.shortcut == "automatic":
+        ok = req.dice >= 2 * req.difficulty
+        return OddsPanel((Chance(_("Automatic win"), 1.0 if ok else 0.0),),
+                         message=_("Needs a pool of at least twice the difficulty.") if not ok else "")
+    o = v5.odds(req)
+    buys = []
+    if not req.specialty:
+        buys.append(Buy(_("Specialty"), o.p_win, v5.odds(replace(req, specialty=True)).p_win))
+    buys.append(Buy(_("One more die"), o.p_win, v5.odds(replace(req, pool=req.pool + 1)).p_win))
+    return OddsPanel(
+        chances=(Chance(_("Win"), o.p_win), Chance(_("Critical"), o.p_critical, "good"),
+                 Chance(_("Messy critical"), o.p_messy, "bad"), Chance(_("Bestial failure"), o.p_bestial, "bad"),
+                 Chance(_("Total failure"), o.p_total_failure, "bad")),
+        bars=bars(o.distribution, lambda v: v >= req.difficulty), buys=tuple(buys),
+        axis=_("successes"), mean=o.distribution.mean,
+    )
+
+
+def _fate(comp: Composition) -> OddsPanel:
+    req = comp.request
+    o = fate.odds(req)
+    invoked = replace(req, bonus=req.bonus + fate.INVOKE_BONUS)
+    up = fate.odds(invoked)
+    buys = (Buy(_("Invoke an aspect (+2)"), o.p_success + o.p_style, up.p_success + up.p_style),)
+    return OddsPanel(
+        chances=(Chance(_("Success"), o.p_success), Chance(_("Success with style"), o.p_style, "good"),
+                 Chance(_("Tie"), o.p_tie), Chance(_("Fail"), o.p_fail, "bad")),
+        bars=bars(o.distribution, lambda v: v >= req.difficulty), buys=buys,
+        axis=_("total"), mean=o.mean,
+    )
+
+
+def _scifi(comp: Composition) -> OddsPanel:
+    req = comp.request
+    o = scifi.odds(req)
+    buys = ()
+    if req.rolls:
+        more = scifi.odds(replace(req, pool=req.pool + 1))
+        buys = (Buy(_("One more die"), o.p_success, more.p_success),)
+    return OddsPanel(
+        chances=(Chance(_("Success"), o.p_success), Chance(_("Fumble"), o.p_fumble, "bad")),
+        bars=bars(o.distribution, lambda v: v >= req.needed) if req.rolls else (), buys=buys,
+        axis=_("successes"), mean=o.mean if req.rolls else None,
+        message="" if req.rolls else _("No roll: %(why)s") % {"why": _scifi_no_roll(req)},
+    )
+
+
+def _scifi_no_roll(req: scifi.Request) -> str:
+    if req.impossible:
+        return _("impossible without the skill")
+    if req.automatic:
+        return _("easy, an automatic success")
+    return _("no dice left, a failure")

@@ -1,0 +1,70 @@
+"""Template helpers of the GM's table: verdicts, dice faces, percentages."""
+
+from __future__ import annotations
+
+from django import template
+
+from gmtools import models
+from gmtools.sheets import Game
+
+register = template.Library()
+
+# What a face means, per game, as a CSS class: the card draws dice, not numbers in a list.
+_HIT = {Game.EXALTED: 7, Game.SCIFI: 7, Game.V5: 6}
+
+
+def _d10_class(system: str, face: int, hunger: bool = False) -> str:
+    classes = ["die"]
+    if face >= _HIT.get(system, 11):
+        classes.append("die-hit")
+    if face == 10:
+        classes.append("die-ten")
+    if face == 1:
+        classes.append("die-one")
+    if hunger:
+        classes.append("die-hunger")
+    return " ".join(classes)
+
+
+@register.simple_tag
+def verdict(system: str, result: dict) -> tuple[str, str]:
+    return models.verdict(system, result)
+
+
+@register.simple_tag
+def dice(system: str, result: dict) -> list[dict]:
+    """Each die of a stored result, in draw order: its face, label and CSS class."""
+    if system == Game.FATE:
+        symbol = {-1: "−", 0: "\u00a0", 1: "+"}
+        return [{"face": f, "label": symbol[f], "css": f"die die-fate die-fate-{f + 1}"} for f in result.get("faces", [])]
+    rerolled = set(result.get("rerolled", []))
+    out = [{"face": f, "label": f, "css": _d10_class(system, f) + (" die-rerolled" if i in rerolled else ""), "index": i}
+           for i, f in enumerate(result.get("faces", []))]
+    # Hunger dice are set apart, explosions chained after the pool: the first of each group
+    # gets a class the stylesheet spaces out (and marks with an arrow for explosions).
+    out += [{"face": f, "label": f, "css": _d10_class(system, f, hunger=True) + (" die-group" if i == 0 else "")}
+            for i, f in enumerate(result.get("hunger_faces", []))]
+    out += [{"face": f, "label": f, "css": _d10_class(system, f) + " die-explosion" + (" die-group" if i == 0 else "")}
+            for i, f in enumerate(result.get("explosions", []))]
+    return out
+
+
+@register.filter
+def follow_up_done(roll: models.Roll, kind: str) -> bool:
+    return roll.follow_up(kind) is not None
+
+
+@register.filter
+def percent(p: float) -> str:
+    if p is None:
+        return ""
+    if 0 < p < 0.001:
+        return "<0.1%"
+    if 0.999 < p < 1:
+        return ">99.9%"
+    return f"{p * 100:.1f}%".replace(".0%", "%")
+
+
+@register.filter
+def signed(value: int) -> str:
+    return f"+{value}" if value > 0 else str(value).replace("-", "−")
