@@ -74,6 +74,9 @@ class ComposerForm(forms.Form):
     team = forms.ModelMultipleChoiceField(queryset=Character.objects.none(), required=False, label=_("Teamwork"),
                                           widget=forms.CheckboxSelectMultiple)
 
+    # exalted and v5: roll the traits, or a Willpower (Humanity) roll from the sheet's own rating
+    pool_from = forms.ChoiceField(choices=[("traits", _("Traits")), ("willpower", _("Willpower roll")),
+                                           ("humanity", _("Humanity roll"))], initial="traits", label=_("Roll"))
     # exalted
     stunt = forms.TypedChoiceField(choices=[(n, str(n)) for n in range(4)], coerce=int, initial=0,
                                    label=_("Stunt dice"))
@@ -94,8 +97,8 @@ class ComposerForm(forms.Form):
     action = forms.ChoiceField(choices=FATE_ACTIONS, initial="overcome", label=_("Action"))
 
     GAME_FIELDS = {
-        Game.EXALTED: ("stunt", "willpower", "calm", "team"),
-        Game.V5: ("specialty", "secret", "shortcut", "team"),
+        Game.EXALTED: ("pool_from", "stunt", "willpower", "calm", "team"),
+        Game.V5: ("pool_from", "specialty", "secret", "shortcut", "team"),
         Game.FATE: ("stunt_bonus", "helpers", "invoke", "action"),
         Game.SCIFI: (),
     }
@@ -126,6 +129,8 @@ class ComposerForm(forms.Form):
             del self.fields["second"]
         elif game in (Game.V5, Game.SCIFI):
             self.fields["second"].label = _("Skill")
+        if game == Game.EXALTED:
+            self.fields["pool_from"].choices = self.fields["pool_from"].choices[:2]
         character = self._chosen_character()
         traits = Trait.objects.filter(character=character).select_related("character__campaign")
         self.fields["first"].queryset = traits.filter(category=FIRST_CATEGORY[game])
@@ -147,6 +152,27 @@ class ComposerForm(forms.Form):
             else:
                 widget.attrs["class"] = "form-control form-control-sm"
 
+    def _group(self, extra: bool, flags: bool) -> list[forms.BoundField]:
+        return [
+            field for field in self
+            if (field.name in self.EXTRA_FIELDS) == extra
+            and (isinstance(field.field.widget, forms.CheckboxInput) and not extra) == flags
+        ]
+
+    @property
+    def main_fields(self) -> list[forms.BoundField]:
+        """Laid out as a grid: the pool and the difficulty, then the game's choices."""
+        return self._group(extra=False, flags=False)
+
+    @property
+    def flag_fields(self) -> list[forms.BoundField]:
+        """The game's on/off options, as checkboxes after the grid."""
+        return self._group(extra=False, flags=True)
+
+    @property
+    def extra_fields(self) -> list[forms.BoundField]:
+        return self._group(extra=True, flags=False)
+
     def _chosen_character(self) -> Character | None:
         """The character whose traits the trait fields offer (from the submitted data, if any)."""
         raw = self.data.get(self.add_prefix("character")) if self.is_bound else self.initial.get("character")
@@ -166,6 +192,8 @@ class ComposerForm(forms.Form):
                 self.add_error(name, gettext("This trait belongs to another character."))
         if data.get("invoke") and character is None:
             self.add_error("invoke", gettext("Pick the character who invokes the aspects."))
+        if data.get("pool_from", "traits") != "traits" and character is None:
+            self.add_error("pool_from", gettext("An unnamed NPC has no sheet to roll from; pick a character."))
         if not self.errors:
             try:
                 data["composition"] = compose(self.campaign, data)
@@ -236,6 +264,13 @@ def _team_pools(campaign: Campaign, data: dict[str, Any]) -> list[tuple[Characte
     ]
 
 
+def _sheet_pool(game: str, character: Character, which: str) -> int:
+    """Exalted rolls Willpower's permanent dots; V5 rolls the undamaged boxes (min 1) or Humanity."""
+    if game == Game.EXALTED:
+        return character.exalted_willpower
+    return character.v5_willpower_dice if which == "willpower" else character.v5_humanity
+
+
 def compose(campaign: Campaign, data: dict[str, Any]) -> Composition:
     """The rules request(s) and spends for the cleaned composer data (RulesError if unplayable)."""
     game = campaign.game
@@ -248,12 +283,19 @@ def compose(campaign: Campaign, data: dict[str, Any]) -> Composition:
     team_pools = _team_pools(campaign, data) if game in (Game.EXALTED, Game.V5) else []
     names = tuple(c.name for c, _, _ in team_pools)
 
+    from_sheet = data.get("pool_from") or "traits"
+    if from_sheet != "traits":
+        # A tracker roll: Willpower or Humanity from the sheet, never the traits picked above.
+        pool = _sheet_pool(game, character, from_sheet) + (data.get("dice") or 0)
+        label = data.get("label") or {"willpower": gettext("Willpower roll"), "humanity": gettext("Humanity roll")}[from_sheet]
+        common["label"] = label
+
     if game == Game.EXALTED:
         request = exalted.Request(pool=max(0, pool), difficulty=data["difficulty"], stunt=data.get("stunt") or 0,
                                   willpower=bool(data.get("willpower")), modifiers=modifiers)
-        spends = (Spend("willpower", character.pk, label=gettext("1 Willpower")),) if data.get("willpower") else ()
         if data.get("willpower") and character is None:
             raise RulesError(gettext("An unnamed NPC has no Willpower to spend; pick a character."))
+        spends = (Spend("willpower", character.pk, label=gettext("1 Willpower")),) if data.get("willpower") else ()
         shortcut = "automatic" if data.get("calm") and request.dice >= exalted.AUTOMATIC_SUCCESS_DICE and not request.willpower else "roll"
         opponent = exalted.Request(pool=opponent_dice) if opponent_dice else None
         team = tuple((c.name, exalted.Request(pool=p, difficulty=0)) for c, p, _ in team_pools if p > 0)
@@ -267,7 +309,7 @@ def compose(campaign: Campaign, data: dict[str, Any]) -> Composition:
             pool = v5.teamwork_pool(pools, skills)
         hunger = character.v5_hunger if character is not None else 0
         request = v5.Request(pool=max(0, pool), hunger=hunger, difficulty=data["difficulty"],
-                             specialty=bool(data.get("specialty")), modifiers=modifiers)
+                             specialty=bool(data.get("specialty")), tracker=from_sheet != "traits", modifiers=modifiers)
         opponent = v5.Request(pool=opponent_dice) if opponent_dice else None
         return Composition(**common, request=request, opponent=opponent, shortcut=data.get("shortcut") or "roll",
                            secret=bool(data.get("secret")), team_names=names)

@@ -126,8 +126,10 @@ def record_roll(campaign: Campaign, comp: Composition, rng: RandomSource | None 
         if comp.team_names:
             document["helpers"] = list(comp.team_names)
         if comp.game == Game.FATE:
-            document["effect"] = fate.effects(fate.Action(comp.action), main.outcome,
-                                              shifts=main.shifts).as_json()
+            # Against an opponent the shifts are the difference of the totals (e.g. defending an attack).
+            shifts = document["opposed"]["net"] if comp.opponent is not None else main.shifts
+            document["effect"] = {**fate.effects(fate.Action(comp.action), fate.outcome_of(shifts), shifts=shifts).as_json(),
+                                  "action": comp.action}
     except RulesError as error:
         raise Refused(str(error)) from None
     return Roll.objects.create(
