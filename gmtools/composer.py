@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django import forms
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from gmtools.models import Aspect, Campaign, Character, Trait
+from gmtools.models import Aspect, Campaign, Character, ExtendedAction, ExtendedKind, Roll, Scene, Trait, TurnDeclaration
 from gmtools.sheets import Game, TraitCategory
 from rules import exalted, fate, scifi, v5
 from rules.dice import RulesError
@@ -47,6 +47,8 @@ FATE_ACTIONS = [
     ("overcome", _("Overcome")), ("create_advantage", _("Create an advantage")),
     ("attack", _("Attack")), ("defend", _("Defend")),
 ]
+SCIFI_ACTIONS = [("short", _("Short (1 slot)")), ("long", _("Long (2 slots)")), ("fire", _("Fire a weapon (1 slot, once)")),
+                 ("extended", _("Extended (both slots)"))]
 V5_SHORTCUTS = [("roll", _("Roll")), ("take_half", _("Take half")), ("automatic", _("Automatic win"))]
 
 
@@ -95,21 +97,29 @@ class ComposerForm(forms.Form):
                                             label=_("Invoke aspects (+2 each)"),
                                             help_text=_("A free invocation is used first, else a fate point."))
     action = forms.ChoiceField(choices=FATE_ACTIONS, initial="overcome", label=_("Action"))
+    # turns: exalted reflexive actions and second chances; scifi's action kinds and Off-Rol
+    reflexive = forms.BooleanField(required=False, label=_("Reflexive (no multiple-action penalty)"))
+    second_chance = forms.BooleanField(required=False, label=_("Second chance: +1 success needed per earlier failure"))
+    kind = forms.ChoiceField(choices=SCIFI_ACTIONS, initial="short", label=_("Action"))
+    off_rol = forms.BooleanField(required=False, label=_("Off-Rol action"))
+    extended = forms.ModelChoiceField(queryset=ExtendedAction.objects.none(), required=False,
+                                      empty_label=_("None"), label=_("Roll into extended action"))
 
     GAME_FIELDS = {
-        Game.EXALTED: ("pool_from", "stunt", "willpower", "calm", "team"),
+        Game.EXALTED: ("pool_from", "stunt", "willpower", "calm", "team", "reflexive", "second_chance"),
         Game.V5: ("pool_from", "specialty", "secret", "shortcut", "team"),
         Game.FATE: ("stunt_bonus", "helpers", "invoke", "action"),
-        Game.SCIFI: (),
+        Game.SCIFI: ("kind", "off_rol"),
     }
     ALL_GAME_FIELDS = {name for names in GAME_FIELDS.values() for name in names}
     # Shown folded under "Opposed, teamwork, note", and the fields laid out two to a row.
-    EXTRA_FIELDS = ("label", "opponent_dice", "opponent", "team")
+    EXTRA_FIELDS = ("label", "opponent_dice", "opponent", "team", "extended")
     WIDE_FIELDS = ("first", "second", "label", "opponent", "opponent_dice")
 
-    def __init__(self, campaign: Campaign, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, campaign: Campaign, *args: Any, scene: Scene | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.campaign = campaign
+        self.scene = scene
         game = campaign.game
         for name in self.ALL_GAME_FIELDS - set(self.GAME_FIELDS[game]):
             del self.fields[name]
@@ -143,6 +153,10 @@ class ComposerForm(forms.Form):
                     self.initial[name] = self.fields[name].queryset.order_by("-rating", "id").first()
         if "invoke" in self.fields:
             self.fields["invoke"].queryset = Aspect.objects.filter(character=character)
+        if game == Game.FATE:
+            del self.fields["extended"]
+        else:
+            self.fields["extended"].queryset = campaign.extended_actions.filter(ruined=False)
         for bound in self.fields.values():
             widget = bound.widget
             if isinstance(widget, forms.CheckboxSelectMultiple | forms.CheckboxInput):
@@ -196,7 +210,7 @@ class ComposerForm(forms.Form):
             self.add_error("pool_from", gettext("An unnamed NPC has no sheet to roll from; pick a character."))
         if not self.errors:
             try:
-                data["composition"] = compose(self.campaign, data)
+                data["composition"] = compose(self.campaign, data, self.scene)
             except RulesError as error:
                 raise forms.ValidationError(str(error)) from None
         return data
@@ -227,8 +241,12 @@ class Composition:
     spends: tuple[Spend, ...] = ()
     shortcut: str = "roll"  # roll | automatic | take_half
     secret: bool = False
-    action: str = ""
+    action: str = ""  # fate: the action; others: the action's place in the turn's budget
     team_names: tuple[str, ...] = field(default=())
+    scene: Scene | None = None
+    earlier_actions: int = 0  # the character's rolls already logged this turn, re-checked when rolling
+    extended: ExtendedAction | None = None
+    notes: tuple[str, ...] = ()  # what the turn did to the roll, e.g. "second of 3 actions: −4 dice"
 
     @property
     def module(self) -> Any:
@@ -271,15 +289,61 @@ def _sheet_pool(game: str, character: Character, which: str) -> int:
     return character.v5_willpower_dice if which == "willpower" else character.v5_humanity
 
 
-def compose(campaign: Campaign, data: dict[str, Any]) -> Composition:
-    """The rules request(s) and spends for the cleaned composer data (RulesError if unplayable)."""
+def _exalted_turn(scene: Scene | None, character: Character | None, data: dict[str, Any],
+                  earlier: list[Roll]) -> tuple[int, str, str]:
+    """The multiple-action penalty of this roll, its budget entry, and a note saying why.
+
+    With N actions declared for the turn, the first loses N dice, the next N+1, ... (reflexive
+    actions are exempt and do not count). Willpower's automatic success: once a turn.
+    """
+    if scene is None or character is None:
+        return 0, "", ""
+    if data.get("willpower") and any(r.willpower_spent for r in earlier):
+        raise RulesError(gettext("Willpower's automatic success is once a turn; %(name)s already spent it.")
+                         % {"name": character.name})
+    if data.get("reflexive"):
+        return 0, "reflexive", ""
+    declared = TurnDeclaration.objects.filter(scene=scene, turn=scene.turn, character=character).values_list(
+        "actions", flat=True).first() or 1
+    taken = sum(r.action != "reflexive" for r in earlier)
+    if taken >= declared:
+        raise RulesError(ngettext("%(name)s declared %(n)d action this turn and has taken it.",
+                                  "%(name)s declared %(n)d actions this turn and has taken them all.", declared)
+                         % {"name": character.name, "n": declared})
+    penalty = exalted.multiple_action_penalties(declared)[taken] if declared > 1 else 0
+    note = gettext("action %(i)d of %(n)d this turn: −%(p)d dice") % {"i": taken + 1, "n": declared, "p": penalty}
+    return penalty, "action", note if penalty else ""
+
+
+def _scifi_turn(scene: Scene | None, character: Character | None, kind: str, earlier: list[Roll]) -> None:
+    """Refuse what the turn's two action slots cannot take, saying why."""
+    if scene is None or character is None:
+        return
+    taken = tuple((("special", "fire") if r.action == "fire" else (r.action, None)) for r in earlier if r.action)
+    budget = scifi.TurnBudget(taken=tuple((scifi.ActionKind(k), name) for k, name in taken))
+    ok, reason = budget.can_take(*(("special", "fire") if kind == "fire" else (kind, None)))
+    if not ok:
+        raise RulesError(gettext("%(name)s cannot: %(reason)s.") % {"name": character.name, "reason": reason})
+
+
+def compose(campaign: Campaign, data: dict[str, Any], scene: Scene | None = None) -> Composition:
+    """The rules request(s) and spends for the cleaned composer data (RulesError if unplayable).
+
+    ``scene`` is where play stands: the character's rolls this turn set the multiple-action
+    penalty (exalted) and the action slots left (scifi).
+    """
     game = campaign.game
     character: Character | None = data.get("character")
     pool = _ratings(data) + (data.get("dice") or 0)
     modifiers = (data["modifier"],) if data.get("modifier") else ()
     label = data.get("label") or _trait_label(data)
     opponent_dice = data.get("opponent_dice") or 0
-    common = dict(game=game, character=character, label=label, opponent_name=data.get("opponent") or "")
+    earlier = list(Roll.objects.this_turn(scene, character)) if scene and character else []
+    extended = data.get("extended")
+    if extended is not None and extended.kind != ExtendedKind.SOLO and not opponent_dice:
+        raise RulesError(gettext("A race or tug-of-war needs the opposing side's dice (Opposed by)."))
+    common = dict(game=game, character=character, label=label, opponent_name=data.get("opponent") or "",
+                  scene=scene, earlier_actions=len(earlier), extended=extended)
     team_pools = _team_pools(campaign, data) if game in (Game.EXALTED, Game.V5) else []
     names = tuple(c.name for c, _, _ in team_pools)
 
@@ -291,16 +355,22 @@ def compose(campaign: Campaign, data: dict[str, Any]) -> Composition:
         common["label"] = label
 
     if game == Game.EXALTED:
-        request = exalted.Request(pool=max(0, pool), difficulty=data["difficulty"], stunt=data.get("stunt") or 0,
-                                  willpower=bool(data.get("willpower")), modifiers=modifiers)
         if data.get("willpower") and character is None:
             raise RulesError(gettext("An unnamed NPC has no Willpower to spend; pick a character."))
+        penalty, action, note = _exalted_turn(scene, character, data, earlier)
+        difficulty = data["difficulty"]
+        if data.get("second_chance") and scene is not None and character is not None:
+            difficulty = exalted.second_chance_difficulty(
+                difficulty, Roll.objects.failures_at(scene, character, common["label"]), combat=scene.combat)
+        request = exalted.Request(pool=max(0, pool), difficulty=difficulty, stunt=data.get("stunt") or 0,
+                                  willpower=bool(data.get("willpower")), modifiers=modifiers + ((-penalty,) if penalty else ()))
         spends = (Spend("willpower", character.pk, label=gettext("1 Willpower")),) if data.get("willpower") else ()
-        shortcut = "automatic" if data.get("calm") and request.dice >= exalted.AUTOMATIC_SUCCESS_DICE and not request.willpower else "roll"
+        calm = data.get("calm") and not (scene is not None and scene.combat)
+        shortcut = "automatic" if calm and request.dice >= exalted.AUTOMATIC_SUCCESS_DICE and not request.willpower else "roll"
         opponent = exalted.Request(pool=opponent_dice) if opponent_dice else None
         team = tuple((c.name, exalted.Request(pool=p, difficulty=0)) for c, p, _ in team_pools if p > 0)
         return Composition(**common, request=request, opponent=opponent, spends=spends, shortcut=shortcut,
-                           team=team, team_names=names)
+                           team=team, team_names=names, action=action, notes=(note,) if note else ())
 
     if game == Game.V5:
         if team_pools:
@@ -312,7 +382,7 @@ def compose(campaign: Campaign, data: dict[str, Any]) -> Composition:
                              specialty=bool(data.get("specialty")), tracker=from_sheet != "traits", modifiers=modifiers)
         opponent = v5.Request(pool=opponent_dice) if opponent_dice else None
         return Composition(**common, request=request, opponent=opponent, shortcut=data.get("shortcut") or "roll",
-                           secret=bool(data.get("secret")), team_names=names)
+                           secret=bool(data.get("secret")), team_names=names, action="action")
 
     if game == Game.FATE:
         aspects: list[Aspect] = list(data.get("invoke") or ())
@@ -325,14 +395,18 @@ def compose(campaign: Campaign, data: dict[str, Any]) -> Composition:
             else Spend("fate_point", character.pk, aspect.pk, aspect.text)
             for aspect in aspects
         )
-        opponent = fate.Request(bonus=opponent_dice) if data.get("opponent_dice") is not None and (
-            data.get("opponent") or opponent_dice) else None
+        opponent = fate.Request(bonus=opponent_dice) if data.get("opponent") or opponent_dice else None
         label = data.get("label") or (str(data["first"].label) if data.get("first") is not None else gettext("No approach"))
         return Composition(**{**common, "label": label}, request=request, opponent=opponent, spends=spends,
                            action=data.get("action") or "overcome")
 
+    kind = data.get("kind") or "short"
+    _scifi_turn(scene, character, kind, earlier)
+    if data.get("off_rol") and character is not None:
+        scifi.check_act(scifi.Sphere.OFF_ROL, adventure_open=not character.scifi_off_rol_allowed,
+                        scene_staged=scene is not None and scene.downtime)
     skill = data["second"].rating if data.get("second") is not None else None
     request = scifi.Request(pool=max(0, pool), difficulty=scifi.parse_difficulty(data["difficulty"]), skill=skill,
                             modifiers=modifiers)
     opponent = scifi.Request(pool=opponent_dice) if opponent_dice else None
-    return Composition(**common, request=request, opponent=opponent)
+    return Composition(**common, request=request, opponent=opponent, action=kind)

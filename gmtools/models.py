@@ -14,6 +14,7 @@ boxes that Stamina and Composure + Resolve give) live in ``clean()``, which ever
 campaign importer run.
 """
 
+import re
 from typing import ClassVar, Self
 
 from django.conf import settings
@@ -548,6 +549,10 @@ class Aspect(models.Model):
             raise ValidationError(_("Only Fate characters have aspects."))
 
 
+# Outcomes that fail a task, in every game's words (a scifi fumble and an exalted botch fail too).
+FAILED_OUTCOMES = ("failure", "botch", "fumble", "fail")
+
+
 class RollKind(models.TextChoices):
     ROLL = "roll", _("Roll")
     ROUSE = "rouse", _("Rouse check")
@@ -557,6 +562,15 @@ class RollKind(models.TextChoices):
 
 
 class RollQuerySet(models.QuerySet):
+    def this_turn(self, scene: "Scene", character: Character) -> Self:
+        """The character's own rolls (not follow-ups) in the scene's current turn, oldest first."""
+        return self.filter(scene=scene, turn=scene.turn, character=character, kind=RollKind.ROLL).order_by("id")
+
+    def failures_at(self, scene: "Scene", character: Character, label: str) -> int:
+        """Earlier failed attempts at the same task (same label) by the character in the scene."""
+        return self.filter(scene=scene, character=character, label=label, kind=RollKind.ROLL,
+                           outcome__in=FAILED_OUTCOMES).count()
+
     def for_log(self) -> Self:
         """Newest first, with what a log card shows, in a constant number of queries."""
         return self.select_related("parent").prefetch_related("children").order_by("-id")
@@ -589,6 +603,15 @@ class Roll(models.Model):
     outcome = models.CharField(_("outcome"), max_length=20)
     spends = models.JSONField(_("spent"), default=list, blank=True)
     secret = models.BooleanField(_("secret difficulty"), default=False)
+    # Where play stood: the scene (and through it the episode and story) and its turn.
+    scene = models.ForeignKey("Scene", on_delete=models.PROTECT, null=True, blank=True, related_name="rolls",
+                              verbose_name=_("scene"))
+    turn = models.PositiveIntegerField(_("turn"), null=True, blank=True)
+    extended = models.ForeignKey("ExtendedAction", on_delete=models.SET_NULL, null=True, blank=True,
+                                 related_name="log", verbose_name=_("extended action"))
+    # The action's place in the turn's budget: scifi short/long/fire/extended, exalted reflexive or not.
+    action = models.CharField(_("action"), max_length=10, blank=True)
+    willpower_spent = models.BooleanField(_("Willpower spent"), default=False)
     created_at = models.DateTimeField(_("when"), auto_now_add=True)
 
     objects = RollQuerySet.as_manager()
@@ -664,3 +687,209 @@ def verdict(system: str, result: dict) -> tuple[str, str]:
         return (str(_SCIFI_DEGREES[degree]) if degree else gettext("Success")), "good"
     text, tone = _VERDICTS.get((system, outcome), (outcome, "neutral"))
     return str(text), tone
+
+
+# --- time at the table: stories, episodes, scenes, turns -------------------------------------
+
+
+class Story(models.Model):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="stories", verbose_name=_("campaign"))
+    number = models.PositiveSmallIntegerField(_("number"))
+    title = models.CharField(_("title"), max_length=120, blank=True)
+    started_at = models.DateTimeField(_("started"), auto_now_add=True)
+    ended_at = models.DateTimeField(_("ended"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["number"]
+        verbose_name = _("story")
+        verbose_name_plural = _("stories")
+        constraints = [models.UniqueConstraint(fields=["campaign", "number"], name="story_number_unique")]
+
+    def __str__(self) -> str:
+        return gettext("Story %(n)d") % {"n": self.number} + (f": {self.title}" if self.title else "")
+
+
+class Episode(models.Model):
+    story = models.ForeignKey(Story, on_delete=models.CASCADE, related_name="episodes", verbose_name=_("story"))
+    number = models.PositiveSmallIntegerField(_("number"))
+    title = models.CharField(_("title"), max_length=120, blank=True)
+    started_at = models.DateTimeField(_("started"), auto_now_add=True)
+    ended_at = models.DateTimeField(_("ended"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["story__number", "number"]
+        verbose_name = _("episode")
+        verbose_name_plural = _("episodes")
+        constraints = [models.UniqueConstraint(fields=["story", "number"], name="episode_number_unique")]
+
+    def __str__(self) -> str:
+        return gettext("Episode %(n)d") % {"n": self.number} + (f": {self.title}" if self.title else "")
+
+
+class SceneQuerySet(models.QuerySet):
+    def current(self, campaign: Campaign) -> "Scene | None":
+        """The open scene of a campaign (the newest one not ended), with its story and episode."""
+        return (
+            self.filter(episode__story__campaign=campaign, ended_at__isnull=True)
+            .select_related("episode__story")
+            .order_by("-id")
+            .first()
+        )
+
+
+class Scene(models.Model):
+    """A scene of an episode; a downtime scene is the rest, healing and training between scenes.
+
+    ``turn`` counts the turns of the scene (each about 3 seconds of combat, one action's worth).
+    ``combat`` rules out automatic successes and second chances; ``calm`` is the GM saying the
+    scene is free of stress, which Exalted's automatic success needs.
+    """
+
+    episode = models.ForeignKey(Episode, on_delete=models.CASCADE, related_name="scenes", verbose_name=_("episode"))
+    number = models.PositiveSmallIntegerField(_("number"))
+    title = models.CharField(_("title"), max_length=120, blank=True)
+    downtime = models.BooleanField(_("downtime"), default=False)
+    combat = models.BooleanField(_("combat"), default=False)
+    calm = models.BooleanField(_("calm (no stress)"), default=False)
+    turn = models.PositiveIntegerField(_("turn"), default=1)
+    started_at = models.DateTimeField(_("started"), auto_now_add=True)
+    ended_at = models.DateTimeField(_("ended"), null=True, blank=True)
+
+    objects = SceneQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["episode__story__number", "episode__number", "number"]
+        verbose_name = _("scene")
+        verbose_name_plural = _("scenes")
+        constraints = [
+            models.UniqueConstraint(fields=["episode", "number"], name="scene_number_unique"),
+            models.CheckConstraint(condition=Q(turn__gte=1), name="scene_turn_from_one"),
+            models.CheckConstraint(condition=~Q(combat=True, calm=True), name="scene_not_calm_in_combat",
+                                   violation_error_message=_("A combat scene is never calm.")),
+        ]
+
+    def __str__(self) -> str:
+        return gettext("Scene %(n)d") % {"n": self.number} + (f": {self.title}" if self.title else "")
+
+    @property
+    def where(self) -> str:
+        """Where play stands: "Story 2 · Episode 5 · Scene 3 · Turn 4"."""
+        return gettext("Story %(story)d · Episode %(episode)d · Scene %(scene)d · Turn %(turn)d") % {
+            "story": self.episode.story.number, "episode": self.episode.number, "scene": self.number, "turn": self.turn,
+        }
+
+
+class SceneParticipant(models.Model):
+    """A character in a scene, at its place in the turn order (0 acts first)."""
+
+    scene = models.ForeignKey(Scene, on_delete=models.CASCADE, related_name="participants", verbose_name=_("scene"))
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="+", verbose_name=_("character"))
+    position = models.PositiveSmallIntegerField(_("position"), default=0)
+
+    class Meta:
+        ordering = ["position", "id"]
+        verbose_name = _("participant")
+        verbose_name_plural = _("participants")
+        constraints = [models.UniqueConstraint(fields=["scene", "character"], name="participant_once_per_scene")]
+
+
+class TurnDeclaration(models.Model):
+    """Exalted: the number of actions a character declared for one turn of a scene."""
+
+    scene = models.ForeignKey(Scene, on_delete=models.CASCADE, related_name="declarations", verbose_name=_("scene"))
+    turn = models.PositiveIntegerField(_("turn"))
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="+", verbose_name=_("character"))
+    actions = models.PositiveSmallIntegerField(_("actions"), validators=[MinValueValidator(1), MaxValueValidator(10)])
+
+    class Meta:
+        verbose_name = _("declared actions")
+        verbose_name_plural = _("declared actions")
+        constraints = [
+            models.UniqueConstraint(fields=["scene", "turn", "character"], name="declaration_once_per_turn"),
+            models.CheckConstraint(condition=Q(actions__gte=1, actions__lte=10), name="declaration_actions_range"),
+        ]
+
+
+class ExtendedKind(models.TextChoices):
+    SOLO = "solo", _("Accumulate successes")
+    RACE = "race", _("Race (first to the goal)")
+    TUG = "tug", _("Tug-of-war (lead by the goal)")
+
+
+class ExtendedAction(models.Model):
+    """A long task rolled again and again until its goal, or a contest of two sides over rounds.
+
+    ``total`` accumulates the acting side's successes (each roll adds successes − difficulty, at
+    least 0); ``opponent_total`` the other side's in a race or tug-of-war. Rolls into it lock
+    the row, so parallel rolls never lose an update.
+    """
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="extended_actions",
+                                 verbose_name=_("campaign"))
+    scene = models.ForeignKey(Scene, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+                              verbose_name=_("scene"))
+    name = models.CharField(_("name"), max_length=120)
+    kind = models.CharField(_("kind"), max_length=5, choices=ExtendedKind.choices, default=ExtendedKind.SOLO)
+    goal = models.PositiveSmallIntegerField(_("goal"), validators=[MinValueValidator(1), MaxValueValidator(200)])
+    interval = models.CharField(_("interval"), max_length=40, blank=True, help_text=_("e.g. 10 minutes, 1 turn, 1 day"))
+    difficulty = models.PositiveSmallIntegerField(_("difficulty per roll"), default=0, validators=[MaxValueValidator(20)])
+    botch = models.CharField(_("on a botch"), max_length=6, default="reset",
+                             choices=[("reset", _("reset the total")), ("ruin", _("ruin the task")),
+                                      ("ignore", _("ignore it"))])
+    limit = models.PositiveSmallIntegerField(_("limit (intervals)"), null=True, blank=True,
+                                             validators=[MinValueValidator(1), MaxValueValidator(1000)])
+    # The dice each side rolls, for the odds shown beside the progress bar (0: not shown).
+    pool = models.PositiveSmallIntegerField(_("dice per roll"), default=0, validators=[MaxValueValidator(100)])
+    opponent = models.CharField(_("opponent"), max_length=120, blank=True)
+    opponent_pool = models.PositiveSmallIntegerField(_("opponent's dice"), default=0, validators=[MaxValueValidator(100)])
+    total = models.PositiveIntegerField(_("successes"), default=0)
+    opponent_total = models.PositiveIntegerField(_("opponent's successes"), default=0)
+    rolls = models.PositiveIntegerField(_("rolls"), default=0)
+    ruined = models.BooleanField(_("ruined"), default=False)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-id"]
+        verbose_name = _("extended action")
+        verbose_name_plural = _("extended actions")
+        constraints = [
+            models.CheckConstraint(condition=Q(goal__gte=1, goal__lte=200), name="extended_goal_range"),
+            models.CheckConstraint(condition=Q(kind__in=ExtendedKind.values), name="extended_kind_known"),
+            models.CheckConstraint(condition=Q(botch__in=["reset", "ruin", "ignore"]), name="extended_botch_known"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def winner(self) -> str | None:
+        """"first", "second", "tie" (a race's dead heat) once decided, else None."""
+        if self.kind == ExtendedKind.SOLO:
+            return "first" if self.total >= self.goal else None
+        if self.kind == ExtendedKind.RACE:
+            first, second = self.total >= self.goal, self.opponent_total >= self.goal
+            return "tie" if first and second else "first" if first else "second" if second else None
+        lead = self.total - self.opponent_total
+        return "first" if lead >= self.goal else "second" if -lead >= self.goal else None
+
+    @property
+    def over(self) -> bool:
+        return self.ruined or self.winner is not None or (self.limit is not None and self.rolls >= self.limit)
+
+    @property
+    def percent(self) -> int:
+        if self.kind == ExtendedKind.TUG:
+            return max(0, min(100, round(50 + 50 * (self.total - self.opponent_total) / self.goal)))
+        return min(100, round(100 * self.total / self.goal))
+
+    @property
+    def elapsed(self) -> str:
+        """Rolls × interval: "3 × 10 minutes" reads "30 minutes"."""
+        match = re.fullmatch(r"\s*(\d+)\s*(.*?)\s*", self.interval)
+        if match:
+            return f"{int(match[1]) * self.rolls} {match[2]}".strip()
+        return f"{self.rolls} × {self.interval}"
+
+    @property
+    def opponent_percent(self) -> int:
+        return min(100, round(100 * self.opponent_total / self.goal))

@@ -15,6 +15,7 @@ from gmtools.composer import Composition
 from gmtools.sheets import Game
 from gmtools.templatetags.table import percent
 from rules import exalted, fate, scifi, v5
+from rules import extended as rules_extended
 from rules.dist import Distribution
 
 CHART_WIDTH, CHART_HEIGHT = 320, 90
@@ -62,6 +63,7 @@ class OddsPanel:
     message: str = ""
     width: int = CHART_WIDTH
     height: int = CHART_HEIGHT
+    turn_notes: tuple[str, ...] = ()  # what the turn did to this roll (e.g. the multiple-action penalty)
 
 
 def bars(dist: Distribution, passes: Any, cutoff: float = 0.0005) -> tuple[Bar, ...]:
@@ -80,8 +82,10 @@ def bars(dist: Distribution, passes: Any, cutoff: float = 0.0005) -> tuple[Bar, 
 
 def odds_panel(comp: Composition) -> OddsPanel:
     if comp.opponent is not None:
-        return _contest(comp)
-    return {Game.EXALTED: _exalted, Game.V5: _v5, Game.FATE: _fate, Game.SCIFI: _scifi}[comp.game](comp)
+        panel = _contest(comp)
+    else:
+        panel = {Game.EXALTED: _exalted, Game.V5: _v5, Game.FATE: _fate, Game.SCIFI: _scifi}[comp.game](comp)
+    return replace(panel, turn_notes=comp.notes)
 
 
 def _contest(comp: Composition) -> OddsPanel:
@@ -171,3 +175,41 @@ def _scifi_no_roll(req: scifi.Request) -> str:
     if req.automatic:
         return _("easy, an automatic success")
     return _("no dice left, a failure")
+
+
+@dataclass(frozen=True)
+class ExtendedPanel:
+    """Beside an extended action's progress bar: how likely it ends well, and how soon."""
+
+    p_done: float | None  # within the limit (or the next 20 rolls); None when no pool is set
+    expected_rolls_left: float | None
+    horizon: int  # the rolls p_done looks ahead
+    p_lose: float | None = None  # race and tug-of-war: the other side first
+
+
+_BARE = {Game.EXALTED: lambda n: exalted.Request(pool=n, difficulty=0), Game.V5: lambda n: v5.Request(pool=n),
+         Game.SCIFI: lambda n: scifi.Request(pool=n, difficulty=0)}
+
+
+def extended_panel(action: Any, game: str) -> ExtendedPanel | None:
+    """Exact odds of an extended action from where it stands (``rules.extended``)."""
+    if action.pool < 1 or game not in _BARE or action.over:
+        return None
+    module = {Game.EXALTED: exalted, Game.V5: v5, Game.SCIFI: scifi}[game]
+    horizon = action.limit - action.rolls if action.limit else 20
+    mine = _BARE[game](action.pool)
+    if action.kind == "solo":
+        odds = module.extended(mine, goal=action.goal, difficulty=action.difficulty, policy=action.botch,
+                               rolls=horizon, progress=action.total)
+        return ExtendedPanel(odds.p_done_by[-1], odds.expected_rolls, horizon)
+    if action.opponent_pool < 1:
+        return None
+    theirs = _BARE[game](action.opponent_pool)
+    if action.kind == "race":
+        race = rules_extended.race_odds(
+            module.extended(mine, action.goal, action.difficulty, action.botch, horizon, action.total),
+            module.extended(theirs, action.goal, action.difficulty, action.botch, horizon, action.opponent_total))
+        return ExtendedPanel(race.p_first_by[-1], None, horizon, race.p_second_by[-1])
+    tug = rules_extended.tug_of_war_odds(module.contest(mine, theirs).margin, action.goal, horizon,
+                                         start=action.total - action.opponent_total)
+    return ExtendedPanel(tug.p_first_by[-1], None, horizon, tug.p_second_by[-1])

@@ -14,14 +14,29 @@ from collections.abc import Callable
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Max
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from gmtools.composer import MODULES, Composition, Spend
-from gmtools.models import Aspect, Campaign, Character, Roll, RollKind
+from gmtools.models import (
+    Aspect,
+    Campaign,
+    Character,
+    Episode,
+    ExtendedAction,
+    ExtendedKind,
+    Roll,
+    RollKind,
+    Scene,
+    SceneParticipant,
+    Story,
+    TurnDeclaration,
+)
 from gmtools.sheets import Game
 from rules import exalted, fate, scifi, v5
 from rules.dice import RandomSource, RulesError
+from rules.extended import ExtendedState, advance, botch_policy, gain
 
 
 class Refused(Exception):
@@ -107,9 +122,43 @@ def _roll_main(campaign: Campaign, comp: Composition, rng: RandomSource | None) 
     return comp.module.roll(req, rng), {}
 
 
+def _check_turn(comp: Composition) -> tuple[Scene | None, int | None]:
+    """Re-check, under the character's lock, that the turn is as the composer priced it."""
+    if comp.scene is None:
+        return None, None
+    scene = Scene.objects.get(pk=comp.scene.pk)
+    if scene.ended_at is not None:
+        raise Refused(_("This scene has ended; start a new one."))
+    if comp.character is not None and Roll.objects.this_turn(scene, comp.character).count() != comp.earlier_actions:
+        raise Refused(_("%(name)s has just acted this turn; compose the roll again.") % {"name": comp.character.name})
+    return scene, scene.turn
+
+
+def _advance_extended(comp: Composition, main: Any, document: dict[str, Any]) -> dict[str, Any]:
+    """Roll into an extended action (locked): add the roll's gain, apply a botch, settle a contest."""
+    action = ExtendedAction.objects.select_for_update().get(pk=comp.extended.pk)
+    if action.over:
+        raise Refused(_("“%(name)s” is already over.") % {"name": action.name})
+    successes = document.get("team_total", main.successes)
+    botched = str(main.outcome) in ("botch", "fumble")
+    state = advance(ExtendedState(goal=action.goal if action.kind == ExtendedKind.SOLO else 10**6, total=action.total,
+                                  rolls=action.rolls), successes, botched, action.difficulty, botch_policy(action.botch))
+    fields: dict[str, Any] = {"total": state.total, "rolls": state.rolls, "ruined": state.ruined}
+    if action.kind != ExtendedKind.SOLO:
+        other = document["opponent"]["successes"]
+        fields["opponent_total"] = action.opponent_total + gain(other, action.difficulty)
+    ExtendedAction.objects.filter(pk=action.pk).update(**fields)
+    for name, value in fields.items():
+        setattr(action, name, value)
+    return {"id": action.pk, "name": action.name, **fields, "winner": action.winner}
+
+
 @transaction.atomic
 def record_roll(campaign: Campaign, comp: Composition, rng: RandomSource | None = None) -> Roll:
     """Pay the spends, roll, and log it: all of it or none of it."""
+    if comp.character is not None:
+        _lock(comp.character.pk)  # one roll of a character at a time: budgets and spends stay exact
+    scene, turn = _check_turn(comp)
     for spend in comp.spends:
         _pay(spend)
     try:
@@ -130,12 +179,18 @@ def record_roll(campaign: Campaign, comp: Composition, rng: RandomSource | None 
             shifts = document["opposed"]["net"] if comp.opponent is not None else main.shifts
             document["effect"] = {**fate.effects(fate.Action(comp.action), fate.outcome_of(shifts), shifts=shifts).as_json(),
                                   "action": comp.action}
+        if comp.notes:
+            document["turn_notes"] = list(comp.notes)
+        if comp.extended is not None:
+            document["extended"] = _advance_extended(comp, main, document)
     except RulesError as error:
         raise Refused(str(error)) from None
     return Roll.objects.create(
         campaign=campaign, character=comp.character, actor=comp.actor, system=comp.game, kind=RollKind.ROLL,
         label=comp.label, request={**request_doc(comp.request), "shortcut": comp.shortcut},
         result=document, outcome=str(main.outcome), spends=[s.as_json() for s in comp.spends], secret=comp.secret,
+        scene=scene, turn=turn, extended=comp.extended, action=comp.action if comp.game != Game.FATE else "action",
+        willpower_spent=any(s.what == "willpower" for s in comp.spends),
     )
 
 
@@ -308,3 +363,145 @@ def adjust(character: Character, action: str) -> Character:
         raise Refused(_("Unknown change for this game."))
     _update(character, **change(character))
     return character
+
+
+# --- time at the table ------------------------------------------------------------------------
+
+def _lock_campaign(campaign: Campaign) -> Campaign:
+    """Serialise the time workflows of one campaign, so two clicks never make two scene 3s."""
+    return Campaign.objects.select_for_update().get(pk=campaign.pk)
+
+
+def _open_story(campaign: Campaign) -> Story | None:
+    return campaign.stories.filter(ended_at__isnull=True).order_by("-number").first()
+
+
+def _open_episode(campaign: Campaign) -> Episode | None:
+    return Episode.objects.filter(story__campaign=campaign, ended_at__isnull=True).order_by("-id").first()
+
+
+def _end(rows) -> None:
+    rows.filter(ended_at__isnull=True).update(ended_at=timezone.now())
+
+
+@transaction.atomic
+def start_story(campaign: Campaign, title: str = "") -> Story:
+    """A new story (ending the one in play, its episode and scene)."""
+    _lock_campaign(campaign)
+    _end(Scene.objects.filter(episode__story__campaign=campaign))
+    _end(Episode.objects.filter(story__campaign=campaign))
+    _end(campaign.stories.all())
+    number = (campaign.stories.aggregate(n=Max("number"))["n"] or 0) + 1
+    return Story.objects.create(campaign=campaign, number=number, title=title)
+
+
+@transaction.atomic
+def start_episode(campaign: Campaign, title: str = "") -> Episode:
+    """A new episode of the story in play (a first story is started if there is none)."""
+    _lock_campaign(campaign)
+    story = _open_story(campaign) or start_story(campaign)
+    _end(Scene.objects.filter(episode__story=story))
+    _end(story.episodes.all())
+    number = (story.episodes.aggregate(n=Max("number"))["n"] or 0) + 1
+    return Episode.objects.create(story=story, number=number, title=title)
+
+
+@transaction.atomic
+def start_scene(campaign: Campaign, title: str = "", downtime: bool = False, combat: bool = False,
+                calm: bool = False, characters: list[Character] | None = None) -> Scene:
+    """A new scene of the episode in play, at turn 1, with the player characters (or those given)."""
+    if combat and calm:
+        raise Refused(_("A combat scene is never calm."))
+    _lock_campaign(campaign)
+    episode = _open_episode(campaign) or start_episode(campaign)
+    _end(episode.scenes.all())
+    number = (episode.scenes.aggregate(n=Max("number"))["n"] or 0) + 1
+    scene = Scene.objects.create(episode=episode, number=number, title=title, downtime=downtime, combat=combat, calm=calm)
+    if characters is None:
+        characters = list(campaign.characters.filter(kind="pc").order_by("name"))
+    SceneParticipant.objects.bulk_create(
+        SceneParticipant(scene=scene, character=c, position=i) for i, c in enumerate(characters)
+    )
+    return scene
+
+
+@transaction.atomic
+def end_scene(scene: Scene) -> None:
+    _end(Scene.objects.filter(pk=scene.pk))
+
+
+@transaction.atomic
+def end_episode(campaign: Campaign) -> None:
+    _lock_campaign(campaign)
+    _end(Scene.objects.filter(episode__story__campaign=campaign))
+    _end(Episode.objects.filter(story__campaign=campaign))
+
+
+def change_turn(scene: Scene, step: int) -> Scene:
+    """Next (+1) or previous (−1) turn, atomically in the database (never below turn 1)."""
+    rows = Scene.objects.filter(pk=scene.pk, ended_at__isnull=True)
+    if step < 0:
+        rows = rows.filter(turn__gt=1)
+    if not rows.update(turn=F("turn") + step):
+        raise Refused(_("Already at the first turn.") if step < 0 else _("This scene has ended."))
+    return Scene.objects.select_related("episode__story").get(pk=scene.pk)
+
+
+@transaction.atomic
+def reorder(scene: Scene, character_ids: list[int]) -> None:
+    """Set the turn order; the list must name exactly the scene's characters."""
+    participants = {p.character_id: p for p in scene.participants.select_for_update()}
+    if sorted(character_ids) != sorted(participants):
+        raise Refused(_("The turn order must list each character of the scene once."))
+    for position, character_id in enumerate(character_ids):
+        participants[character_id].position = position
+    SceneParticipant.objects.bulk_update(participants.values(), ["position"])
+
+
+@transaction.atomic
+def join_scene(scene: Scene, character: Character) -> None:
+    if character.campaign_id != scene.episode.story.campaign_id:
+        raise Refused(_("That character is not in this campaign."))
+    last = scene.participants.aggregate(n=Max("position"))["n"]
+    _, created = SceneParticipant.objects.get_or_create(
+        scene=scene, character=character, defaults={"position": 0 if last is None else last + 1})
+    if not created:
+        raise Refused(_("%(name)s is already in the scene.") % {"name": character.name})
+
+
+def leave_scene(scene: Scene, character: Character) -> None:
+    if not scene.participants.filter(character=character).delete()[0]:
+        raise Refused(_("%(name)s is not in the scene.") % {"name": character.name})
+
+
+def declare_actions(scene: Scene, character: Character, actions: int) -> TurnDeclaration:
+    """Exalted: declare N actions for the current turn (before the first roll of the turn)."""
+    if not 1 <= actions <= 10:
+        raise Refused(_("Declare from 1 to 10 actions."))
+    with transaction.atomic():
+        _lock(character.pk)
+        if Roll.objects.this_turn(scene, character).exists():
+            raise Refused(_("%(name)s has already acted this turn; declare actions before the first roll.")
+                          % {"name": character.name})
+        declaration, _created = TurnDeclaration.objects.update_or_create(
+            scene=scene, turn=scene.turn, character=character, defaults={"actions": actions})
+    return declaration
+
+
+def create_extended(campaign: Campaign, scene: Scene | None, **fields: Any) -> ExtendedAction:
+    action = ExtendedAction(campaign=campaign, scene=scene, **fields)
+    action.full_clean()
+    action.save()
+    return action
+
+
+@transaction.atomic
+def move_in_order(scene: Scene, character: Character, by: int) -> None:
+    """Move a character one place up (−1) or down (+1) in the turn order: the keyboard's drag and drop."""
+    order = list(scene.participants.select_for_update().values_list("character_id", flat=True))
+    if character.pk not in order:
+        raise Refused(_("%(name)s is not in the scene.") % {"name": character.name})
+    i = order.index(character.pk)
+    j = max(0, min(len(order) - 1, i + by))
+    order[i], order[j] = order[j], order[i]
+    reorder(scene, order)

@@ -15,12 +15,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import retarget
+from django_htmx.http import retarget, trigger_client_event
 
 from gmtools import services
 from gmtools.composer import ComposerForm
-from gmtools.models import Aspect, Campaign, Character, Roll, Trait
-from gmtools.odds import odds_panel
+from gmtools.models import Aspect, Campaign, Character, Episode, ExtendedAction, Roll, Scene, Trait, TurnDeclaration
+from gmtools.odds import extended_panel, odds_panel
 
 LOG_PAGE = 25
 
@@ -57,28 +57,71 @@ def _characters(campaign: Campaign):
     )
 
 
-def _log_page(campaign: Campaign, number: int | str = 1):
-    return Paginator(Roll.objects.filter(campaign=campaign).for_log(), LOG_PAGE).get_page(number)
+class LogFilter(forms.Form):
+    """Filter the log by where play stood: a story, an episode, a scene, a turn."""
+
+    story = forms.ModelChoiceField(queryset=None, required=False, empty_label=_("All stories"))
+    episode = forms.ModelChoiceField(queryset=None, required=False, empty_label=_("All episodes"))
+    scene = forms.ModelChoiceField(queryset=None, required=False, empty_label=_("All scenes"))
+    turn = forms.IntegerField(min_value=1, required=False)
+
+    def __init__(self, campaign: Campaign, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["story"].queryset = campaign.stories.all()
+        self.fields["episode"].queryset = Episode.objects.filter(story__campaign=campaign).select_related("story")
+        self.fields["scene"].queryset = Scene.objects.filter(episode__story__campaign=campaign).select_related("episode__story")
+        for field in self.fields.values():
+            field.widget.attrs["class"] = "form-select form-select-sm" if isinstance(field.widget, forms.Select) else "form-control form-control-sm"
+
+    def rolls(self, campaign: Campaign):
+        rolls = Roll.objects.filter(campaign=campaign)
+        if not self.is_valid():
+            return rolls
+        data = self.cleaned_data
+        if data["story"]:
+            rolls = rolls.filter(scene__episode__story=data["story"])
+        if data["episode"]:
+            rolls = rolls.filter(scene__episode=data["episode"])
+        if data["scene"]:
+            rolls = rolls.filter(scene=data["scene"])
+        if data["turn"]:
+            rolls = rolls.filter(turn=data["turn"])
+        return rolls
+
+
+def _log_page(campaign: Campaign, params=None):
+    log_filter = LogFilter(campaign, params or None)
+    page = Paginator(log_filter.rolls(campaign).for_log(), LOG_PAGE).get_page((params or {}).get("page", 1))
+    return {"log": page, "log_filter": log_filter, "log_query": _query_without_page(params)}
+
+
+def _query_without_page(params) -> str:
+    if not params:
+        return ""
+    query = params.copy()
+    query.pop("page", None)
+    return query.urlencode()
 
 
 @login_required
 @require_GET
 def table(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = _campaign(request, pk)
-    characters = list(_characters(campaign))
+    context = _time_context(request, campaign)
+    characters = context["characters"]
     first = next((c for c in characters if c.kind == "pc"), characters[0] if characters else None)
     return render(request, "table.html", {
-        "campaign": campaign, "characters": characters, "log": _log_page(campaign), **_composer(campaign, first),
+        **context, **_log_page(campaign), **_composer(campaign, first, context["scene"]), **_extended_context(campaign),
     })
 
 
-def _composer(campaign: Campaign, character: Character | int | None) -> dict:
+def _composer(campaign: Campaign, character: Character | int | None, scene: Scene | None) -> dict:
     """A fresh composer for a character, with the odds of its initial values."""
-    form = ComposerForm(campaign, initial={"character": character})
+    form = ComposerForm(campaign, initial={"character": character}, scene=scene)
     data = {name: (value.pk if hasattr(value, "pk") else value)
             for name, value in ((n, form.get_initial_for_field(f, n)) for n, f in form.fields.items())
             if value not in (None, "", [])}
-    bound = ComposerForm(campaign, data)
+    bound = ComposerForm(campaign, data, scene=scene)
     panel = odds_panel(bound.cleaned_data["composition"]) if bound.is_valid() else None
     return {"form": form, "odds": panel, "odds_errors": bound.errors}
 
@@ -88,16 +131,20 @@ def _composer(campaign: Campaign, character: Character | int | None) -> dict:
 def composer(request: HttpRequest, pk: int) -> HttpResponse:
     """The composer again, for another character (its traits and options)."""
     campaign = _campaign(request, pk)
-    return render(request, "table.html#composer", {"campaign": campaign, **_composer(campaign, request.GET.get("character"))})
+    scene = Scene.objects.current(campaign)
+    return render(request, "table.html#composer",
+                  {"campaign": campaign, **_composer(campaign, request.GET.get("character"), scene)})
 
 
 @login_required
 @require_GET
 def odds(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = _campaign(request, pk)
-    form = ComposerForm(campaign, request.GET)
+    form = ComposerForm(campaign, request.GET, scene=Scene.objects.current(campaign))
     panel = odds_panel(form.cleaned_data["composition"]) if form.is_valid() else None
-    return render(request, "table.html#odds", {"campaign": campaign, "odds": panel, "odds_errors": form.errors})
+    composition = form.cleaned_data.get("composition") if form.is_valid() else None
+    return render(request, "table.html#odds", {"campaign": campaign, "odds": panel, "odds_errors": form.errors,
+                                               "turn_notes": composition.notes if composition else ()})
 
 
 def _refused(request: HttpRequest, message: str, status: int = 400) -> HttpResponse:
@@ -106,17 +153,23 @@ def _refused(request: HttpRequest, message: str, status: int = 400) -> HttpRespo
 
 
 def _after_roll(request: HttpRequest, campaign: Campaign, roll: Roll) -> HttpResponse:
-    """The new log card, with the acting character's card refreshed out of band."""
-    character = _characters(campaign).filter(pk=roll.character_id).first()
+    """The new log card, with the acting character's card (and extended actions) refreshed out of band."""
+    scene = Scene.objects.current(campaign)
+    characters = list(_characters(campaign).filter(pk=roll.character_id))
+    _annotate_turn(characters, scene)
     roll = Roll.objects.for_log().get(pk=roll.pk)
-    return render(request, "table.html#roll-response", {"campaign": campaign, "roll": roll, "character": character})
+    context = {"campaign": campaign, "roll": roll, "character": characters[0] if characters else None, "scene": scene}
+    if roll.extended_id:
+        context.update(_extended_context(campaign), extended_oob=True)
+    response = render(request, "table.html#roll-response", context)
+    return trigger_client_event(response, "turn-changed")
 
 
 @login_required
 @require_POST
 def roll(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = _campaign(request, pk)
-    form = ComposerForm(campaign, request.POST)
+    form = ComposerForm(campaign, request.POST, scene=Scene.objects.current(campaign))
     if not form.is_valid():
         return _refused(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
     try:
@@ -197,12 +250,182 @@ def adjust(request: HttpRequest, pk: int, character_pk: int) -> HttpResponse:
         services.adjust(character, request.POST.get("action", ""))
     except services.Refused as refusal:
         return _refused(request, str(refusal))
-    character = _characters(campaign).get(pk=character_pk)
-    return render(request, "table.html#character-card", {"campaign": campaign, "character": character})
+    scene = Scene.objects.current(campaign)
+    characters = list(_characters(campaign).filter(pk=character_pk))
+    _annotate_turn(characters, scene)
+    return render(request, "table.html#character-card", {"campaign": campaign, "character": characters[0], "scene": scene})
 
 
 @login_required
 @require_GET
 def log(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = _campaign(request, pk)
-    return render(request, "table.html#log-page", {"campaign": campaign, "log": _log_page(campaign, request.GET.get("page", 1))})
+    return render(request, "table.html#log-page", {"campaign": campaign, **_log_page(campaign, request.GET)})
+
+
+# --- time at the table ------------------------------------------------------------------------
+
+class SceneForm(forms.Form):
+    title = forms.CharField(max_length=120, required=False, label=_("Title"))
+    downtime = forms.BooleanField(required=False, label=_("Downtime"))
+    combat = forms.BooleanField(required=False, label=_("Combat"))
+    calm = forms.BooleanField(required=False, label=_("Calm (no stress)"))
+
+
+TIME_ACTIONS = ("start-story", "start-episode", "start-scene", "end-scene", "end-episode", "next-turn", "previous-turn")
+
+
+def _time_context(request: HttpRequest, campaign: Campaign) -> dict:
+    scene = Scene.objects.current(campaign)
+    characters = list(_characters(campaign))
+    _annotate_turn(characters, scene)
+    return {"campaign": campaign, "scene": scene, "characters": characters, "scene_form": SceneForm(),
+            "participants": _participants(scene)}
+
+
+def _participants(scene: Scene | None) -> list:
+    return list(scene.participants.select_related("character")) if scene else []
+
+
+def _annotate_turn(characters: list[Character], scene: Scene | None) -> None:
+    """Each character's rolls and declared actions this turn (2 queries for all of them)."""
+    rolls: dict[int, list[Roll]] = {}
+    declared: dict[int, int] = {}
+    if scene is not None:
+        for r in Roll.objects.filter(scene=scene, turn=scene.turn, kind="roll").order_by("id"):
+            rolls.setdefault(r.character_id, []).append(r)
+        declared = dict(TurnDeclaration.objects.filter(scene=scene, turn=scene.turn).values_list("character_id", "actions"))
+    for c in characters:
+        c.turn_rolls = rolls.get(c.pk, [])
+        c.turn_declared = declared.get(c.pk, 1)
+        c.turn_actions = sum(r.action != "reflexive" for r in c.turn_rolls)
+        c.turn_slots = sum(2 if r.action in ("long", "extended") else 1 for r in c.turn_rolls if r.action)
+        c.turn_next_penalty = (c.turn_declared + c.turn_actions) if c.turn_declared > 1 else 0
+        c.in_scene = scene is not None
+
+
+@login_required
+@require_POST
+def time_action(request: HttpRequest, pk: int) -> HttpResponse:
+    """Start or end a story, episode or scene; next or previous turn."""
+    campaign = _campaign(request, pk)
+    action = request.POST.get("do", "")
+    form = SceneForm(request.POST)
+    if action not in TIME_ACTIONS or not form.is_valid():
+        return _refused(request, str(_("Unknown time action.")))
+    scene = Scene.objects.current(campaign)
+    try:
+        if action == "start-story":
+            services.start_story(campaign, form.cleaned_data["title"])
+        elif action == "start-episode":
+            services.start_episode(campaign, form.cleaned_data["title"])
+        elif action == "start-scene":
+            services.start_scene(campaign, **form.cleaned_data)
+        elif scene is None:
+            raise services.Refused(_("No scene is in play: start one."))
+        elif action == "end-scene":
+            services.end_scene(scene)
+        elif action == "end-episode":
+            services.end_episode(campaign)
+        else:
+            services.change_turn(scene, 1 if action == "next-turn" else -1)
+    except services.Refused as refusal:
+        return _refused(request, str(refusal))
+    response = render(request, "table.html#time-response", _time_context(request, campaign))
+    return trigger_client_event(response, "turn-changed")
+
+
+@login_required
+@require_POST
+def turn_order(request: HttpRequest, pk: int) -> HttpResponse:
+    """Reorder the scene's turn order (drag and drop sends the whole order; ↑/↓ move one), join or leave."""
+    campaign = _campaign(request, pk)
+    scene = Scene.objects.current(campaign)
+    if scene is None:
+        return _refused(request, str(_("No scene is in play: start one.")))
+    try:
+        if "order" in request.POST:
+            services.reorder(scene, _ids(request.POST["order"]))
+        else:
+            ids = _ids(request.POST.get("character", ""))
+            character = get_object_or_404(campaign.characters, pk=ids[0] if ids else 0)
+            verb = request.POST.get("verb")
+            if verb == "join":
+                services.join_scene(scene, character)
+            elif verb == "leave":
+                services.leave_scene(scene, character)
+            elif verb in ("up", "down"):
+                services.move_in_order(scene, character, -1 if verb == "up" else 1)
+            else:
+                raise services.Refused(_("Unknown turn order change."))
+    except services.Refused as refusal:
+        return _refused(request, str(refusal))
+    return render(request, "table.html#turn-order", _time_context(request, campaign))
+
+
+def _ids(text: str) -> list[int]:
+    try:
+        return [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        return [-1]
+
+
+class DeclareForm(forms.Form):
+    actions = forms.IntegerField(min_value=1, max_value=10)
+
+
+@login_required
+@require_POST
+def declare(request: HttpRequest, pk: int, character_pk: int) -> HttpResponse:
+    campaign = _campaign(request, pk)
+    character = get_object_or_404(campaign.characters, pk=character_pk)
+    scene = Scene.objects.current(campaign)
+    form = DeclareForm(request.POST)
+    if scene is None or not form.is_valid():
+        return _refused(request, str(_("Start a scene, then declare 1 to 10 actions.")))
+    try:
+        services.declare_actions(scene, character, form.cleaned_data["actions"])
+    except services.Refused as refusal:
+        return _refused(request, str(refusal))
+    characters = list(_characters(campaign).filter(pk=character.pk))
+    _annotate_turn(characters, scene)
+    response = render(request, "table.html#character-card", {"campaign": campaign, "character": characters[0],
+                                                              "scene": scene})
+    return trigger_client_event(response, "turn-changed")
+
+
+class ExtendedForm(forms.ModelForm):
+    class Meta:
+        model = ExtendedAction
+        fields = ["name", "kind", "goal", "pool", "interval", "difficulty", "botch", "limit", "opponent", "opponent_pool"]
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            field.widget.attrs["class"] = "form-select form-select-sm" if isinstance(field.widget, forms.Select) else "form-control form-control-sm"
+
+
+@login_required
+@require_POST
+def extended_create(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign = _campaign(request, pk)
+    form = ExtendedForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, " ".join(f"{form.fields[f].label if f in form.fields else ''}: {e}"
+                                          for f, errors in form.errors.items() for e in errors))
+    services.create_extended(campaign, Scene.objects.current(campaign), **form.cleaned_data)
+    return render(request, "table.html#extended-list", _extended_context(campaign))
+
+
+def _extended_context(campaign: Campaign) -> dict:
+    actions = list(campaign.extended_actions.all()[:20])
+    for action in actions:
+        action.panel = extended_panel(action, campaign.game)
+    return {"campaign": campaign, "extended_actions": actions, "extended_form": ExtendedForm()}
+
+
+@login_required
+@require_GET
+def extended_list(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign = _campaign(request, pk)
+    return render(request, "table.html#extended-list", _extended_context(campaign))

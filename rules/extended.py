@@ -236,16 +236,18 @@ def race_odds(first: ExtendedOdds, second: ExtendedOdds) -> OpposedOdds:
     return OpposedOdds(tuple(by1), tuple(by2), tuple(byt))
 
 
-def tug_of_war_odds(margin: Distribution, lead: int, rounds: int = 20) -> OpposedOdds:
+def tug_of_war_odds(margin: Distribution, lead: int, rounds: int = 20, start: int = 0) -> OpposedOdds:
     """A tug-of-war: the running difference moves by each round's margin (first − second)
-    and the first side to lead by ``lead`` wins. ``margin`` is a contest's margin distribution.
+    and the first side to lead by ``lead`` wins. ``margin`` is a contest's margin distribution;
+    ``start`` is the difference so far (strictly between −lead and lead).
     """
     check_int(lead, "lead", 1, 1000)
     check_int(rounds, "rounds", 1, 10_000)
+    check_int(start, "start", -lead + 1, lead - 1)
     # States: the running difference -lead+1 .. lead-1, stored at index difference + lead - 1.
     width = 2 * lead - 1
     state = [0.0] * width
-    state[lead - 1] = 1.0
+    state[start + lead - 1] = 1.0
     moves = [(margin.offset + i, p) for i, p in enumerate(margin.probs) if p]
     p1 = p2 = 0.0
     by1, by2 = [], []

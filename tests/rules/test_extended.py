@@ -200,3 +200,12 @@ def test_race_winner_and_dead_heat():
     running, done = ExtendedState(goal=5, total=3), ExtendedState(goal=5, total=6)
     assert (race_winner(running, running), race_winner(done, running), race_winner(running, done)) == (None, 1, 2)
     assert race_winner(done, done) == 0
+
+
+def test_tug_of_war_from_a_lead_is_the_same_walk_shifted():
+    # Leading by 2 of 3, one more winning round settles it: a coin-flip margin of ±1.
+    coin = Distribution((0.5, 0.0, 0.5), -1)
+    assert tug_of_war_odds(coin, 3, rounds=1, start=2).p_first_by[0] == pytest.approx(0.5)
+    assert tug_of_war_odds(coin, 3, rounds=1, start=0).p_first_by[0] == 0.0
+    with pytest.raises(RulesError):
+        tug_of_war_odds(coin, 3, start=3)

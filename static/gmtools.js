@@ -1,0 +1,33 @@
+// Drag and drop for the turn order. The server owns the order: on drop we post the new list
+// and htmx swaps in what the server answers. The ↑/↓ buttons do the same from the keyboard.
+(function () {
+  let dragged = null;
+  document.addEventListener("dragstart", (event) => {
+    dragged = event.target.closest("[data-order-id]");
+    if (!dragged) return;
+    event.dataTransfer.effectAllowed = "move";
+    event.dataTransfer.setData("text/plain", dragged.dataset.orderId);
+    dragged.classList.add("dragging");
+  });
+  document.addEventListener("dragover", (event) => {
+    const list = event.target.closest("[data-order-list]");
+    if (!list || !dragged || !list.contains(dragged)) return;
+    event.preventDefault();
+    const rows = [...list.querySelectorAll("[data-order-id]:not(.dragging)")];
+    const after = rows.find((row) => event.clientY < row.getBoundingClientRect().top + row.offsetHeight / 2);
+    list.insertBefore(dragged, after || null);
+  });
+  document.addEventListener("drop", (event) => {
+    if (event.target.closest("[data-order-list]")) event.preventDefault();
+  });
+  document.addEventListener("dragend", () => {
+    if (!dragged) return;
+    const row = dragged;
+    dragged = null;
+    row.classList.remove("dragging");
+    const list = row.closest("[data-order-list]");
+    if (!list) return;
+    const order = [...list.querySelectorAll("[data-order-id]")].map((r) => r.dataset.orderId).join(",");
+    htmx.ajax("POST", list.dataset.orderUrl, { source: list, target: "#turn-order", swap: "outerHTML", values: { order } });
+  });
+})();
