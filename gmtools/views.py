@@ -63,7 +63,7 @@ class LogFilter(forms.Form):
     story = forms.ModelChoiceField(queryset=None, required=False, empty_label=_("All stories"))
     episode = forms.ModelChoiceField(queryset=None, required=False, empty_label=_("All episodes"))
     scene = forms.ModelChoiceField(queryset=None, required=False, empty_label=_("All scenes"))
-    turn = forms.IntegerField(min_value=1, required=False)
+    turn = forms.IntegerField(min_value=1, required=False, widget=forms.NumberInput(attrs={"placeholder": _("Turn")}))
 
     def __init__(self, campaign: Campaign, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
