@@ -24,6 +24,7 @@ template can say ``{% translate "Willpower" context "v5" %}`` or ``{{ "Willpower
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -40,10 +41,24 @@ def _signed(value: int) -> str:
     return f"{value:+d}".replace("-", "\u2212") if value else "0"
 
 
+def _with_text_value(p: Params, name: str, pattern: str, cast: Callable[[str], Any] = int) -> Params:
+    """``p`` with ``name`` added from the engine's English text when the note lacks it as a parameter.
+
+    A few notes say a number only in their text (exalted ``met``/``short``: the difficulty; a rouse
+    check: its die; Fate ``dice``/``reroll``: the faces). Passing it as a parameter in ``rules`` makes
+    this unnecessary; until then the line still shows it, and without a match the line omits it.
+    """
+    if name in p:
+        return p
+    match = re.search(pattern, str(p.get("text", "")))
+    return {**p, name: cast(match.group(1))} if match else p
+
+
 # --- exalted -------------------------------------------------------------------------------
 
 
 def _exalted_met(p: Params) -> str:
+    p = _with_text_value(p, "difficulty", r"^difficulty (\d+) met")
     if "difficulty" in p:
         return npgettext("exalted", "difficulty %(difficulty)d met with %(extra)d extra success",
                          "difficulty %(difficulty)d met with %(extra)d extra successes", p["extra"]) % p
@@ -52,6 +67,7 @@ def _exalted_met(p: Params) -> str:
 
 
 def _exalted_short(p: Params) -> str:
+    p = _with_text_value(p, "difficulty", r"short of difficulty (\d+)$")
     if "difficulty" in p:
         return npgettext("exalted", "%(short)d success short of difficulty %(difficulty)d",
                          "%(short)d successes short of difficulty %(difficulty)d", p["short"]) % p
@@ -137,6 +153,7 @@ SCIFI: dict[str, Callable[[Params], str]] = {
 
 
 def _v5_rouse(p: Params, with_face: Promise, without: Promise) -> str:
+    p = _with_text_value(p, "face", r"^rouse check (\d+):")
     return str(with_face if "face" in p else without) % p
 
 
@@ -163,7 +180,8 @@ V5: dict[str, Callable[[Params], str]] = {
     "critical_win": lambda p: pgettext("v5", "critical win"),
     "messy_critical": lambda p: pgettext("v5", "a Hunger die shows 10: messy critical"),
     "bestial_failure": lambda p: pgettext("v5", "a Hunger die shows 1: bestial failure"),
-    "automatic_win": lambda p: pgettext("v5", "automatic win: %(dice)d dice, at least twice difficulty %(difficulty)d") % p,
+    "automatic_win": lambda p: pgettext(
+        "v5", "automatic win: %(dice)d dice, at least twice difficulty %(difficulty)d") % p,
     "take_half": lambda p: npgettext("v5", "took half: %(successes)d success from %(dice)d dice",
                                      "took half: %(successes)d successes from %(dice)d dice", p["successes"]) % p,
     "willpower_reroll": lambda p: npgettext(
@@ -213,6 +231,25 @@ def ladder_name(value: int) -> str:
     return str(LADDER[value]) if value in LADDER else _signed(value)
 
 
+_FATE_FACES = r"([-0+]{4}(?:, [-0+]{4})*)"
+
+
+def _fate_dice(p: Params) -> str:
+    p = _with_text_value(p, "faces", rf"^dice {_FATE_FACES}:", str)
+    if "faces" in p:
+        return pgettext("fate", "dice %(faces)s: %(dice)s") % {"faces": p["faces"], "dice": _signed(p["dice"])}
+    return pgettext("fate", "dice: %(dice)s") % {"dice": _signed(p["dice"])}
+
+
+def _fate_reroll(p: Params) -> str:
+    p = _with_text_value(p, "was", rf"\(was {_FATE_FACES}\)$", str)
+    if "was" in p:
+        return npgettext("fate", "an invoked aspect rerolled the dice (was %(was)s)",
+                         "invoked aspects rerolled the dice (was %(was)s)", p["count"]) % p
+    return npgettext("fate", "an invoked aspect rerolled the dice (%(count)d time)",
+                     "invoked aspects rerolled the dice (%(count)d times)", p["count"]) % p
+
+
 def _fate_total(p: Params) -> str:
     return npgettext(
         "fate", "total %(total)s (%(total_name)s) against %(difficulty)s (%(difficulty_name)s): %(shifts)s shift",
@@ -245,9 +282,8 @@ def _consequence(line: Promise) -> Callable[[Params], str]:
 
 
 FATE: dict[str, Callable[[Params], str]] = {
-    "dice": lambda p: pgettext("fate", "dice: %(dice)s") % {"dice": _signed(p["dice"])},
-    "reroll": lambda p: npgettext("fate", "an invoked aspect rerolled the dice (%(count)d time)",
-                                  "invoked aspects rerolled the dice (%(count)d times)", p["count"]) % p,
+    "dice": _fate_dice,
+    "reroll": _fate_reroll,
     "bonus": lambda p: pgettext("fate", "bonus %(bonus)s") % {"bonus": _signed(p["bonus"])},
     "invoke": lambda p: npgettext("fate", "%(count)d aspect invoked after the roll: +%(plus)d",
                                   "%(count)d aspects invoked after the roll: +%(plus)d", p["count"]) % {
