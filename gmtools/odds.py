@@ -149,7 +149,8 @@ def _fate(comp: Composition) -> OddsPanel:
     return OddsPanel(
         chances=(Chance(_("Success"), o.p_success), Chance(_("Success with style"), o.p_style, "good"),
                  Chance(_("Tie"), o.p_tie), Chance(_("Fail"), o.p_fail, "bad")),
-        bars=bars(o.distribution, lambda v: v >= req.difficulty), buys=buys,
+        # A total equal to the difficulty is a tie, not a success: only higher totals count as passing.
+        bars=bars(o.distribution, lambda v: v > req.difficulty), buys=buys,
         axis=_("total"), mean=o.mean,
     )
 
