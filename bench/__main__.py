@@ -16,6 +16,7 @@ from collections.abc import Callable
 import icepool
 
 from rules import exalted, fate, scifi, v5
+from bench import web
 from rules.extended import BotchPolicy
 
 REPEATS = 15
@@ -111,6 +112,7 @@ def main() -> None:
                 t = median_us(lambda: exalted.extended(request, goal=goal, policy=policy, rolls=30)) / 1000
                 worst = max(worst, t)
     print(f"extended exalted (goal 10–30, pools 3–15, 30 rolls, each botch policy): worst median {worst:.2f} ms (goal < 20 ms)")
+    web.run()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,59 @@
+"""The odds fragment's server time, measured through Django's test client on the demo data.
+
+The baseline in the same run is the cheapest page we serve (the home page of a logged-in GM),
+so the ratio says what the composer's exact odds add on top of Django's own request cycle.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import tempfile
+import time
+
+
+def run() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gmtools.settings")
+    os.environ["GMTOOLS_SQLITE_PATH"] = os.path.join(tempfile.mkdtemp(), "bench.sqlite3")
+    import django
+
+    django.setup()
+    from django.contrib.auth.models import User
+    from django.core.management import call_command
+    from django.test import Client
+
+    from gmtools.models import Campaign
+
+    call_command("migrate", verbosity=0)
+    call_command("load_demo", verbosity=0, stdout=open(os.devnull, "w"))
+    client = Client()
+    client.force_login(User.objects.get(username="gm"))
+
+    def median_ms(url: str, params: dict | None = None, n: int = 40) -> float:
+        client.get(url, params)
+        times = []
+        for _ in range(n):
+            start = time.perf_counter()
+            response = client.get(url, params)
+            times.append(time.perf_counter() - start)
+            assert response.status_code == 200, (url, response.status_code)
+        return statistics.median(times) * 1000
+
+    baseline = median_ms("/")
+    print(f"\nweb: home page (baseline) median {baseline:.2f} ms")
+    for campaign in Campaign.objects.order_by("game"):
+        character = campaign.characters.order_by("kind", "name").first()
+        traits = list(character.traits.order_by("-rating"))
+        first = next(t for t in traits if t.category in ("attribute", "approach"))
+        second = next((t for t in traits if t.category in ("ability", "skill")), None)
+        params = {"character": character.pk, "first": first.pk, "dice": 2, "modifier": 0, "difficulty": 2,
+                  "stunt": 1, "stunt_bonus": 0, "helpers": 0, "action": "overcome", "shortcut": "roll",
+                  "pool_from": "traits", "kind": "short"}
+        if campaign.game == "scifi":
+            params["difficulty"] = "hard"
+        if second is not None:
+            params["second"] = second.pk
+        odds = median_ms(f"/campaigns/{campaign.pk}/odds/", params)
+        table = median_ms(f"/campaigns/{campaign.pk}/", n=15)
+        print(f"web: {campaign.game:8} odds fragment median {odds:6.2f} ms ({odds / baseline:4.1f}x the home page; "
+              f"goal < 50 ms)  table page {table:6.2f} ms ({table / baseline:4.1f}x)")
