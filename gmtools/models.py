@@ -361,9 +361,10 @@ class Character(models.Model):
         return [(1, self.fate_stress_1), (2, self.fate_stress_2), (3, self.fate_stress_3)]
 
     @property
-    def fate_consequences(self) -> list[tuple[Promise, str]]:
-        return [(_("Mild"), self.fate_consequence_mild), (_("Moderate"), self.fate_consequence_moderate),
-                (_("Severe"), self.fate_consequence_severe)]
+    def fate_consequences(self) -> list[tuple[str, Promise, str]]:
+        return [("mild", _("Mild (2)"), self.fate_consequence_mild),
+                ("moderate", _("Moderate (4)"), self.fate_consequence_moderate),
+                ("severe", _("Severe (6)"), self.fate_consequence_severe)]
 
     def scifi_distances(self) -> dict[str, int]:
         """The seed's derived distances: swimming RES x 2 m, jumps from FUE."""

@@ -329,7 +329,18 @@ def _toggle(field: str) -> Callable[[Character], dict[str, Any]]:
     return lambda c: {field: not getattr(c, field)}
 
 
-ADJUSTMENTS: dict[str, dict[str, Callable[[Character], dict[str, Any]]]] = {
+def _consequence(severity: str) -> Callable[[Character, str], dict[str, Any]]:
+    field = f"fate_consequence_{severity}"
+
+    def change(c: Character, value: str = "") -> dict[str, Any]:
+        text = " ".join(value.split())
+        if len(text) > Character._meta.get_field(field).max_length:
+            raise Refused(_("A consequence is a short aspect: at most 120 characters."))
+        return {field: text}
+    return change
+
+
+ADJUSTMENTS: dict[str, dict[str, Callable[..., dict[str, Any]]]] = {
     Game.EXALTED: {
         "willpower-spend": _step("exalted_willpower_temporary", -1, 0, 10, _("%(name)s has no temporary Willpower left.")),
         "willpower-regain": _step("exalted_willpower_temporary", 1, 0, lambda c: c.exalted_willpower,
@@ -349,19 +360,20 @@ ADJUSTMENTS: dict[str, dict[str, Callable[[Character], dict[str, Any]]]] = {
         "fate-point-gain": _step("fate_points", 1, 0, 99, _("%(name)s cannot hold more fate points.")),
         "refresh": _fate_refresh,
         **{f"stress-{n}": _toggle(f"fate_stress_{n}") for n in (1, 2, 3)},
+        **{f"consequence-{severity}": _consequence(severity) for severity in ("mild", "moderate", "severe")},
     },
     Game.SCIFI: {},
 }
 
 
 @transaction.atomic
-def adjust(character: Character, action: str) -> Character:
-    """Apply one click (spend, regain, damage, heal, refresh) to a character's resources."""
+def adjust(character: Character, action: str, value: str = "") -> Character:
+    """Apply one click (spend, regain, damage, heal, refresh) or one text (a consequence) to a character."""
     character = _lock(character.pk)
     change = ADJUSTMENTS[character.game].get(action)
     if change is None:
         raise Refused(_("Unknown change for this game."))
-    _update(character, **change(character))
+    _update(character, **(change(character, value) if action.startswith("consequence-") else change(character)))
     return character
 
 
