@@ -247,6 +247,7 @@ class Composition:
     earlier_actions: int = 0  # the character's rolls already logged this turn, re-checked when rolling
     extended: ExtendedAction | None = None
     notes: tuple[str, ...] = ()  # what the turn did to the roll, e.g. "second of 3 actions: −4 dice"
+    deck: tuple[int, ...] | None = None  # fate: the cards left when the campaign draws from its deck
 
     @property
     def module(self) -> Any:
@@ -375,7 +376,7 @@ def compose(campaign: Campaign, data: dict[str, Any], scene: Scene | None = None
     if game == Game.V5:
         if team_pools:
             pools = [pool] + [p for _, p, _ in team_pools]
-            skills = [1] + [s for _, _, s in team_pools] if data.get("second") is not None else None
+            skills = [data["second"].rating] + [s for _, _, s in team_pools] if data.get("second") is not None else None
             pool = v5.teamwork_pool(pools, skills)
         hunger = character.v5_hunger if character is not None else 0
         request = v5.Request(pool=max(0, pool), hunger=hunger, difficulty=data["difficulty"],
@@ -398,7 +399,8 @@ def compose(campaign: Campaign, data: dict[str, Any], scene: Scene | None = None
         opponent = fate.Request(bonus=opponent_dice) if data.get("opponent") or opponent_dice else None
         label = data.get("label") or (str(data["first"].label) if data.get("first") is not None else gettext("No approach"))
         return Composition(**{**common, "label": label}, request=request, opponent=opponent, spends=spends,
-                           action=data.get("action") or "overcome")
+                           action=data.get("action") or "overcome",
+                           deck=tuple(campaign.fate_deck) if campaign.fate_uses_deck else None)
 
     kind = data.get("kind") or "short"
     _scifi_turn(scene, character, kind, earlier)

@@ -574,7 +574,7 @@ class RollQuerySet(models.QuerySet):
 
     def for_log(self) -> Self:
         """Newest first, with what a log card shows, in a constant number of queries."""
-        return self.select_related("parent").prefetch_related("children").order_by("-id")
+        return self.select_related("parent", "character").prefetch_related("children", "character__aspects").order_by("-id")
 
 
 class Roll(models.Model):

@@ -142,9 +142,11 @@ def _v5(comp: Composition) -> OddsPanel:
 
 def _fate(comp: Composition) -> OddsPanel:
     req = comp.request
-    o = fate.odds(req)
+    # Drawing from the deck, the odds are those of the cards left (without replacement).
+    deck = fate.Deck.from_list(comp.deck) if comp.deck is not None else None
+    o = fate.deck_odds(req, deck) if deck is not None else fate.odds(req)
     invoked = replace(req, bonus=req.bonus + fate.INVOKE_BONUS)
-    up = fate.odds(invoked)
+    up = fate.deck_odds(invoked, deck) if deck is not None else fate.odds(invoked)
     buys = (Buy(_("Invoke an aspect (+2)"), o.p_success + o.p_style, up.p_success + up.p_style),)
     return OddsPanel(
         chances=(Chance(_("Success"), o.p_success), Chance(_("Success with style"), o.p_style, "good"),

@@ -113,13 +113,28 @@ def _roll_main(campaign: Campaign, comp: Composition, rng: RandomSource | None) 
         return v5.take_half(req), {}
     if comp.game == Game.V5 and comp.shortcut == "automatic":
         return v5.automatic_win(req), {}
-    if comp.game == Game.FATE and campaign.fate_uses_deck:
-        # Lock the campaign: two draws at once must not take the same card.
-        deck = Campaign.objects.select_for_update().values_list("fate_deck", flat=True).get(pk=campaign.pk)
-        result, drawn = fate.roll_deck(req, fate.Deck.from_list(deck), rng)
-        Campaign.objects.filter(pk=campaign.pk).update(fate_deck=drawn.deck.as_list())
-        return result, {"card": drawn.card, "reshuffled": drawn.reshuffled}
+    if comp.game == Game.FATE:
+        return _draw_fate(campaign.pk, req, rng)
     return comp.module.roll(req, rng), {}
+
+
+def _draw_fate(campaign_id: int, req: Any, rng: RandomSource | None) -> tuple[Any, dict[str, Any]]:
+    """Four Fate dice, or the campaign's next card when it draws from the Fate deck.
+
+    The campaign row is locked first: two draws at once must not take the same card.
+    """
+    uses_deck, deck = Campaign.objects.select_for_update().values_list("fate_uses_deck", "fate_deck").get(pk=campaign_id)
+    if not uses_deck:
+        return fate.roll(req, rng), {}
+    result, drawn = fate.roll_deck(req, fate.Deck.from_list(deck), rng)
+    Campaign.objects.filter(pk=campaign_id).update(fate_deck=drawn.deck.as_list())
+    return result, {"card": drawn.card, "reshuffled": drawn.reshuffled}
+
+
+def _fate_effect(action: str, result: Any, opponent_total: int | None) -> dict[str, Any]:
+    """The action's effect by the Fate table; against an opponent the shifts are the totals' difference."""
+    shifts = result.total - opponent_total if opponent_total is not None else result.shifts
+    return {**fate.effects(fate.Action(action), fate.outcome_of(shifts), shifts=shifts).as_json(), "action": action}
 
 
 def _check_turn(comp: Composition) -> tuple[Scene | None, int | None]:
@@ -175,10 +190,8 @@ def record_roll(campaign: Campaign, comp: Composition, rng: RandomSource | None 
         if comp.team_names:
             document["helpers"] = list(comp.team_names)
         if comp.game == Game.FATE:
-            # Against an opponent the shifts are the difference of the totals (e.g. defending an attack).
-            shifts = document["opposed"]["net"] if comp.opponent is not None else main.shifts
-            document["effect"] = {**fate.effects(fate.Action(comp.action), fate.outcome_of(shifts), shifts=shifts).as_json(),
-                                  "action": comp.action}
+            opponent_total = document["opponent"]["total"] if comp.opponent is not None else None
+            document["effect"] = _fate_effect(comp.action, main, opponent_total)
         if comp.notes:
             document["turn_notes"] = list(comp.notes)
         if comp.extended is not None:
@@ -256,16 +269,23 @@ def invoke(parent: Roll, aspect: Aspect | None, mode: str, rng: RandomSource | N
         spend = Spend("fate_point", parent.character_id, getattr(aspect, "pk", None), getattr(aspect, "text", ""))
     _pay(spend)
     request = rebuild(Game.FATE, {k: v for k, v in parent.request.items() if k != "shortcut"})
+    extra: dict[str, Any] = {}
     if mode == "bonus":
         request = dataclasses.replace(request, bonus=request.bonus + fate.INVOKE_BONUS)
         result = fate.resolve(request, parent.main["faces"])
     else:
-        result = fate.roll(request, rng)
-    document = {"main": result.as_json(), "invoke": {"mode": mode, "aspect": spend.label, "paid": spend.what}}
+        result, extra = _draw_fate(parent.campaign_id, request, rng)
+    document = {"main": result.as_json(), **extra, "invoke": {"mode": mode, "aspect": spend.label, "paid": spend.what}}
+    opponent = parent.result.get("opponent")
+    if opponent is not None:
+        # Still against the same opposition: re-net the new total against the opponent's.
+        net = result.total - opponent["total"]
+        document["opponent"] = opponent
+        document["opposed"] = {"net": net, "winner": "first" if net > 0 else "second" if net < 0 else "tie"}
     if "effect" in parent.result:
-        action = parent.result["effect"].get("action") or parent.request.get("action")
+        action = parent.result["effect"].get("action")
         if action:
-            document["effect"] = fate.effects(fate.Action(action), result.outcome, shifts=result.shifts).as_json()
+            document["effect"] = _fate_effect(action, result, opponent["total"] if opponent else None)
     return _child(parent, RollKind.INVOKE, label=parent.label, request={**request_doc(request), "shortcut": "roll"},
                   result=document, outcome=str(result.outcome), spends=[spend.as_json()])
 

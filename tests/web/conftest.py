@@ -61,3 +61,51 @@ def set_ratings():
 def fast_password_hashing(settings) -> None:
     # The real hasher is slow on purpose; these tests only need passwords to match.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+class ScriptedDice:
+    """A random source returning the faces given, in order; it fails the test if asked for more."""
+
+    def __init__(self) -> None:
+        self.faces: list[int] = []
+
+    def __call__(self, *faces: int) -> "ScriptedDice":
+        self.faces = list(faces)
+        return self
+
+    def randint(self, a: int, b: int) -> int:
+        assert self.faces, "the roll asked for more dice than scripted"
+        face = self.faces.pop(0)
+        assert a <= face <= b, (face, a, b)
+        return face
+
+
+@pytest.fixture
+def scripted_dice(monkeypatch) -> ScriptedDice:
+    """Replace the system's random source everywhere ``rules`` draws dice (views pass no rng).
+
+    ``scripted_dice(7, 1, 10)`` sets the faces the next draws return, in order.
+    """
+    import rules.dice
+    import rules.fate
+    import rules.scifi
+
+    source = ScriptedDice()
+    for module in (rules.dice, rules.fate, rules.scifi):
+        monkeypatch.setattr(module, "system_random", lambda: source)
+    return source
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory) -> None:
+    """A file, not memory, for the SQLite test database: threads then share it with real locking.
+
+    The in-memory database is shared between threads in SQLite's shared-cache mode, where a
+    second writer fails at once with "database table is locked" instead of waiting. On a file,
+    the settings' IMMEDIATE transactions make it wait, as in production (test_concurrency.py).
+    """
+    from django.conf import settings
+
+    default = settings.DATABASES["default"]
+    if default["ENGINE"] == "django.db.backends.sqlite3":
+        default.setdefault("TEST", {})["NAME"] = str(tmp_path_factory.mktemp("sqlite") / "test.sqlite3")

@@ -1,0 +1,741 @@
+"""The table's workflows (gmtools.services), fed by a real ComposerForm and scripted dice.
+
+Every roll here draws from ``Faces``: a random source that returns the faces given, in order,
+and fails the test if the roll asks for more (or, at the end, fewer) than were scripted. No
+test depends on luck.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from gmtools import services
+from gmtools.composer import ComposerForm, Composition
+from gmtools.models import Aspect, Campaign, Character, Roll, RollKind
+from gmtools.services import Refused
+from gmtools.sheets import Game
+from rules import fate
+
+pytestmark = pytest.mark.django_db
+
+
+class Faces:
+    """A random source returning scripted faces in order (``randint(a, b)`` checks the range)."""
+
+    def __init__(self, *faces: int) -> None:
+        self.faces = list(faces)
+        self.asked: list[tuple[int, int]] = []
+
+    def randint(self, a: int, b: int) -> int:
+        self.asked.append((a, b))
+        assert self.faces, f"the roll asked for more dice than scripted (die {len(self.asked)})"
+        face = self.faces.pop(0)
+        assert a <= face <= b, (face, a, b)
+        return face
+
+    @property
+    def spent(self) -> bool:
+        return not self.faces
+
+
+class Boom:
+    """A random source that fails: whatever was paid before the dice must be undone."""
+
+    def randint(self, a: int, b: int) -> int:
+        raise RuntimeError("the dice fell off the table")
+
+
+# Fields of other games (and of later issues) are ignored by the form of a game that lacks them.
+COMMON = {"dice": 0, "modifier": 0, "pool_from": "traits", "kind": "short"}
+DEFAULTS = {
+    Game.EXALTED: {"difficulty": 1, "stunt": 0},
+    Game.V5: {"difficulty": 1, "shortcut": "roll"},
+    Game.FATE: {"difficulty": 0, "stunt_bonus": 0, "helpers": 0, "action": "overcome"},
+    Game.SCIFI: {"difficulty": "common"},
+}
+
+
+def trait(character: Character, key: str) -> int:
+    return character.traits.get(key=key).pk
+
+
+def composition(campaign: Campaign, **data) -> Composition:
+    """What the composer hands the roll service for this submitted data (the form must accept it)."""
+    form = ComposerForm(campaign, {**COMMON, **DEFAULTS[campaign.game], **data})
+    assert form.is_valid(), form.errors
+    return form.cleaned_data["composition"]
+
+
+def fresh(character: Character) -> Character:
+    return Character.objects.get(pk=character.pk)
+
+
+def resources(character: Character) -> dict:
+    row = fresh(character)
+    return {name: getattr(row, name) for name in Character.RESOURCE_FIELDS[row.game]}
+
+
+def add(campaign: Campaign, name: str, **fields) -> Character:
+    return Character.objects.create_with_sheet(campaign=campaign, name=name, **fields)
+
+
+# --- exalted ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def solar(make_character, set_ratings) -> Character:
+    character = make_character(Game.EXALTED, name="Harmonious Jade", exalted_willpower=5,
+                               exalted_willpower_temporary=3, exalted_motes_max=10, exalted_motes=4)
+    set_ratings(character, dexterity=3, melee=2)
+    return character
+
+
+def test_exalted_roll_keeps_faces_in_order_outcome_and_request(solar):
+    comp = composition(solar.campaign, character=solar.pk, first=trait(solar, "dexterity"),
+                       second=trait(solar, "melee"), difficulty=2, stunt=1)
+    rng = Faces(7, 1, 10, 3, 8, 2)
+    roll = services.record_roll(solar.campaign, comp, rng)
+    assert rng.spent
+    roll = Roll.objects.get(pk=roll.pk)
+    assert roll.kind == RollKind.ROLL and roll.system == Game.EXALTED
+    assert roll.character == solar and roll.actor == "Harmonious Jade"
+    assert roll.label == "Dexterity + Melee"
+    main = roll.result["main"]
+    assert main["faces"] == [7, 1, 10, 3, 8, 2]  # draw order kept, 10 as 10
+    assert main["successes"] == 4 and main["margin"] == 2 and main["ones"] == 1
+    assert roll.outcome == "success"
+    assert roll.request["pool"] == 5 and roll.request["stunt"] == 1 and roll.request["difficulty"] == 2
+    assert roll.request["shortcut"] == "roll"
+    assert roll.spends == []
+    assert resources(solar)["exalted_willpower_temporary"] == 3  # nothing spent
+
+
+def test_exalted_botch_is_stored_as_such(solar):
+    comp = composition(solar.campaign, character=solar.pk, first=trait(solar, "dexterity"),
+                       second=trait(solar, "melee"))
+    roll = services.record_roll(solar.campaign, comp, Faces(1, 4, 6, 1, 2))
+    assert roll.outcome == "botch"
+    assert roll.result["main"]["ones"] == 2 and roll.result["main"]["successes"] == 0
+
+
+def test_exalted_willpower_is_spent_with_the_roll(solar):
+    comp = composition(solar.campaign, character=solar.pk, first=trait(solar, "dexterity"),
+                       second=trait(solar, "melee"), difficulty=2, willpower="on")
+    roll = services.record_roll(solar.campaign, comp, Faces(7, 2, 3, 4, 5))
+    assert resources(solar)["exalted_willpower_temporary"] == 2
+    assert roll.result["main"]["successes"] == 2  # one die + Willpower's automatic success
+    assert roll.outcome == "success"
+    assert [s["what"] for s in roll.spends] == ["willpower"]
+    assert roll.spends[0]["character"] == solar.pk
+
+
+def test_exalted_willpower_with_none_left_is_refused_and_nothing_recorded(solar):
+    Character.objects.filter(pk=solar.pk).update(exalted_willpower_temporary=0)
+    comp = composition(solar.campaign, character=solar.pk, first=trait(solar, "dexterity"),
+                       second=trait(solar, "melee"), willpower="on")
+    before = resources(solar)
+    rng = Faces(7, 7, 7, 7, 7)
+    with pytest.raises(Refused, match="no temporary Willpower"):
+        services.record_roll(solar.campaign, comp, rng)
+    assert Roll.objects.count() == 0
+    assert resources(solar) == before
+    assert rng.asked == []  # refused before any die is drawn
+
+
+def test_a_roll_that_fails_midway_undoes_its_willpower_spend(solar):
+    comp = composition(solar.campaign, character=solar.pk, first=trait(solar, "dexterity"),
+                       second=trait(solar, "melee"), willpower="on")
+    with pytest.raises(RuntimeError):
+        services.record_roll(solar.campaign, comp, Boom())
+    assert Roll.objects.count() == 0
+    assert resources(solar)["exalted_willpower_temporary"] == 3
+
+
+def test_an_unnamed_npc_cannot_spend_willpower(solar):
+    form = ComposerForm(solar.campaign, {**COMMON, "character": "", "dice": 5, "difficulty": 1, "stunt": 0,
+                                         "willpower": "on"})
+    assert not form.is_valid()
+    assert "no Willpower" in str(form.errors)
+
+
+def test_exalted_calm_scene_with_seven_dice_is_an_automatic_success(solar, set_ratings):
+    set_ratings(solar, dexterity=4, melee=3)
+    comp = composition(solar.campaign, character=solar.pk, first=trait(solar, "dexterity"),
+                       second=trait(solar, "melee"), difficulty=3, calm="on")
+    rng = Faces()
+    roll = services.record_roll(solar.campaign, comp, rng)
+    assert rng.asked == []
+    assert roll.request["shortcut"] == "automatic"
+    assert roll.outcome == "success" and roll.result["main"]["faces"] == []
+    assert roll.result["main"]["successes"] == 3 and roll.result["main"]["margin"] == 0
+
+
+def test_exalted_opposed_roll_stores_both_sides_and_the_net(solar):
+    comp = composition(solar.campaign, character=solar.pk, first=trait(solar, "dexterity"),
+                       second=trait(solar, "melee"), opponent_dice=4, opponent="Wyld hunter")
+    # First side 1,3,5,7,8 (2 successes); the opposition 3,6,9,1 (1): the seed's "wins by 1" shape.
+    rng = Faces(1, 3, 5, 7, 8, 3, 6, 9, 1)
+    roll = services.record_roll(solar.campaign, comp, rng)
+    assert rng.spent
+    assert roll.result["main"]["faces"] == [1, 3, 5, 7, 8]
+    assert roll.result["opponent"]["faces"] == [3, 6, 9, 1]
+    assert roll.result["opponent"]["name"] == "Wyld hunter"
+    assert roll.result["opponent"]["successes"] == 1
+    assert roll.result["opposed"] == {"net": 1, "winner": "first"}
+
+
+def test_exalted_opposed_roll_lost(solar):
+    comp = composition(solar.campaign, character=solar.pk, first=trait(solar, "dexterity"),
+                       second=trait(solar, "melee"), opponent_dice=2)
+    roll = services.record_roll(solar.campaign, comp, Faces(2, 3, 4, 5, 7, 10, 10))
+    assert roll.result["opposed"] == {"net": -3, "winner": "second"}
+
+
+def test_exalted_teamwork_adds_the_helpers_successes(solar, set_ratings):
+    bo = add(solar.campaign, "Bo")
+    set_ratings(bo, dexterity=2, melee=1)
+    cy = add(solar.campaign, "Cy")  # Dexterity 1, Melee 0: one die
+    comp = composition(solar.campaign, character=solar.pk, first=trait(solar, "dexterity"),
+                       second=trait(solar, "melee"), difficulty=3, team=[bo.pk, cy.pk, solar.pk])
+    # The actor's 5 dice (3 successes), then each helper's own pool in the composer's order (Bo, Cy).
+    rng = Faces(7, 7, 7, 1, 1, 10, 2, 3, 8)
+    roll = services.record_roll(solar.campaign, comp, rng)
+    assert rng.spent
+    assert roll.result["main"]["successes"] == 3
+    assert [(h["name"], h["faces"], h["successes"]) for h in roll.result["team"]] == [
+        ("Bo", [10, 2, 3], 2), ("Cy", [8], 1)
+    ]
+    assert roll.result["team_total"] == 6
+    assert roll.result["helpers"] == ["Bo", "Cy"]  # the actor never helps themself
+
+
+# --- exalted stunt rewards ------------------------------------------------------------------
+
+
+def stunted(solar: Character, stunt: int, faces: tuple[int, ...], **data) -> Roll:
+    comp = composition(solar.campaign, character=solar.pk, first=trait(solar, "dexterity"),
+                       second=trait(solar, "melee"), stunt=stunt, **data)
+    return services.record_roll(solar.campaign, comp, Faces(*faces))
+
+
+def test_stunt_reward_motes_once_per_roll(solar):
+    roll = stunted(solar, 2, (7, 1, 1, 1, 1, 1, 1))
+    reward = services.claim_stunt_reward(roll, "motes")
+    assert reward.kind == RollKind.REWARD and reward.parent == roll and reward.outcome == "motes"
+    assert reward.result["reward"] == {"motes": 2, "willpower": 0}
+    assert resources(solar)["exalted_motes"] == 6
+    with pytest.raises(Refused):
+        services.claim_stunt_reward(roll, "motes")
+    with pytest.raises(Refused):
+        services.claim_stunt_reward(roll, "willpower")  # one reward, whichever it was
+    assert resources(solar)["exalted_motes"] == 6
+    assert resources(solar)["exalted_willpower_temporary"] == 3
+    assert Roll.objects.filter(kind=RollKind.REWARD).count() == 1
+
+
+def test_stunt_reward_motes_are_capped_at_the_pool(solar):
+    Character.objects.filter(pk=solar.pk).update(exalted_motes=9)
+    roll = stunted(solar, 3, (7, 1, 1, 1, 1, 1, 1, 1))
+    services.claim_stunt_reward(roll, "motes")
+    assert resources(solar)["exalted_motes"] == 10
+
+
+def test_stunt_reward_willpower_for_two_dice_capped_at_permanent(solar):
+    roll = stunted(solar, 2, (7, 1, 1, 1, 1, 1, 1))
+    services.claim_stunt_reward(roll, "willpower")
+    assert resources(solar)["exalted_willpower_temporary"] == 4
+    Character.objects.filter(pk=solar.pk).update(exalted_willpower_temporary=5)
+    again = stunted(solar, 3, (7, 1, 1, 1, 1, 1, 1, 1))
+    services.claim_stunt_reward(again, "willpower")
+    assert resources(solar)["exalted_willpower_temporary"] == 5  # never past the permanent rating
+
+
+def test_stunt_reward_not_on_offer(solar):
+    one_die = stunted(solar, 1, (7, 1, 1, 1, 1, 1))
+    with pytest.raises(Refused, match="not on offer"):
+        services.claim_stunt_reward(one_die, "willpower")  # Willpower needs a 2- or 3-die stunt
+    failed = stunted(solar, 2, (2, 3, 4, 5, 6, 2, 3), difficulty=1)
+    unstunted = stunted(solar, 0, (7, 7, 7, 7, 7))
+    for roll in (failed, unstunted):
+        with pytest.raises(Refused):
+            services.claim_stunt_reward(roll, "motes")
+    assert Roll.objects.filter(kind=RollKind.REWARD).count() == 0
+    assert resources(solar)["exalted_motes"] == 4
+
+
+def test_stunt_reward_only_for_exalted_rolls(make_character):
+    vampire = make_character(Game.V5)
+    roll = services.record_roll(vampire.campaign, composition(vampire.campaign, character=vampire.pk, dice=1),
+                                Faces(6))
+    with pytest.raises(Refused):
+        services.claim_stunt_reward(roll, "motes")
+
+
+# --- v5 --------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def vampire(make_character, set_ratings) -> Character:
+    character = make_character(Game.V5, name="Lucía", v5_hunger=2)
+    set_ratings(character, strength=3, brawl=2, composure=2, resolve=2)  # 4 Willpower boxes
+    return character
+
+
+def v5_roll(vampire: Character, faces: tuple[int, ...], **data) -> Roll:
+    comp = composition(vampire.campaign, character=vampire.pk, first=trait(vampire, "strength"),
+                       second=trait(vampire, "brawl"), **data)
+    rng = Faces(*faces)
+    roll = services.record_roll(vampire.campaign, comp, rng)
+    assert rng.spent
+    return roll
+
+
+def test_v5_roll_takes_hunger_from_the_sheet_and_keeps_normal_and_hunger_faces(vampire):
+    # 5 dice, Hunger 2: 3 normal dice drawn first, then 2 hunger dice.
+    roll = v5_roll(vampire, (10, 6, 2, 10, 1), difficulty=3)
+    main = roll.result["main"]
+    assert main["faces"] == [10, 6, 2] and main["hunger_faces"] == [10, 1]
+    assert main["successes"] == 5  # 3 + a pair of 10s
+    assert roll.outcome == "win" and main["critical"] and main["messy"]
+    assert roll.request["hunger"] == 2 and roll.request["pool"] == 5
+
+
+def test_v5_bestial_failure(vampire):
+    roll = v5_roll(vampire, (2, 3, 4, 1, 5), difficulty=2)
+    assert roll.outcome == "failure" and roll.result["main"]["bestial"]
+
+
+def test_v5_opposed_roll(vampire):
+    roll = v5_roll(vampire, (6, 7, 2, 3, 4, 6, 1, 1), opponent_dice=3, opponent="Sheriff")
+    assert roll.result["opponent"]["faces"] == [6, 1, 1]
+    assert roll.result["opposed"] == {"net": 1, "winner": "first"}
+
+
+def test_v5_teamwork_actor_without_the_skill_adds_no_die(vampire, set_ratings):
+    set_ratings(vampire, brawl=0)  # Strength 3 + Brawl 0 = 3
+    helper = add(vampire.campaign, "Helper")
+    set_ratings(helper, strength=3, brawl=3)  # 6 dice, rolls
+    comp = composition(vampire.campaign, character=vampire.pk, first=trait(vampire, "strength"),
+                       second=trait(vampire, "brawl"), team=[helper.pk])
+    assert comp.request.pool == 6  # the largest pool; the actor has no dot in Brawl
+
+
+def test_v5_teamwork_rolls_the_largest_pool_plus_one_per_able_helper(vampire, set_ratings):
+    helper = add(vampire.campaign, "Able")
+    set_ratings(helper, strength=2, brawl=1)
+    idle = add(vampire.campaign, "Idle")  # no dot in Brawl: adds nothing
+    comp = composition(vampire.campaign, character=vampire.pk, first=trait(vampire, "strength"),
+                       second=trait(vampire, "brawl"), team=[helper.pk, idle.pk])
+    assert comp.request.pool == 6
+    assert comp.team_names == ("Able", "Idle")
+
+
+def test_v5_rouse_check_failure_raises_hunger(vampire):
+    roll = services.rouse(vampire, Faces(5))
+    assert resources(vampire)["v5_hunger"] == 3
+    assert roll.kind == RollKind.ROUSE and roll.outcome == "fail"
+    assert roll.result["main"]["faces"] == [5]
+    assert roll.spends == [{"what": "hunger", "amount": 1}]
+
+
+def test_v5_rouse_check_pass_keeps_hunger(vampire):
+    roll = services.rouse(vampire, Faces(6))
+    assert resources(vampire)["v5_hunger"] == 2
+    assert roll.outcome == "pass" and roll.spends == [{"what": "hunger", "amount": 0}]
+
+
+def test_v5_rouse_check_never_raises_hunger_past_5(vampire):
+    Character.objects.filter(pk=vampire.pk).update(v5_hunger=5)
+    roll = services.rouse(vampire, Faces(1))
+    assert resources(vampire)["v5_hunger"] == 5
+    assert roll.outcome == "fail" and roll.result["main"]["hunger_after"] == 5
+
+
+def test_rouse_is_for_vampires_only(solar):
+    with pytest.raises(Refused):
+        services.rouse(solar, Faces(1))
+    assert Roll.objects.count() == 0
+
+
+def test_v5_willpower_reroll_spends_one_superficial_and_rerolls_normal_dice(vampire):
+    parent = v5_roll(vampire, (1, 2, 3, 4, 5), difficulty=2)
+    rng = Faces(10, 9)
+    child = services.willpower_reroll(parent, [0, 2], rng)
+    assert rng.spent
+    assert child.kind == RollKind.REROLL and child.parent == parent
+    main = child.result["main"]
+    assert main["faces"] == [10, 2, 9] and main["hunger_faces"] == [4, 5]  # hunger dice untouched
+    assert main["rerolled"] == [0, 2] and main["rerolled_from"] == [1, 3]
+    assert child.outcome == "win"
+    assert resources(vampire)["v5_willpower_superficial"] == 1
+    assert child.spends == [{"what": "v5_willpower", "character": vampire.pk}]
+
+
+@pytest.mark.parametrize("indices", [[0, 1, 2, 0], [0, 1, 2, 1], [3], [0, 0], []])
+def test_v5_willpower_reroll_bad_dice_are_refused_and_nothing_spent(vampire, indices):
+    # 3 normal dice (indices 0-2); index 3 would be a hunger die.
+    parent = v5_roll(vampire, (1, 2, 3, 4, 5))
+    before = resources(vampire)
+    with pytest.raises(Refused):
+        services.willpower_reroll(parent, indices, Faces(10, 10, 10, 10))
+    assert resources(vampire) == before
+    assert Roll.objects.count() == 1
+
+
+def test_v5_willpower_reroll_at_most_once_per_roll(vampire):
+    parent = v5_roll(vampire, (1, 2, 3, 4, 5))
+    services.willpower_reroll(parent, [0], Faces(7))
+    with pytest.raises(Refused, match="already"):
+        services.willpower_reroll(parent, [1], Faces(7))
+    assert resources(vampire)["v5_willpower_superficial"] == 1  # the second spend was undone
+    assert Roll.objects.count() == 2
+
+
+def test_v5_willpower_reroll_with_no_willpower_left_is_refused(vampire):
+    Character.objects.filter(pk=vampire.pk).update(v5_willpower_superficial=3, v5_willpower_aggravated=1)
+    parent = v5_roll(vampire, (1, 2, 3, 4, 5))
+    with pytest.raises(Refused, match="no Willpower"):
+        services.willpower_reroll(parent, [0], Faces(7))
+    assert resources(vampire)["v5_willpower_superficial"] == 3
+    assert Roll.objects.count() == 1
+
+
+@pytest.mark.parametrize("shortcut", ["take_half", "automatic"])
+def test_v5_willpower_reroll_refused_when_nothing_was_rolled(vampire, shortcut):
+    parent = v5_roll(vampire, (), shortcut=shortcut)
+    assert parent.result["main"]["faces"] == []
+    with pytest.raises(Refused):
+        services.willpower_reroll(parent, [0], Faces(7))
+    assert resources(vampire)["v5_willpower_superficial"] == 0
+    assert Roll.objects.count() == 1
+
+
+def test_v5_willpower_reroll_refused_on_a_tracker_roll(vampire):
+    # The composer has no tracker rolls yet; a logged Willpower roll (tracker=True) must still refuse.
+    parent = Roll.objects.create(
+        campaign=vampire.campaign, character=vampire, actor=vampire.name, system=Game.V5, kind=RollKind.ROLL,
+        label="Willpower", outcome="failure", secret=False, spends=[],
+        request={"pool": 4, "hunger": 2, "difficulty": 3, "specialty": False, "tracker": True, "modifiers": [],
+                 "shortcut": "roll"},
+        result={"main": {"faces": [1, 2, 3, 4], "hunger_faces": [], "automatic": None}},
+    )
+    with pytest.raises(Refused, match="tracker"):
+        services.willpower_reroll(parent, [0], Faces(7))
+    assert resources(vampire)["v5_willpower_superficial"] == 0
+    assert Roll.objects.count() == 1
+
+
+def test_v5_willpower_reroll_refused_on_a_rouse_check(vampire):
+    check = services.rouse(vampire, Faces(3))
+    with pytest.raises(Refused):
+        services.willpower_reroll(check, [0], Faces(7))
+    assert resources(vampire)["v5_willpower_superficial"] == 0
+
+
+def test_v5_take_half_and_automatic_win(vampire):
+    half = v5_roll(vampire, (), shortcut="take_half", difficulty=2)
+    assert half.result["main"]["successes"] == 2 and half.outcome == "win"
+    with pytest.raises(Refused):  # 5 dice are not twice difficulty 3
+        services.record_roll(vampire.campaign, composition(
+            vampire.campaign, character=vampire.pk, first=trait(vampire, "strength"),
+            second=trait(vampire, "brawl"), shortcut="automatic", difficulty=3), Faces())
+    assert Roll.objects.count() == 1
+
+
+# --- fate ------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def hero(make_character, set_ratings) -> Character:
+    character = make_character(Game.FATE, name="Zara", fate_points=2)
+    set_ratings(character, forceful=2)
+    Aspect.objects.create(character=character, kind="high_concept", text="Free-spirited pilot", free_invocations=1)
+    Aspect.objects.create(character=character, kind="trouble", text="Owes the mob")
+    return character
+
+
+def aspects(character: Character) -> tuple[Aspect, Aspect]:
+    return tuple(Aspect.objects.filter(character=character).order_by("id"))
+
+
+def fate_roll(hero: Character, faces: tuple[int, ...], **data) -> Roll:
+    comp = composition(hero.campaign, character=hero.pk, first=trait(hero, "forceful"), **data)
+    rng = Faces(*faces)
+    roll = services.record_roll(hero.campaign, comp, rng)
+    assert rng.spent
+    return roll
+
+
+def test_fate_roll_stores_faces_total_shifts_and_effect(hero):
+    roll = fate_roll(hero, (-1, 0, 1, 1), difficulty=2, action="attack")
+    main = roll.result["main"]
+    assert main["faces"] == [-1, 0, 1, 1] and main["total"] == 3 and main["shifts"] == 1
+    assert roll.outcome == "success" and roll.label == "Forceful"
+    assert roll.result["effect"]["code"] == "attack_success"  # the action's table, with the hit's stress
+    assert roll.result["effect"]["hit"] is True and roll.result["effect"]["stress"] == 1
+
+
+def test_fate_invocation_uses_a_free_invocation_first(hero):
+    free, paid = aspects(hero)
+    roll = fate_roll(hero, (0, 0, 0, 0), difficulty=3, invoke=[free.pk])
+    assert roll.result["main"]["total"] == 4  # Forceful 2 + invoked +2
+    assert [s["what"] for s in roll.spends] == ["free_invocation"]
+    assert Aspect.objects.get(pk=free.pk).free_invocations == 0
+    assert resources(hero)["fate_points"] == 2
+
+
+def test_fate_invocation_without_a_free_one_costs_a_fate_point(hero):
+    free, paid = aspects(hero)
+    roll = fate_roll(hero, (0, 0, 0, 0), invoke=[paid.pk, free.pk])
+    assert sorted(s["what"] for s in roll.spends) == ["fate_point", "free_invocation"]
+    assert roll.result["main"]["total"] == 6
+    assert resources(hero)["fate_points"] == 1
+    assert Aspect.objects.get(pk=free.pk).free_invocations == 0
+
+
+def test_fate_invocation_with_nothing_to_pay_is_refused_and_nothing_changes(hero):
+    Character.objects.filter(pk=hero.pk).update(fate_points=0)
+    free, paid = aspects(hero)
+    comp = composition(hero.campaign, character=hero.pk, first=trait(hero, "forceful"), invoke=[free.pk, paid.pk])
+    with pytest.raises(Refused, match="no fate points"):
+        services.record_roll(hero.campaign, comp, Faces(0, 0, 0, 0))
+    assert Roll.objects.count() == 0
+    assert Aspect.objects.get(pk=free.pk).free_invocations == 1  # the free invocation paid first is undone
+    assert resources(hero)["fate_points"] == 0
+
+
+def test_fate_invoke_after_the_roll_bonus_uses_free_then_fate_point(hero):
+    free, paid = aspects(hero)
+    parent = fate_roll(hero, (-1, -1, 0, 0), difficulty=2)  # total 0: fail by 2
+    first = services.invoke(parent, free, "bonus", Faces())
+    assert first.kind == RollKind.INVOKE and first.parent == parent
+    assert first.result["main"]["faces"] == [-1, -1, 0, 0] and first.result["main"]["total"] == 2
+    assert first.outcome == "tie"
+    assert first.result["invoke"] == {"mode": "bonus", "aspect": free.text, "paid": "free_invocation"}
+    assert Aspect.objects.get(pk=free.pk).free_invocations == 0 and resources(hero)["fate_points"] == 2
+    # Invoking again follows the last entry; the same aspect now costs a fate point.
+    second = services.invoke(first, Aspect.objects.get(pk=free.pk), "bonus", Faces())
+    assert second.result["main"]["total"] == 4 and second.outcome == "success"
+    assert second.result["invoke"]["paid"] == "fate_point"
+    assert resources(hero)["fate_points"] == 1
+
+
+def test_fate_invoke_reroll_rolls_all_four_dice(hero):
+    parent = fate_roll(hero, (-1, -1, -1, -1), difficulty=1)
+    rng = Faces(1, 1, 0, 1)
+    child = services.invoke(parent, None, "reroll", rng)
+    assert rng.spent
+    assert child.result["main"]["faces"] == [1, 1, 0, 1] and child.result["main"]["total"] == 5
+    assert child.outcome == "style"
+    assert resources(hero)["fate_points"] == 1
+
+
+def test_fate_invoke_with_nothing_to_pay_is_refused(hero):
+    Character.objects.filter(pk=hero.pk).update(fate_points=0)
+    free, paid = aspects(hero)
+    parent = fate_roll(hero, (0, 0, 0, 0))
+    with pytest.raises(Refused, match="no fate points"):
+        services.invoke(parent, paid, "bonus", Faces())
+    with pytest.raises(Refused):
+        services.invoke(parent, free, "sideways", Faces())
+    assert Roll.objects.count() == 1
+    assert Aspect.objects.get(pk=free.pk).free_invocations == 1
+
+
+def test_fate_invoke_once_per_entry(hero):
+    free, paid = aspects(hero)
+    parent = fate_roll(hero, (0, 0, 0, 0))
+    services.invoke(parent, paid, "bonus", Faces())
+    with pytest.raises(Refused, match="already"):
+        services.invoke(parent, free, "bonus", Faces())
+    assert Aspect.objects.get(pk=free.pk).free_invocations == 1  # its spend was undone
+    assert resources(hero)["fate_points"] == 1
+
+
+def test_fate_invoke_refused_on_other_games(vampire):
+    parent = v5_roll(vampire, (6, 6, 6, 6, 6))
+    with pytest.raises(Refused):
+        services.invoke(parent, None, "bonus", Faces())
+
+
+def test_fate_deck_draw_removes_the_card(hero):
+    Campaign.objects.filter(pk=hero.campaign_id).update(fate_uses_deck=True, fate_deck=[80, 0, 40])
+    hero.campaign.refresh_from_db()
+    roll = fate_roll(hero, (), difficulty=2)  # no die asked for
+    assert roll.result["card"] == 80 and roll.result["reshuffled"] is False
+    assert roll.result["main"]["faces"] == list(fate.CARDS[80]) == [1, 1, 1, 1]
+    assert roll.result["main"]["total"] == 6
+    assert Campaign.objects.get(pk=hero.campaign_id).fate_deck == [0, 40]
+    second = fate_roll(hero, ())
+    assert second.result["main"]["faces"] == [-1, -1, -1, -1]
+    assert Campaign.objects.get(pk=hero.campaign_id).fate_deck == [40]
+
+
+def test_an_empty_fate_deck_is_reshuffled(hero):
+    Campaign.objects.filter(pk=hero.campaign_id).update(fate_uses_deck=True, fate_deck=[])
+    hero.campaign.refresh_from_db()
+    comp = composition(hero.campaign, character=hero.pk, first=trait(hero, "forceful"))
+    roll = services.record_roll(hero.campaign, comp, random.Random(4))
+    deck = Campaign.objects.get(pk=hero.campaign_id).fate_deck
+    assert roll.result["reshuffled"] is True
+    assert len(deck) == 80 and len(set(deck)) == 80 and roll.result["card"] not in deck
+    assert roll.result["main"]["faces"] == list(fate.CARDS[roll.result["card"]])
+    assert sorted(deck) != deck  # shuffled, not dealt in order
+
+
+def test_fate_invoke_reroll_draws_from_the_deck(hero):
+    Campaign.objects.filter(pk=hero.campaign_id).update(fate_uses_deck=True, fate_deck=[80, 0, 40])
+    hero.campaign.refresh_from_db()
+    parent = fate_roll(hero, ())
+    child = services.invoke(parent, None, "reroll", Faces(1, 1, 1, 1))
+    assert child.result["main"]["faces"] == list(fate.CARDS[0]) == [-1, -1, -1, -1]
+    assert Campaign.objects.get(pk=hero.campaign_id).fate_deck == [40]
+
+
+def test_fate_opposed_roll_nets_the_totals(hero):
+    # Forceful +2 with 0,0,1,1 (total 4) against an opposition of +1 rolling -1,0,0,0 (total 0).
+    roll = fate_roll(hero, (0, 0, 1, 1, -1, 0, 0, 0), opponent_dice=1, opponent="Goon", action="defend")
+    assert roll.result["opponent"]["total"] == 0
+    assert roll.result["opposed"] == {"net": 4, "winner": "first"}
+    # The defence reads the table with the net shifts: +4 is success with style.
+    assert roll.result["effect"]["code"] == "defend_style"
+
+
+def test_fate_defence_against_an_opponent_reads_the_net_shifts(hero):
+    # Zara defends with Forceful +2 and rolls -1,-1,0,0 (total 0); the attacker, +2, rolls 0,0,0,0 (total 2).
+    roll = fate_roll(hero, (-1, -1, 0, 0, 0, 0, 0, 0), opponent_dice=2, opponent="Thug", action="defend")
+    assert roll.result["opposed"] == {"net": -2, "winner": "second"}
+    assert roll.result["effect"]["code"] == "defend_fail"  # not a tie against the ladder's Mediocre
+
+
+def test_fate_invoke_on_an_opposed_roll_re_nets_against_the_opponent(hero):
+    free, _ = aspects(hero)
+    parent = fate_roll(hero, (-1, -1, 0, 0, 0, 0, 0, 0), opponent_dice=2, opponent="Thug", action="defend")
+    child = services.invoke(parent, free, "bonus", Faces())
+    assert child.result["main"]["total"] == 2
+    assert child.result["effect"]["code"] == "defend_tie"  # 2 against the attacker's 2, not "defend_success"
+    assert child.result["opposed"] == {"net": 0, "winner": "tie"}
+
+
+# --- scifi -----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def pilot(make_character, set_ratings) -> Character:
+    character = make_character(Game.SCIFI, name="Rook")
+    set_ratings(character, agility=3, firearms=2)
+    return character
+
+
+def scifi_roll(pilot: Character, faces: tuple[int, ...], **data) -> Roll:
+    comp = composition(pilot.campaign, character=pilot.pk, first=trait(pilot, "agility"),
+                       second=trait(pilot, "firearms"), **data)
+    rng = Faces(*faces)
+    roll = services.record_roll(pilot.campaign, comp, rng)
+    assert rng.spent
+    return roll
+
+
+def test_scifi_roll_keeps_pool_faces_and_explosions_in_order(pilot):
+    roll = scifi_roll(pilot, (1, 10, 7, 3, 2, 10, 8), difficulty="hard")
+    main = roll.result["main"]
+    assert main["faces"] == [1, 10, 7, 3, 2] and main["explosions"] == [10, 8]
+    assert main["successes"] == 4 and roll.outcome == "success" and main["degree"] == "absolute"
+
+
+def test_scifi_fumble_on_the_first_die(pilot):
+    roll = scifi_roll(pilot, (1, 7, 2, 3, 4), difficulty="very-hard")
+    assert roll.outcome == "fumble"
+    roll = scifi_roll(pilot, (2, 7, 1, 3, 4), difficulty="very-hard")
+    assert roll.outcome == "failure"
+
+
+def test_scifi_opposed_roll_stores_the_victory(pilot):
+    roll = scifi_roll(pilot, (4, 9, 2, 2, 7, 1, 5, 8), opponent_dice=3)
+    assert roll.result["opponent"]["faces"] == [1, 5, 8]
+    assert roll.result["opposed"] == {"net": 1, "winner": "first", "victory": "narrowly"}
+
+
+def test_scifi_easy_is_automatic_without_dice(pilot):
+    roll = scifi_roll(pilot, (), difficulty="easy")
+    assert roll.outcome == "success" and roll.result["main"]["faces"] == []
+
+
+# --- one-click adjustments -------------------------------------------------------------------
+
+
+ADJUST_CASES = [
+    # game, start, action, expected change (None: refused, nothing changed)
+    (Game.EXALTED, {"exalted_willpower_temporary": 3}, "willpower-spend", {"exalted_willpower_temporary": 2}),
+    (Game.EXALTED, {"exalted_willpower_temporary": 0}, "willpower-spend", None),
+    (Game.EXALTED, {"exalted_willpower_temporary": 3}, "willpower-regain", {"exalted_willpower_temporary": 4}),
+    (Game.EXALTED, {"exalted_willpower_temporary": 5}, "willpower-regain", None),
+    (Game.EXALTED, {"exalted_motes_max": 10, "exalted_motes": 4}, "motes-spend", {"exalted_motes": 3}),
+    (Game.EXALTED, {"exalted_motes_max": 10, "exalted_motes": 0}, "motes-spend", None),
+    (Game.EXALTED, {"exalted_motes_max": 10, "exalted_motes": 4}, "motes-regain", {"exalted_motes": 5}),
+    (Game.EXALTED, {"exalted_motes_max": 10, "exalted_motes": 10}, "motes-regain", None),
+    (Game.V5, {"v5_hunger": 2}, "hunger-up", {"v5_hunger": 3}),
+    (Game.V5, {"v5_hunger": 5}, "hunger-up", None),
+    (Game.V5, {"v5_hunger": 2}, "hunger-down", {"v5_hunger": 1}),
+    (Game.V5, {"v5_hunger": 0}, "hunger-down", None),
+    (Game.V5, {}, "health-superficial-damage", {"v5_health_superficial": 1}),
+    (Game.V5, {}, "health-aggravated-damage", {"v5_health_aggravated": 1}),
+    (Game.V5, {"v5_health_superficial": 2}, "health-superficial-heal", {"v5_health_superficial": 1}),
+    (Game.V5, {}, "health-superficial-heal", None),
+    (Game.V5, {"v5_health_aggravated": 1}, "health-aggravated-heal", {"v5_health_aggravated": 0}),
+    (Game.V5, {}, "health-aggravated-heal", None),
+    # Health 4 boxes (Stamina 1 + 3): a full track turns superficial into aggravated.
+    (Game.V5, {"v5_health_superficial": 4}, "health-superficial-damage",
+     {"v5_health_superficial": 3, "v5_health_aggravated": 1}),
+    (Game.V5, {"v5_health_aggravated": 4}, "health-aggravated-damage", None),
+    (Game.V5, {}, "willpower-superficial-damage", {"v5_willpower_superficial": 1}),
+    (Game.V5, {"v5_willpower_aggravated": 2}, "willpower-aggravated-damage", None),  # 2 boxes
+    (Game.V5, {"v5_willpower_superficial": 1}, "willpower-superficial-heal", {"v5_willpower_superficial": 0}),
+    (Game.V5, {}, "willpower-aggravated-heal", None),
+    (Game.FATE, {"fate_points": 2}, "fate-point-spend", {"fate_points": 1}),
+    (Game.FATE, {"fate_points": 0}, "fate-point-spend", None),
+    (Game.FATE, {"fate_points": 2}, "fate-point-gain", {"fate_points": 3}),
+    (Game.FATE, {"fate_points": 99}, "fate-point-gain", None),
+    (Game.FATE, {"fate_points": 1, "fate_refresh": 3}, "refresh", {"fate_points": 3}),
+    (Game.FATE, {"fate_points": 5, "fate_refresh": 3}, "refresh", {}),  # refresh never takes points away
+    (Game.FATE, {}, "stress-1", {"fate_stress_1": True}),
+    (Game.FATE, {"fate_stress_3": True}, "stress-3", {"fate_stress_3": False}),
+    (Game.SCIFI, {}, "willpower-spend", None),
+    (Game.EXALTED, {}, "hunger-up", None),  # another game's action
+    (Game.FATE, {}, "", None),
+    (Game.V5, {}, "drop-tables", None),
+]
+
+
+@pytest.mark.parametrize(("game", "start", "action", "change"), ADJUST_CASES,
+                         ids=[f"{g}-{a or 'empty'}-{i}" for i, (g, _, a, _) in enumerate(ADJUST_CASES)])
+def test_adjust(make_character, game, start, action, change):
+    character = make_character(game, **start)
+    before = resources(character)
+    if change is None:
+        with pytest.raises(Refused):
+            services.adjust(character, action)
+        assert resources(character) == before
+    else:
+        returned = services.adjust(character, action)
+        assert resources(character) == {**before, **change}
+        assert {name: getattr(returned, name) for name in before} == {**before, **change}
+    assert Roll.objects.count() == 0
+
+
+# --- the log is immutable --------------------------------------------------------------------
+
+
+def test_a_logged_roll_cannot_be_saved_again(solar):
+    roll = stunted(solar, 0, (7, 7, 1, 1, 1))
+    roll.outcome = "botch"
+    roll.label = "rewritten"
+    with pytest.raises(ValidationError):
+        roll.save()
+    with pytest.raises(ValidationError):
+        Roll.objects.get(pk=roll.pk).save(update_fields=["label"])
+    stored = Roll.objects.get(pk=roll.pk)
+    assert stored.outcome == "success" and stored.label == "Dexterity + Melee"
