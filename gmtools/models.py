@@ -830,6 +830,10 @@ class ExtendedAction(models.Model):
     scene = models.ForeignKey(Scene, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
                               verbose_name=_("scene"))
     name = models.CharField(_("name"), max_length=120)
+    # Who rolls it and with what ("Dexterity + Athletics"); filled by the first roll into it if left blank.
+    character = models.ForeignKey(Character, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+                                  verbose_name=_("character"))
+    traits = models.CharField(_("traits"), max_length=200, blank=True)
     kind = models.CharField(_("kind"), max_length=5, choices=ExtendedKind.choices, default=ExtendedKind.SOLO)
     goal = models.PositiveSmallIntegerField(_("goal"), validators=[MinValueValidator(1), MaxValueValidator(200)])
     interval = models.CharField(_("interval"), max_length=40, blank=True, help_text=_("e.g. 10 minutes, 1 turn, 1 day"))

@@ -159,13 +159,23 @@ def _advance_extended(comp: Composition, main: Any, document: dict[str, Any]) ->
     state = advance(ExtendedState(goal=action.goal if action.kind == ExtendedKind.SOLO else 10**6, total=action.total,
                                   rolls=action.rolls), successes, botched, action.difficulty, botch_policy(action.botch))
     fields: dict[str, Any] = {"total": state.total, "rolls": state.rolls, "ruined": state.ruined}
+    # The first roll tells who rolls it, with what and how many dice, unless the GM said so.
+    if action.character_id is None and comp.character is not None:
+        fields["character"] = comp.character
+    if not action.traits:
+        fields["traits"] = comp.label[:200]
+    if not action.pool:
+        fields["pool"] = min(100, comp.request.dice)
+    if action.kind != ExtendedKind.SOLO and not action.opponent_pool:
+        fields["opponent_pool"] = min(100, comp.opponent.dice)
     if action.kind != ExtendedKind.SOLO:
         other = document["opponent"]["successes"]
         fields["opponent_total"] = action.opponent_total + gain(other, action.difficulty)
     ExtendedAction.objects.filter(pk=action.pk).update(**fields)
     for name, value in fields.items():
         setattr(action, name, value)
-    return {"id": action.pk, "name": action.name, **fields, "winner": action.winner}
+    return {"id": action.pk, "name": action.name, "total": action.total, "opponent_total": action.opponent_total,
+            "rolls": action.rolls, "ruined": action.ruined, "winner": action.winner}
 
 
 @transaction.atomic

@@ -397,10 +397,12 @@ def declare(request: HttpRequest, pk: int, character_pk: int) -> HttpResponse:
 class ExtendedForm(forms.ModelForm):
     class Meta:
         model = ExtendedAction
-        fields = ["name", "kind", "goal", "pool", "interval", "difficulty", "botch", "limit", "opponent", "opponent_pool"]
+        fields = ["name", "character", "traits", "kind", "goal", "pool", "interval", "difficulty", "botch", "limit",
+                  "opponent", "opponent_pool"]
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args, campaign: Campaign, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        self.fields["character"].queryset = campaign.characters.all()
         for field in self.fields.values():
             field.widget.attrs["class"] = "form-select form-select-sm" if isinstance(field.widget, forms.Select) else "form-control form-control-sm"
 
@@ -409,7 +411,7 @@ class ExtendedForm(forms.ModelForm):
 @require_POST
 def extended_create(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = _campaign(request, pk)
-    form = ExtendedForm(request.POST)
+    form = ExtendedForm(request.POST, campaign=campaign)
     if not form.is_valid():
         return _refused(request, " ".join(f"{form.fields[f].label if f in form.fields else ''}: {e}"
                                           for f, errors in form.errors.items() for e in errors))
@@ -418,10 +420,10 @@ def extended_create(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _extended_context(campaign: Campaign) -> dict:
-    actions = list(campaign.extended_actions.all()[:20])
+    actions = list(campaign.extended_actions.select_related("character")[:20])
     for action in actions:
         action.panel = extended_panel(action, campaign.game)
-    return {"campaign": campaign, "extended_actions": actions, "extended_form": ExtendedForm()}
+    return {"campaign": campaign, "extended_actions": actions, "extended_form": ExtendedForm(campaign=campaign)}
 
 
 @login_required
