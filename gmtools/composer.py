@@ -156,7 +156,9 @@ class ComposerForm(forms.Form):
         if game == Game.FATE:
             del self.fields["extended"]
         else:
-            self.fields["extended"].queryset = campaign.extended_actions.filter(ruined=False)
+            # Only the actions still running: one query, then "over" is judged on each row.
+            running = [a.pk for a in campaign.extended_actions.filter(ruined=False) if not a.over]
+            self.fields["extended"].queryset = campaign.extended_actions.filter(pk__in=running)
         for bound in self.fields.values():
             widget = bound.widget
             if isinstance(widget, forms.CheckboxSelectMultiple | forms.CheckboxInput):

@@ -415,15 +415,20 @@ def extended_create(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         return _refused(request, " ".join(f"{form.fields[f].label if f in form.fields else ''}: {e}"
                                           for f, errors in form.errors.items() for e in errors))
-    services.create_extended(campaign, Scene.objects.current(campaign), **form.cleaned_data)
-    return render(request, "table.html#extended-list", _extended_context(campaign))
+    scene = Scene.objects.current(campaign)
+    action = services.create_extended(campaign, scene, **form.cleaned_data)
+    # The composer's "Roll into" list gets the new action too (out of band), keeping the GM's other choices.
+    roll_into = ComposerForm(campaign, initial={"extended": action}, scene=scene)["extended"]
+    return render(request, "table.html#extended-created", {
+        **_extended_context(campaign), "roll_into": roll_into.as_widget(attrs={"hx-swap-oob": "true"}),
+    })
 
 
 def _extended_context(campaign: Campaign) -> dict:
     actions = list(campaign.extended_actions.select_related("character")[:20])
     for action in actions:
         action.panel = extended_panel(action, campaign.game)
-    return {"campaign": campaign, "extended_actions": actions, "extended_form": ExtendedForm(campaign=campaign)}
+    return {"campaign": campaign, "extended_actions": actions, "extended_form": ExtendedForm(campaign=campaign, auto_id="extended_%s")}
 
 
 @login_required
