@@ -404,7 +404,8 @@ def compose(campaign: Campaign, data: dict[str, Any], scene: Scene | None = None
                            action=data.get("action") or "overcome",
                            deck=tuple(campaign.fate_deck) if campaign.fate_uses_deck else None)
 
-    kind = data.get("kind") or "short"
+    # Rolling into an extended action is an extended action: both slots of the turn.
+    kind = "extended" if extended is not None else data.get("kind") or "short"
     _scifi_turn(scene, character, kind, earlier)
     if data.get("off_rol") and character is not None:
         scifi.check_act(scifi.Sphere.OFF_ROL, adventure_open=not character.scifi_off_rol_allowed,

@@ -155,7 +155,8 @@ def _advance_extended(comp: Composition, main: Any, document: dict[str, Any]) ->
     if action.over:
         raise Refused(_("“%(name)s” is already over.") % {"name": action.name})
     successes = document.get("team_total", main.successes)
-    botched = str(main.outcome) in ("botch", "fumble")
+    # A scifi fumble is judged against the extended action's own difficulty, as its odds are.
+    botched = scifi.extended_fumble(main.roll, action.difficulty) if comp.game == Game.SCIFI else str(main.outcome) == "botch"
     state = advance(ExtendedState(goal=action.goal if action.kind == ExtendedKind.SOLO else 10**6, total=action.total,
                                   rolls=action.rolls), successes, botched, action.difficulty, botch_policy(action.botch))
     fields: dict[str, Any] = {"total": state.total, "rolls": state.rolls, "ruined": state.ruined}
@@ -481,6 +482,8 @@ def end_episode(campaign: Campaign) -> None:
 
 def change_turn(scene: Scene, step: int) -> Scene:
     """Next (+1) or previous (−1) turn, atomically in the database (never below turn 1)."""
+    if Scene.objects.filter(pk=scene.pk, ended_at__isnull=False).exists():
+        raise Refused(_("This scene has ended."))
     rows = Scene.objects.filter(pk=scene.pk, ended_at__isnull=True)
     if step < 0:
         rows = rows.filter(turn__gt=1)
@@ -505,7 +508,7 @@ def join_scene(scene: Scene, character: Character) -> None:
     if character.campaign_id != scene.episode.story.campaign_id:
         raise Refused(_("That character is not in this campaign."))
     last = scene.participants.aggregate(n=Max("position"))["n"]
-    _, created = SceneParticipant.objects.get_or_create(
+    _participant, created = SceneParticipant.objects.get_or_create(
         scene=scene, character=character, defaults={"position": 0 if last is None else last + 1})
     if not created:
         raise Refused(_("%(name)s is already in the scene.") % {"name": character.name})

@@ -95,7 +95,7 @@ def extended_odds(
     p_botch: float,
     goal: int,
     difficulty: int = 0,
-    policy: BotchPolicy = BotchPolicy.RESET,
+    policy: BotchPolicy | str = BotchPolicy.RESET,
     rolls: int = 20,
     progress: int = 0,
 ) -> ExtendedOdds:
@@ -109,6 +109,7 @@ def extended_odds(
     check_int(difficulty, "difficulty", 0)
     check_int(rolls, "rolls", 1, 10_000)
     check_int(progress, "progress", 0)
+    policy = botch_policy(policy)  # a name ("reset") is as good as the enum
     # g[k]: probability that a (non-botch) roll adds k, capped at the goal since more is the same.
     g = [0.0] * (goal + 1)
     for i, p in enumerate(per_roll.probs):
