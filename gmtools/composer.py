@@ -324,6 +324,13 @@ def _scifi_turn(scene: Scene | None, character: Character | None, kind: str, ear
         return
     taken = tuple((("special", "fire") if r.action == "fire" else (r.action, None)) for r in earlier if r.action)
     budget = scifi.TurnBudget(taken=tuple((scifi.ActionKind(k), name) for k, name in taken))
+    # An extended action rolled last turn and still running keeps the character concentrating:
+    # it carries into this turn and takes both slots, until it ends (or the GM stops it).
+    running = (Roll.objects.filter(scene=scene, turn=scene.turn - 1, character=character, action="extended",
+                                   extended__isnull=False).select_related("extended").last())
+    if not earlier and kind != "extended":
+        if running is not None and not running.extended.over:
+            budget = scifi.TurnBudget(taken=((scifi.ActionKind.EXTENDED, None),)).next_turn()
     ok, reason = budget.can_take(*(("special", "fire") if kind == "fire" else (kind, None)))
     if not ok:
         raise RulesError(gettext("%(name)s cannot: %(reason)s.") % {"name": character.name, "reason": reason})

@@ -851,6 +851,7 @@ class ExtendedAction(models.Model):
     opponent_total = models.PositiveIntegerField(_("opponent's successes"), default=0)
     rolls = models.PositiveIntegerField(_("rolls"), default=0)
     ruined = models.BooleanField(_("ruined"), default=False)
+    stopped = models.BooleanField(_("stopped by the GM"), default=False)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
@@ -879,7 +880,8 @@ class ExtendedAction(models.Model):
 
     @property
     def over(self) -> bool:
-        return self.ruined or self.winner is not None or (self.limit is not None and self.rolls >= self.limit)
+        return (self.ruined or self.stopped or self.winner is not None
+                or (self.limit is not None and self.rolls >= self.limit))
 
     @property
     def percent(self) -> int:

@@ -533,6 +533,12 @@ def declare_actions(scene: Scene, character: Character, actions: int) -> TurnDec
     return declaration
 
 
+def stop_extended(action: ExtendedAction) -> None:
+    """The GM ends an extended action before its goal (the character stops concentrating on it)."""
+    if not ExtendedAction.objects.filter(pk=action.pk, stopped=False, ruined=False).update(stopped=True):
+        raise Refused(_("“%(name)s” is already over.") % {"name": action.name})
+
+
 def create_extended(campaign: Campaign, scene: Scene | None, **fields: Any) -> ExtendedAction:
     action = ExtendedAction(campaign=campaign, scene=scene, **fields)
     action.full_clean()

@@ -22,6 +22,7 @@ urlpatterns = [
     path("campaigns/<int:pk>/characters/<int:character_pk>/declare/", views.declare, name="declare"),
     path("campaigns/<int:pk>/extended/", views.extended_list, name="extended-list"),
     path("campaigns/<int:pk>/extended/new/", views.extended_create, name="extended-create"),
+    path("campaigns/<int:pk>/extended/<int:action_pk>/stop/", views.extended_stop, name="extended-stop"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -432,6 +432,18 @@ def _extended_context(campaign: Campaign) -> dict:
 
 
 @login_required
+@require_POST
+def extended_stop(request: HttpRequest, pk: int, action_pk: int) -> HttpResponse:
+    campaign = _campaign(request, pk)
+    action = get_object_or_404(campaign.extended_actions, pk=action_pk)
+    try:
+        services.stop_extended(action)
+    except services.Refused as refusal:
+        return _refused(request, str(refusal))
+    return render(request, "table.html#extended-list", _extended_context(campaign))
+
+
+@login_required
 @require_GET
 def extended_list(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = _campaign(request, pk)

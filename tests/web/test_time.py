@@ -659,6 +659,22 @@ def test_scifi_a_roll_into_an_extended_action_takes_both_slots_whatever_kind_was
     assert "concentrating" in refused_by_composer(pilot, scene, kind="short")
 
 
+def test_scifi_a_running_extended_action_keeps_both_slots_in_the_next_turns_until_it_ends(pilot):
+    scene = services.start_scene(pilot.campaign)
+    task = services.create_extended(pilot.campaign, scene, name="Hack the door", goal=50)
+    roll(pilot, scene, (7, 2, 3), extended=task.pk)
+    scene = services.change_turn(scene, 1)
+    # Still concentrating: the extended action carries into this turn and takes both slots...
+    assert "concentrating" in refused_by_composer(pilot, scene, kind="short")
+    # ...but rolling into it again is what the turn is for.
+    assert roll(pilot, scene, (8, 2, 3), extended=task.pk).turn == 2
+    scene = services.change_turn(scene, 1)
+    services.stop_extended(task)
+    assert roll(pilot, scene, (8, 2, 3), kind="short").action == "short"
+    with pytest.raises(Refused, match="already over"):
+        services.stop_extended(task)
+
+
 def test_scifi_off_rol_is_refused_while_the_adventure_is_open_for_a_character_in_it(pilot):
     campaign = pilot.campaign
     campaign.scifi_adventure_open = True
