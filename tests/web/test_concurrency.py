@@ -26,6 +26,7 @@ from gmtools import services
 from gmtools.composer import ComposerForm
 from gmtools.models import Aspect, Character, Roll
 from gmtools.sheets import Game
+from tests.web.helpers import run_at_once
 
 WINDOW = 1.0  # seconds a thread's dice wait for the other thread to reach its dice
 
@@ -48,28 +49,6 @@ class Rendezvous:
         return max(a, min(b, self.face))
 
 
-def race(*jobs):
-    """Run the jobs at once, each in its own thread (and connection); their results or exceptions."""
-    start = threading.Barrier(len(jobs))
-    results: list[object] = [None] * len(jobs)
-
-    def run(i: int, job) -> None:
-        try:
-            start.wait(timeout=10)
-            results[i] = job()
-        except BaseException as error:  # noqa: BLE001 - reported to the test
-            results[i] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, job)) for i, job in enumerate(jobs)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-        assert not thread.is_alive(), "a writer is stuck"
-    close_old_connections()
-    return results
 
 
 def composition(character: Character, **data):
@@ -89,7 +68,7 @@ def test_the_last_willpower_is_spent_once(make_character, set_ratings):
     meet = threading.Barrier(2)
     dice = [Rendezvous(meet, 7), Rendezvous(meet, 7)]
 
-    results = race(*(lambda i=i: services.record_roll(solar.campaign, comps[i], dice[i]) for i in range(2)))
+    results = run_at_once(*(lambda i=i: services.record_roll(solar.campaign, comps[i], dice[i]) for i in range(2)))
 
     rolls = [r for r in results if isinstance(r, Roll)]
     refused = [r for r in results if isinstance(r, services.Refused)]
@@ -112,7 +91,7 @@ def test_the_last_fate_point_is_spent_once(make_character, set_ratings):
     meet = threading.Barrier(2)
     dice = [Rendezvous(meet, 0), Rendezvous(meet, 0)]
 
-    results = race(*(lambda i=i: services.record_roll(hero.campaign, comp, dice[i]) for i in range(2)))
+    results = run_at_once(*(lambda i=i: services.record_roll(hero.campaign, comp, dice[i]) for i in range(2)))
 
     assert sorted(type(r).__name__ for r in results) == ["Refused", "Roll"], results
     assert Character.objects.get(pk=hero.pk).fate_points == 0
@@ -137,7 +116,7 @@ def test_two_adjustments_at_once_are_both_kept(make_character, monkeypatch):
         return change(character)
 
     monkeypatch.setitem(services.ADJUSTMENTS[Game.V5], "hunger-up", slow_change)
-    results = race(lambda: services.adjust(vampire, "hunger-up"), lambda: services.adjust(vampire, "hunger-up"))
+    results = run_at_once(lambda: services.adjust(vampire, "hunger-up"), lambda: services.adjust(vampire, "hunger-up"))
     assert all(isinstance(r, Character) for r in results), results
     assert sorted(r.v5_hunger for r in results) == [2, 3]
     assert not met
@@ -156,7 +135,7 @@ def test_a_double_click_rerolls_once(make_character, set_ratings):
     parent = services.record_roll(vampire.campaign, form.cleaned_data["composition"], Rendezvous(threading.Barrier(1), 2))
     meet = threading.Barrier(2)
     dice = [Rendezvous(meet, 9), Rendezvous(meet, 9)]
-    results = race(*(lambda i=i: services.willpower_reroll(parent, [0], dice[i]) for i in range(2)))
+    results = run_at_once(*(lambda i=i: services.willpower_reroll(parent, [0], dice[i]) for i in range(2)))
     assert sorted(type(r).__name__ for r in results) == ["Refused", "Roll"], results
     assert Character.objects.get(pk=vampire.pk).v5_willpower_superficial == 1
     assert Roll.objects.count() == 2

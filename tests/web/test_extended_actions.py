@@ -26,29 +26,11 @@ from gmtools.sheets import Game
 from gmtools.templatetags.table import percent
 from rules import exalted, scifi, v5
 from rules import extended as rules_extended
+from tests.web.helpers import COMMON, DEFAULTS, Faces, run_at_once
 
 pytestmark = pytest.mark.django_db
 
 
-class Faces:
-    """A random source returning scripted faces in order; asking for more fails the test."""
-
-    def __init__(self, *faces: int) -> None:
-        self.faces = list(faces)
-
-    def randint(self, a: int, b: int) -> int:
-        assert self.faces, "the roll asked for more dice than scripted"
-        face = self.faces.pop(0)
-        assert a <= face <= b, (face, a, b)
-        return face
-
-
-COMMON = {"dice": 0, "modifier": 0, "pool_from": "traits", "kind": "short"}
-DEFAULTS = {
-    Game.EXALTED: {"difficulty": 1, "stunt": 0},
-    Game.V5: {"difficulty": 1, "shortcut": "roll"},
-    Game.SCIFI: {"difficulty": "common"},
-}
 TRAITS = {Game.EXALTED: ("dexterity", "athletics"), Game.V5: ("strength", "athletics"),
           Game.SCIFI: ("agility", "athletics")}
 
@@ -551,27 +533,6 @@ class Meet:
         return max(a, min(b, self.face))
 
 
-def run_at_once(*jobs) -> list:
-    start = threading.Barrier(len(jobs))
-    results: list[object] = [None] * len(jobs)
-
-    def run(i: int, job) -> None:
-        try:
-            start.wait(timeout=10)
-            results[i] = job()
-        except BaseException as error:  # noqa: BLE001 - reported to the test
-            results[i] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, job)) for i, job in enumerate(jobs)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-        assert not thread.is_alive(), "a writer is stuck"
-    close_old_connections()
-    return results
 
 
 @pytest.mark.django_db(transaction=True)

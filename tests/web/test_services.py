@@ -18,27 +18,9 @@ from gmtools.models import Aspect, Campaign, Character, Roll, RollKind
 from gmtools.services import Refused
 from gmtools.sheets import Game
 from rules import fate
+from tests.web.helpers import COMMON, DEFAULTS, Faces
 
 pytestmark = pytest.mark.django_db
-
-
-class Faces:
-    """A random source returning scripted faces in order (``randint(a, b)`` checks the range)."""
-
-    def __init__(self, *faces: int) -> None:
-        self.faces = list(faces)
-        self.asked: list[tuple[int, int]] = []
-
-    def randint(self, a: int, b: int) -> int:
-        self.asked.append((a, b))
-        assert self.faces, f"the roll asked for more dice than scripted (die {len(self.asked)})"
-        face = self.faces.pop(0)
-        assert a <= face <= b, (face, a, b)
-        return face
-
-    @property
-    def spent(self) -> bool:
-        return not self.faces
 
 
 class Boom:
@@ -49,13 +31,6 @@ class Boom:
 
 
 # Fields of other games (and of later issues) are ignored by the form of a game that lacks them.
-COMMON = {"dice": 0, "modifier": 0, "pool_from": "traits", "kind": "short"}
-DEFAULTS = {
-    Game.EXALTED: {"difficulty": 1, "stunt": 0},
-    Game.V5: {"difficulty": 1, "shortcut": "roll"},
-    Game.FATE: {"difficulty": 0, "stunt_bonus": 0, "helpers": 0, "action": "overcome"},
-    Game.SCIFI: {"difficulty": "common"},
-}
 
 
 def trait(character: Character, key: str) -> int:

@@ -24,23 +24,12 @@ from gmtools.sheets import Game, TraitCategory
 from gmtools.templatetags.table import percent
 from gmtools.views import LOG_PAGE
 from rules import exalted, fate, scifi, v5
+from tests.web.helpers import COMMON, DEFAULTS, POOL_TRAITS
 
 pytestmark = pytest.mark.django_db
 
 GAMES = [Game.EXALTED, Game.V5, Game.FATE, Game.SCIFI]
 # Fields of other games (and of later issues) are ignored by the form of a game that lacks them.
-COMMON = {"dice": 0, "modifier": 0, "pool_from": "traits", "kind": "short"}
-DEFAULTS = {
-    Game.EXALTED: {"difficulty": 1, "stunt": 0},
-    Game.V5: {"difficulty": 1, "shortcut": "roll"},
-    Game.FATE: {"difficulty": 0, "stunt_bonus": 0, "helpers": 0, "action": "overcome"},
-    Game.SCIFI: {"difficulty": "common"},
-}
-# The traits a roll of each game is made of (first, second).
-POOL_TRAITS = {
-    Game.EXALTED: ("dexterity", "melee"), Game.V5: ("strength", "brawl"),
-    Game.FATE: ("forceful", None), Game.SCIFI: ("agility", "firearms"),
-}
 # What each game's table shows that the others do not.
 GAME_MARKERS = {
     Game.EXALTED: ("Stunt dice", "Motes", "Spend Willpower (+1 success)", "Botch"),

@@ -31,34 +31,11 @@ from gmtools.models import (
 from gmtools.services import Refused
 from gmtools.sheets import Game
 from rules import exalted, fate, scifi, v5
+from tests.web.helpers import COMMON, DEFAULTS, Faces, POOL_TRAITS
 
 pytestmark = pytest.mark.django_db
 
 
-class Faces:
-    """A random source returning scripted faces in order; asking for more fails the test."""
-
-    def __init__(self, *faces: int) -> None:
-        self.faces = list(faces)
-
-    def randint(self, a: int, b: int) -> int:
-        assert self.faces, "the roll asked for more dice than scripted"
-        face = self.faces.pop(0)
-        assert a <= face <= b, (face, a, b)
-        return face
-
-
-COMMON = {"dice": 0, "modifier": 0, "pool_from": "traits", "kind": "short"}
-DEFAULTS = {
-    Game.EXALTED: {"difficulty": 1, "stunt": 0},
-    Game.V5: {"difficulty": 1, "shortcut": "roll"},
-    Game.FATE: {"difficulty": 0, "stunt_bonus": 0, "helpers": 0, "action": "overcome"},
-    Game.SCIFI: {"difficulty": "common"},
-}
-POOL_TRAITS = {
-    Game.EXALTED: ("dexterity", "melee"), Game.V5: ("strength", "brawl"),
-    Game.FATE: ("forceful", None), Game.SCIFI: ("agility", "firearms"),
-}
 
 
 def form_data(character: Character, **data) -> dict:

@@ -1,0 +1,67 @@
+"""Helpers shared by the web tests: scripted dice, the composer's defaults, parallel writers."""
+
+from __future__ import annotations
+
+import threading
+
+from django.db import close_old_connections, connection
+
+from gmtools.sheets import Game
+
+
+class Faces:
+    """A random source returning scripted faces in order; asking for more fails the test."""
+
+    def __init__(self, *faces: int) -> None:
+        self.faces = list(faces)
+        self.asked: list[tuple[int, int]] = []
+
+    def randint(self, a: int, b: int) -> int:
+        self.asked.append((a, b))
+        assert self.faces, f"the roll asked for more dice than scripted (die {len(self.asked)})"
+        face = self.faces.pop(0)
+        assert a <= face <= b, (face, a, b)
+        return face
+
+    @property
+    def spent(self) -> bool:
+        return not self.faces
+
+
+# What the composer submits when the GM changes nothing, per game.
+COMMON = {"dice": 0, "modifier": 0, "pool_from": "traits", "kind": "short"}
+DEFAULTS = {
+    Game.EXALTED: {"difficulty": 1, "stunt": 0},
+    Game.V5: {"difficulty": 1, "shortcut": "roll"},
+    Game.FATE: {"difficulty": 0, "stunt_bonus": 0, "helpers": 0, "action": "overcome"},
+    Game.SCIFI: {"difficulty": "common"},
+}
+# The traits a roll of each game is made of (first, second).
+POOL_TRAITS = {
+    Game.EXALTED: ("dexterity", "melee"), Game.V5: ("strength", "brawl"),
+    Game.FATE: ("forceful", None), Game.SCIFI: ("agility", "firearms"),
+}
+
+
+def run_at_once(*jobs, timeout: float = 120) -> list:
+    """Run the jobs at once, each in its own thread (and connection); their results or exceptions."""
+    start = threading.Barrier(len(jobs))
+    results: list[object] = [None] * len(jobs)
+
+    def run(i: int, job) -> None:
+        try:
+            start.wait(timeout=10)
+            results[i] = job()
+        except BaseException as error:  # noqa: BLE001 - reported to the test
+            results[i] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, job)) for i, job in enumerate(jobs)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=timeout)
+        assert not thread.is_alive(), "a writer is stuck"
+    close_old_connections()
+    return results
