@@ -5,7 +5,10 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from enum import Enum
+from typing import Protocol, TypeVar
+
+E = TypeVar("E", bound=Enum)
 
 
 class RulesError(ValueError):
@@ -65,6 +68,15 @@ def check_int(value: int, name: str, low: int | None = None, high: int | None = 
     if high is not None and value > high:
         raise RulesError(f"{name} must be at most {high}, got {value}")
     return value
+
+
+def parse_choice(enum: type[E], value: object, what: str) -> E:
+    """One of an enum's members, from itself or its value; else a RulesError listing the choices."""
+    try:
+        return enum(value)
+    except ValueError:
+        choices = ", ".join(str(member.value) for member in enum)
+        raise RulesError(f"{what} must be one of {choices}, got {value!r}") from None
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from rules.dice import RulesError, check_int
+from rules.dice import RulesError, check_int, parse_choice
 from rules.dist import Distribution
 
 
@@ -25,10 +25,7 @@ class BotchPolicy(StrEnum):
 
 
 def botch_policy(value: str | BotchPolicy) -> BotchPolicy:
-    try:
-        return BotchPolicy(value)
-    except ValueError:
-        raise RulesError(f"botch policy must be reset, ruin or ignore, got {value!r}") from None
+    return parse_choice(BotchPolicy, value, "botch policy")
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,11 +45,20 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from enum import Enum, StrEnum
+from enum import StrEnum
 from itertools import combinations, product
-from typing import TypeVar
 
-from rules.dice import Note, RandomSource, RulesError, check_fate_faces, check_int, note, roll_fate_dice, system_random
+from rules.dice import (
+    Note,
+    RandomSource,
+    RulesError,
+    check_fate_faces,
+    check_int,
+    note,
+    parse_choice,
+    roll_fate_dice,
+    system_random,
+)
 from rules.dist import ContestOdds, Distribution, contest as contest_odds
 
 SYSTEM = "fate"
@@ -59,17 +68,6 @@ MAX_HELPERS = 10
 MAX_INVOKES = 10
 INVOKE_BONUS = 2  # per invoked aspect
 STYLE_SHIFTS = 3
-
-E = TypeVar("E", bound=Enum)
-
-
-def _parse(enum: type[E], value: object, what: str) -> E:
-    try:
-        return enum(value)
-    except ValueError:
-        choices = ", ".join(str(member.value) for member in enum)
-        raise RulesError(f"{what} must be one of {choices}, got {value!r}") from None
-
 
 def _signed(value: int) -> str:
     return f"{value:+d}"
@@ -130,7 +128,7 @@ class Approach(StrEnum):
 
 
 def parse_approach(value: str) -> Approach:
-    return _parse(Approach, value, "approach")
+    return parse_choice(Approach, value, "approach")
 
 
 def bonus(approach_rating: int, stunt: int = 0, helpers: int = 0, invokes: int = 0) -> int:
@@ -161,7 +159,7 @@ def outcome_of(shifts: int) -> Outcome:
 
 
 def parse_outcome(value: str) -> Outcome:
-    return _parse(Outcome, value, "outcome")
+    return parse_choice(Outcome, value, "outcome")
 
 
 OUTCOME_TEXT = {
@@ -541,7 +539,7 @@ class Action(StrEnum):
 
 
 def parse_action(value: str) -> Action:
-    return _parse(Action, value, "action")
+    return parse_choice(Action, value, "action")
 
 
 class Cost(StrEnum):
@@ -765,14 +763,14 @@ class Consequences:
         return tuple(s for s in Severity if getattr(self, s.value) is None)
 
     def take(self, severity: Severity | str, aspect: str) -> Consequences:
-        severity = _parse(Severity, severity, "consequence")
+        severity = parse_choice(Severity, severity, "consequence")
         if severity not in self.free:
             raise RulesError(f"the {severity.value} consequence slot is taken")
         return replace(self, **{severity.value: _check_name(aspect, f"{severity.value} consequence")})
 
     def recover(self, severity: Severity | str) -> Consequences:
         """Clear a slot (mild: after a scene's rest; moderate: after a session; severe: after a scenario)."""
-        severity = _parse(Severity, severity, "consequence")
+        severity = parse_choice(Severity, severity, "consequence")
         return replace(self, **{severity.value: None})
 
     def as_json(self) -> dict[str, object]:
@@ -797,7 +795,7 @@ class HitPlan:
     def __post_init__(self) -> None:
         if self.box is not None and self.box not in STRESS_BOXES:
             raise RulesError(f"stress boxes are 1, 2 and 3, got {self.box!r}")
-        severities = tuple(_parse(Severity, s, "consequence") for s in self.consequences)
+        severities = tuple(parse_choice(Severity, s, "consequence") for s in self.consequences)
         if len(set(severities)) != len(severities):
             raise RulesError("each consequence slot can be taken once")
         object.__setattr__(self, "consequences", tuple(sorted(severities, key=lambda s: s.shifts)))
@@ -938,7 +936,7 @@ class Aspect:
 
     def __post_init__(self) -> None:
         _check_name(self.name, "aspect")
-        object.__setattr__(self, "kind", _parse(AspectKind, self.kind, "aspect kind"))
+        object.__setattr__(self, "kind", parse_choice(AspectKind, self.kind, "aspect kind"))
         check_int(self.free_invokes, "free invocations", 0, MAX_INVOKES)
         if self.kind is AspectKind.BOOST and self.free_invokes != 1:
             raise RulesError("a boost has exactly one free invocation, then it vanishes")

@@ -63,6 +63,7 @@ from rules.dice import (
     check_int,
     count_at_least,
     note,
+    parse_choice,
     roll_d10,
 )
 from rules.dist import ContestOdds, Distribution
@@ -424,10 +425,7 @@ class DamageKind(StrEnum):
 
 
 def damage_kind(value: str | DamageKind) -> DamageKind:
-    try:
-        return DamageKind(value)
-    except ValueError:
-        raise RulesError(f"damage must be superficial or aggravated, got {value!r}") from None
+    return parse_choice(DamageKind, value, "damage")
 
 
 @dataclass(frozen=True, slots=True)

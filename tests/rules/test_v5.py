@@ -334,7 +334,7 @@ def test_healing():
 def test_bad_tracker_input():
     with pytest.raises(RulesError):
         Tracker(3, superficial=2, aggravated=2)
-    with pytest.raises(RulesError, match="superficial or aggravated"):
+    with pytest.raises(RulesError, match="superficial, aggravated"):
         Tracker(3).damage("lethal", 1)
 
 

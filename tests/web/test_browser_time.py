@@ -128,6 +128,15 @@ def roll_into_wall(page: Page, action: ExtendedAction) -> None:
     page.select_option("#composer [name=extended]", str(action.pk))
 
 
+def press_and_settle(page: Page, button) -> None:
+    """Press Enter on a focused button and wait until htmx has settled the swap it causes."""
+    page.evaluate("window.__settled = false; document.body.addEventListener("
+                  "'htmx:afterSettle', () => { window.__settled = true; }, {once: true})")
+    button.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("window.__settled === true")
+
+
 def test_exalted_wall_climb_to_completion(page, gm_user, dice):
     campaign = campaign_of(gm_user, Game.EXALTED)
     koi = make_character(campaign, "Koi", {"dexterity": 4, "athletics": 2})
@@ -142,9 +151,7 @@ def test_exalted_wall_climb_to_completion(page, gm_user, dice):
     expect(status).to_contain_text("0 rolls")
     expect(status).to_contain_text("to finish within 20 rolls")  # the odds beside the bar, no limit set
 
-    # The composer was drawn before the action existed: choosing Koi again redraws it with the
-    # action on offer (see test_new_extended_action_is_offered_by_the_composer at once).
-    page.select_option("#composer [name=character]", str(koi.pk))
+    # Creating the action put it on offer in the composer, out of band.
     expect(page.locator(f"#composer [name=extended] option[value='{action.pk}']")).to_be_attached()
     page.select_option("#composer [name=first]", trait(koi, "dexterity"))
     page.select_option("#composer [name=second]", trait(koi, "athletics"))
@@ -339,12 +346,11 @@ def test_turn_order_drag_and_drop_and_keyboard(page, gm_user):
     page.reload()
     expect(order(page)).to_have_text(["Cyd", "Aaron", "Bea"])
 
-    # The keyboard: focus a row's ↑ / ↓ button and press Enter.
-    order_row(page, bea).get_by_role("button", name="Move up").focus()
-    page.keyboard.press("Enter")
+    # The keyboard: focus a row's ↑ / ↓ button and press Enter. htmx wires the buttons of the
+    # swapped-in list when it settles, so each press waits for the previous swap to settle.
+    press_and_settle(page, order_row(page, bea).get_by_role("button", name="Move up"))
     expect(order(page)).to_have_text(["Cyd", "Bea", "Aaron"])
-    order_row(page, cyd).get_by_role("button", name="Move down").focus()
-    page.keyboard.press("Enter")
+    press_and_settle(page, order_row(page, cyd).get_by_role("button", name="Move down"))
     expect(order(page)).to_have_text(["Bea", "Cyd", "Aaron"])
     assert stored_order(campaign) == ["Bea", "Cyd", "Aaron"]
 
