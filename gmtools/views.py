@@ -29,6 +29,7 @@ class CampaignForm(forms.ModelForm):
     class Meta:
         model = Campaign
         fields = ["name", "game"]
+        widgets = {"name": forms.TextInput(attrs={"class": "form-control"}), "game": forms.Select(attrs={"class": "form-select"})}
 
 
 def home(request: HttpRequest) -> HttpResponse:
