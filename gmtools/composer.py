@@ -52,6 +52,20 @@ SCIFI_ACTIONS = [("short", _("Short (1 slot)")), ("long", _("Long (2 slots)")), 
 V5_SHORTCUTS = [("roll", _("Roll")), ("take_half", _("Take half")), ("automatic", _("Automatic win"))]
 
 
+class ModelMultipleChoiceField(forms.ModelMultipleChoiceField):
+    """Refuses ids that no database column can hold, instead of letting the query overflow."""
+
+    def _check_values(self, value):
+        for pk in value:
+            try:
+                if not -(2**63) <= int(pk) < 2**63:
+                    raise ValueError
+            except (TypeError, ValueError):
+                raise forms.ValidationError(self.error_messages["invalid_pk_value"], code="invalid_pk_value",
+                                            params={"pk": pk}) from None
+        return super()._check_values(value)
+
+
 class TraitChoiceField(forms.ModelChoiceField):
     def label_from_instance(self, trait: Trait) -> str:
         return f"{trait.label} {trait.rating}"
@@ -73,7 +87,7 @@ class ComposerForm(forms.Form):
                                        label=_("Opposed by (dice)"),
                                        help_text=_("Leave 0 for a roll against the difficulty."))
     opponent = forms.CharField(max_length=80, required=False, label=_("Opponent"))
-    team = forms.ModelMultipleChoiceField(queryset=Character.objects.none(), required=False, label=_("Teamwork"),
+    team = ModelMultipleChoiceField(queryset=Character.objects.none(), required=False, label=_("Teamwork"),
                                           widget=forms.CheckboxSelectMultiple)
 
     # exalted and v5: roll the traits, or a Willpower (Humanity) roll from the sheet's own rating
@@ -92,7 +106,7 @@ class ComposerForm(forms.Form):
     stunt_bonus = forms.TypedChoiceField(choices=[(0, "0"), (1, "+1"), (2, "+2")], coerce=int, initial=0,
                                          label=_("Stunt bonus"))
     helpers = forms.IntegerField(initial=0, min_value=0, max_value=5, label=_("Helping allies (+1 each)"))
-    invoke = forms.ModelMultipleChoiceField(queryset=Aspect.objects.none(), required=False,
+    invoke = ModelMultipleChoiceField(queryset=Aspect.objects.none(), required=False,
                                             widget=forms.CheckboxSelectMultiple,
                                             label=_("Invoke aspects (+2 each)"),
                                             help_text=_("A free invocation is used first, else a fate point."))

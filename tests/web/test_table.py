@@ -654,3 +654,12 @@ def test_query_count_of_the_table_does_not_grow_with_the_log(gm_client, gm, game
         gm_client.get(reverse("table", args=[long.campaign_id]))
     with django_assert_max_num_queries(len(page)):
         gm_client.get(reverse("log", args=[long.campaign_id]), {"page": 2})
+
+
+@pytest.mark.parametrize("field", ["team", "invoke"])
+def test_an_id_too_large_for_any_column_is_a_form_error_not_a_500(gm_client, gm, field):
+    game = Game.FATE if field == "invoke" else Game.EXALTED
+    campaign = Campaign.objects.create(name="Overflow", game=game, gm=gm)
+    response = gm_client.post(reverse("roll", args=[campaign.pk]), {field: "99999999999999999999"})
+    assert response.status_code == 400
+    assert not Roll.objects.exists()
