@@ -17,6 +17,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from gmtools.models import Aspect, Campaign, Character, ExtendedAction, ExtendedKind, Roll, Scene, Trait, TurnDeclaration
+from gmtools.notes import refusal_text
 from gmtools.sheets import Game, TraitCategory
 from rules import exalted, fate, scifi, v5
 from rules.dice import RulesError
@@ -228,7 +229,7 @@ class ComposerForm(forms.Form):
             try:
                 data["composition"] = compose(self.campaign, data, self.scene)
             except RulesError as error:
-                raise forms.ValidationError(str(error)) from None
+                raise forms.ValidationError(refusal_text(error)) from None
         return data
 
 
@@ -345,9 +346,11 @@ def _scifi_turn(scene: Scene | None, character: Character | None, kind: str, ear
     if not earlier and kind != "extended":
         if running is not None and not running.extended.over:
             budget = scifi.TurnBudget(taken=((scifi.ActionKind.EXTENDED, None),)).next_turn()
-    ok, reason = budget.can_take(*(("special", "fire") if kind == "fire" else (kind, None)))
-    if not ok:
-        raise RulesError(gettext("%(name)s cannot: %(reason)s.") % {"name": character.name, "reason": reason})
+    try:
+        budget.take(*(("special", "fire") if kind == "fire" else (kind, None)))
+    except RulesError as refusal:
+        reason = refusal_text(refusal)
+        raise RulesError(gettext("%(name)s cannot: %(reason)s.") % {"name": character.name, "reason": reason}) from None
 
 
 def compose(campaign: Campaign, data: dict[str, Any], scene: Scene | None = None) -> Composition:

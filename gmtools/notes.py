@@ -390,6 +390,48 @@ def effect_text(effect: Mapping[str, Any]) -> str:
     return _render(EFFECTS, effect)
 
 
+# --- refusals ---------------------------------------------------------------------------------
+
+# The engine's refusals that a GM meets at the table (``RulesError.code``), in the active
+# language. Anything without a code, or with an unknown one, reads as the engine wrote it.
+REFUSALS: dict[str, Callable[[Params], str]] = {
+    "pool_unrollable": lambda p: pgettext("exalted", "a pool of %(dice)d dice after modifiers cannot be rolled") % p,
+    "automatic_stress": lambda p: pgettext("exalted", "no automatic success in stressful situations or combat: roll the dice"),
+    "automatic_pool": lambda p: pgettext(
+        "exalted", "an automatic success needs %(needed)d or more dice, the pool has %(dice)d") % p,
+    "automatic_win_pool": lambda p: pgettext(
+        "v5", "an automatic win needs at least %(needed)d dice (twice difficulty %(difficulty)d), the pool has %(dice)d") % p,
+    "reroll_tracker": lambda p: pgettext("v5", "Willpower cannot reroll a tracker roll (Willpower, Humanity)"),
+    "reroll_again": lambda p: pgettext("v5", "this roll was already rerolled with Willpower"),
+    "reroll_hunger_only": lambda p: pgettext("v5", "every die is a Hunger die, and Willpower cannot reroll Hunger dice"),
+    "reroll_count": lambda p: pgettext("v5", "Willpower rerolls 1 to %(most)d normal dice, not %(dice)d") % p,
+    "budget_concentrating": lambda p: pgettext("scifi", "concentrating on an extended action: it takes the whole turn"),
+    "budget_slots": lambda p: npgettext(
+        "scifi", "a %(action)s action needs %(cost)d action slot, %(left)d of %(slots)d left",
+        "a %(action)s action needs %(cost)d action slots, %(left)d of %(slots)d left", p["cost"]
+    ) % {**p, "action": _SCIFI_ACTIONS.get(p["action"], p["action"])},
+    "budget_special": lambda p: pgettext("scifi", "%(action)s: at most %(most)d a turn") % {
+        **p, "action": _SCIFI_ACTIONS.get(p["action"], p["action"])},
+    "off_rol_closed": lambda p: pgettext(
+        "scifi", "Off-Rol actions are closed while the adventure is open, unless the Director stages a scene for them"),
+}
+_SCIFI_ACTIONS = {
+    "short": pgettext_lazy("scifi action", "short"), "long": pgettext_lazy("scifi action", "long"),
+    "extended": pgettext_lazy("scifi action", "extended"), "fire": pgettext_lazy("scifi action", "fire"),
+}
+
+
+def refusal_text(error: Exception) -> str:
+    """A ``rules.RulesError`` in the active language (its English message when it has no code)."""
+    line = REFUSALS.get(getattr(error, "code", ""))
+    if line is None:
+        return str(error)
+    try:
+        return str(line(getattr(error, "params", {})))
+    except (KeyError, ValueError, TypeError):
+        return str(error)
+
+
 # --- words that differ per game --------------------------------------------------------------
 
 # The same English word, a different published Spanish term per game. Declared here so the

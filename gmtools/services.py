@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from gmtools.composer import MODULES, Composition, Spend
+from gmtools.notes import refusal_text
 from gmtools.models import (
     Aspect,
     Campaign,
@@ -208,7 +209,7 @@ def record_roll(campaign: Campaign, comp: Composition, rng: RandomSource | None 
         if comp.extended is not None:
             document["extended"] = _advance_extended(comp, main, document)
     except RulesError as error:
-        raise Refused(str(error)) from None
+        raise Refused(refusal_text(error)) from None
     return Roll.objects.create(
         campaign=campaign, character=comp.character, actor=comp.actor, system=comp.game, kind=RollKind.ROLL,
         label=comp.label, request={**request_doc(comp.request), "shortcut": comp.shortcut},
@@ -256,7 +257,7 @@ def willpower_reroll(parent: Roll, indices: list[int], rng: RandomSource | None 
             raise RulesError(_("An automatic win or taking half rolls no dice to reroll."))
         rerolled = v5.roll_reroll(request, result, indices, rng)
     except RulesError as error:
-        raise Refused(str(error)) from None
+        raise Refused(refusal_text(error)) from None
     _pay(Spend("v5_willpower", parent.character_id))
     return _child(parent, RollKind.REROLL, label=parent.label, request=parent.request,
                   result={"main": rerolled.as_json()}, outcome=str(rerolled.outcome),

@@ -12,7 +12,16 @@ E = TypeVar("E", bound=Enum)
 
 
 class RulesError(ValueError):
-    """Bad input to a rule: the message is shown to the user as is (one line)."""
+    """Bad input to a rule: the message is shown to the user as is (one line).
+
+    A refusal a player meets at the table (not a typo on the command line) also carries a
+    stable ``code`` and its ``params``, so the UI can say it in the player's language.
+    """
+
+    def __init__(self, message: str, code: str = "", **params: int | str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
 
 
 class RandomSource(Protocol):

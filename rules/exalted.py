@@ -75,7 +75,7 @@ class Request:
         for modifier in self.modifiers:
             check_int(modifier, "modifier")
         if self.dice < 1:
-            raise RulesError(f"a pool of {self.dice} dice after modifiers cannot be rolled")
+            raise RulesError(f"a pool of {self.dice} dice after modifiers cannot be rolled", "pool_unrollable", dice=self.dice)
         if self.dice > MAX_DICE:
             raise RulesError(f"at most {MAX_DICE} dice can be rolled, got {self.dice}")
 
@@ -172,11 +172,12 @@ def roll(req: Request, rng: RandomSource | None = None) -> Result:
 def automatic_success(req: Request, stressful: bool = False) -> Result:
     """Skip the roll (GM's call): 7+ dice outside stress meets the difficulty, no extra successes."""
     if stressful:
-        raise RulesError("no automatic success in stressful situations or combat: roll the dice")
+        raise RulesError("no automatic success in stressful situations or combat: roll the dice", "automatic_stress")
     if req.willpower:
         raise RulesError("Willpower adds a success to a roll; an automatic success rolls nothing")
     if req.dice < AUTOMATIC_SUCCESS_DICE:
-        raise RulesError(f"an automatic success needs {AUTOMATIC_SUCCESS_DICE} or more dice, got {req.dice}")
+        raise RulesError(f"an automatic success needs {AUTOMATIC_SUCCESS_DICE} or more dice, got {req.dice}",
+                         "automatic_pool", needed=AUTOMATIC_SUCCESS_DICE, dice=req.dice)
     notes = (
         *_pool_notes(req),
         note("automatic_success", f"automatic success with {req.dice} dice: no roll, no extra successes", dice=req.dice),

@@ -565,21 +565,29 @@ class TurnBudget:
 
     def can_take(self, kind: ActionKind | str, special_name: str | None = None) -> tuple[bool, str]:
         """Whether the action fits in what is left of the turn, and if not, why."""
+        refusal = self._refusal(kind, special_name)
+        return (False, str(refusal)) if refusal else (True, "")
+
+    def _refusal(self, kind: ActionKind | str, special_name: str | None) -> RulesError | None:
         kind, special = _action(kind, special_name)
         if any(k is ActionKind.EXTENDED for k, _ in self.taken):
-            return False, "concentrating on an extended action: it takes the whole turn"
+            return RulesError("concentrating on an extended action: it takes the whole turn", "budget_concentrating")
         cost = _slots(kind, special)
         if cost > self.left:
             slots = "slot" if cost == 1 else "slots"
-            return False, f"a {special_name or kind} action needs {cost} action {slots}, {self.left} of {SLOTS_PER_TURN} left"
+            return RulesError(f"a {special_name or kind} action needs {cost} action {slots}, {self.left} of {SLOTS_PER_TURN} left",
+                              "budget_slots", action=special_name or str(kind), cost=cost, left=self.left,
+                              slots=SLOTS_PER_TURN)
         if special and sum(name == special.name for _, name in self.taken) >= special.per_turn:
-            return False, f"{special.name}: at most {special.per_turn} a turn"
-        return True, ""
+            return RulesError(f"{special.name}: at most {special.per_turn} a turn", "budget_special",
+                              action=special.name, most=special.per_turn)
+        return None
 
     def take(self, kind: ActionKind | str, special_name: str | None = None) -> TurnBudget:
-        ok, reason = self.can_take(kind, special_name)
-        if not ok:
-            raise RulesError(reason)
+        """This turn with the action taken; a RulesError (with its code) if it does not fit."""
+        refusal = self._refusal(kind, special_name)
+        if refusal:
+            raise refusal
         return TurnBudget((*self.taken, (ActionKind(kind), special_name)))
 
     def next_turn(self, extended_continues: bool = True) -> TurnBudget:
@@ -612,7 +620,7 @@ def can_act(sphere: Sphere | str, adventure_open: bool, scene_staged: bool = Fal
 def check_act(sphere: Sphere | str, adventure_open: bool, scene_staged: bool = False) -> None:
     ok, reason = can_act(sphere, adventure_open, scene_staged)
     if not ok:
-        raise RulesError(reason)
+        raise RulesError(reason, "off_rol_closed")
 
 
 # --- derived distances -----------------------------------------------------------------------

@@ -295,7 +295,8 @@ def automatic_win(request: Request) -> Result:
     """The GM skips the roll: a pool of at least twice the difficulty wins with margin 0."""
     n, d = request.dice, request.difficulty
     if n < 2 * d:
-        raise RulesError(f"an automatic win needs at least {2 * d} dice (twice difficulty {d}), the pool has {n}")
+        raise RulesError(f"an automatic win needs at least {2 * d} dice (twice difficulty {d}), the pool has {n}",
+                         "automatic_win_pool", needed=2 * d, difficulty=d, dice=n)
     text = f"automatic win: {n} dice, at least twice difficulty {d}"
     return _unrolled(request, d, "automatic_win", note("automatic_win", text, dice=n, difficulty=d))
 
@@ -329,20 +330,21 @@ def reroll(request: Request, result: Result, indices: Iterable[int], new_faces: 
     if isinstance(result, RouseResult):
         raise RulesError("Willpower cannot reroll a check")
     if request.tracker:
-        raise RulesError("Willpower cannot reroll a tracker roll (Willpower, Humanity)")
+        raise RulesError("Willpower cannot reroll a tracker roll (Willpower, Humanity)", "reroll_tracker")
     if result.automatic:
         raise RulesError("nothing was rolled, so there is nothing to reroll")
     if result.rerolled:
-        raise RulesError("this roll was already rerolled with Willpower")
+        raise RulesError("this roll was already rerolled with Willpower", "reroll_again")
     if (len(result.faces), len(result.hunger_faces), result.difficulty) != (
         request.normal_dice, request.hunger_dice, request.difficulty
     ):
         raise RulesError("this result was not rolled for this request")
     if not result.faces:
-        raise RulesError("every die is a hunger die, and Willpower cannot reroll hunger dice")
+        raise RulesError("every die is a hunger die, and Willpower cannot reroll hunger dice", "reroll_hunger_only")
     indices = tuple(indices)
     if not 1 <= len(indices) <= MAX_REROLL:
-        raise RulesError(f"Willpower rerolls 1 to {MAX_REROLL} normal dice, got {len(indices)}")
+        raise RulesError(f"Willpower rerolls 1 to {MAX_REROLL} normal dice, got {len(indices)}", "reroll_count",
+                         most=MAX_REROLL, dice=len(indices))
     for i in indices:
         check_int(i, "reroll index", 0, len(result.faces) - 1)
     if len(set(indices)) != len(indices):

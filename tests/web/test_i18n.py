@@ -457,3 +457,41 @@ def test_the_switch_needs_csrf(gm):
     strict = Client(enforce_csrf_checks=True)
     strict.force_login(gm)
     assert strict.post(reverse("set_language"), {"language": "es", "next": "/"}).status_code == 403
+
+
+def _refusal_codes() -> set[str]:
+    """Every code the engine gives a RulesError (its second argument), read from the source."""
+    import ast
+
+    codes = set()
+    for path in sorted(RULES.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "RulesError" and len(node.args) > 1
+                    and isinstance(node.args[1], ast.Constant)):
+                codes.add(node.args[1].value)
+    return codes
+
+
+def test_the_engine_gives_codes_to_the_refusals_a_gm_meets():
+    assert {"pool_unrollable", "budget_slots", "off_rol_closed", "reroll_count"} <= _refusal_codes()
+
+
+@pytest.mark.parametrize("code", sorted(_refusal_codes()))
+def test_every_coded_refusal_reads_in_spanish(code):
+    from gmtools.notes import REFUSALS
+
+    assert code in REFUSALS, f"add a line for {code!r} to gmtools.notes.REFUSALS"
+
+
+def test_a_refusal_from_the_engine_reads_in_spanish():
+    from gmtools.notes import refusal_text
+    from rules import scifi
+    from rules.dice import RulesError
+
+    budget = scifi.TurnBudget().take("short").take("short")
+    with pytest.raises(RulesError) as refused:
+        budget.take("short")
+    with translation.override("es"):
+        spanish = refusal_text(refused.value)
+    assert spanish != str(refused.value) and "0 de 2" in spanish
+    assert refusal_text(RulesError("no code here")) == "no code here"
