@@ -411,3 +411,12 @@ def test_rating_bounds_reject_a_category_the_game_lacks():
         for category in categories:
             low, high = rating_bounds(game, category)
             assert 0 <= low <= high <= 10
+
+
+def test_every_model_change_has_its_migration():
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    # --check exits non-zero when a model differs from the migrations; --dry-run writes nothing.
+    call_command("makemigrations", "--check", "--dry-run", stdout=StringIO())
