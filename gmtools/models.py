@@ -130,6 +130,26 @@ class Campaign(models.Model):
             raise ValidationError(_("The game cannot change once the campaign has characters."))
         super().save(*args, **kwargs)
 
+    # The switches a GM flips from the table, per game (staff edit the rest in the admin).
+    TABLE_SWITCHES: ClassVar[dict[str, str]] = {Game.FATE: "fate_uses_deck", Game.SCIFI: "scifi_adventure_open"}
+
+    def flip(self) -> None:
+        """Flip this game's table switch (the Fate deck, or the scifi adventure being open)."""
+        field = self.TABLE_SWITCHES[self.game]
+        flipped = models.Case(models.When(**{field: True}, then=models.Value(False)), default=models.Value(True))
+        Campaign.objects.filter(pk=self.pk).update(**{field: flipped})
+        self.refresh_from_db(fields=[field])
+
+    @property
+    def fate_cards_left(self) -> int:
+        """An empty deck is shuffled whole at the next draw."""
+        return len(self.fate_deck) or FATE_DECK_SIZE
+
+    @property
+    def switch(self) -> bool | None:
+        field = self.TABLE_SWITCHES.get(self.game)
+        return getattr(self, field) if field else None
+
     def _game_change_blocked(self) -> bool:
         if self._state.adding:
             return False

@@ -394,7 +394,7 @@ ADJUSTMENTS: dict[str, dict[str, Callable[..., dict[str, Any]]]] = {
         **{f"stress-{n}": _toggle(f"fate_stress_{n}") for n in (1, 2, 3)},
         **{f"consequence-{severity}": _consequence(severity) for severity in ("mild", "moderate", "severe")},
     },
-    Game.SCIFI: {},
+    Game.SCIFI: {"adventure": _toggle("scifi_in_adventure")},
 }
 
 

@@ -18,6 +18,7 @@ urlpatterns = [
     path("campaigns/<int:pk>/rolls/<int:roll_pk>/invoke/", views.invoke, name="invoke"),
     path("campaigns/<int:pk>/rolls/<int:roll_pk>/reward/", views.reward, name="reward"),
     path("campaigns/<int:pk>/time/", views.time_action, name="time"),
+    path("campaigns/<int:pk>/flip/", views.flip, name="flip"),
     path("campaigns/<int:pk>/turn-order/", views.turn_order, name="turn-order"),
     path("campaigns/<int:pk>/characters/<int:character_pk>/declare/", views.declare, name="declare"),
     path("campaigns/<int:pk>/extended/", views.extended_list, name="extended-list"),

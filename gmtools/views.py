@@ -338,6 +338,18 @@ def time_action(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def flip(request: HttpRequest, pk: int) -> HttpResponse:
+    """Flip the campaign's table switch: draw from the Fate deck, or open/close the scifi adventure."""
+    campaign = _campaign(request, pk)
+    if campaign.game not in Campaign.TABLE_SWITCHES:
+        return _refused(request, str(_("This game has no such switch.")))
+    campaign.flip()
+    response = render(request, "table.html#time-bar", _time_context(request, campaign))
+    return trigger_client_event(response, "turn-changed")
+
+
+@login_required
+@require_POST
 def turn_order(request: HttpRequest, pk: int) -> HttpResponse:
     """Reorder the scene's turn order (drag and drop sends the whole order; ↑/↓ move one), join or leave."""
     campaign = _campaign(request, pk)

@@ -663,3 +663,37 @@ def test_an_id_too_large_for_any_column_is_a_form_error_not_a_500(gm_client, gm,
     response = gm_client.post(reverse("roll", args=[campaign.pk]), {field: "99999999999999999999"})
     assert response.status_code == 400
     assert not Roll.objects.exists()
+
+
+def test_the_gm_flips_the_fate_deck_and_the_scifi_adventure_from_the_table(gm_client, gm):
+    fate_campaign = Campaign.objects.create(name="Deck", game=Game.FATE, gm=gm)
+    response = gm_client.post(reverse("flip", args=[fate_campaign.pk]))
+    assert response.status_code == 200 and "81 cards left" in response.content.decode()
+    fate_campaign.refresh_from_db()
+    assert fate_campaign.fate_uses_deck
+    gm_client.post(reverse("flip", args=[fate_campaign.pk]))
+    fate_campaign.refresh_from_db()
+    assert not fate_campaign.fate_uses_deck
+    scifi_campaign = Campaign.objects.create(name="Ship", game=Game.SCIFI, gm=gm)
+    gm_client.post(reverse("flip", args=[scifi_campaign.pk]))
+    scifi_campaign.refresh_from_db()
+    assert scifi_campaign.scifi_adventure_open
+    v5_campaign = Campaign.objects.create(name="Nights", game=Game.V5, gm=gm)
+    assert gm_client.post(reverse("flip", args=[v5_campaign.pk])).status_code == 400
+
+
+def test_another_gm_cannot_flip_a_campaign(client, other_gm, gm):
+    campaign = Campaign.objects.create(name="Deck", game=Game.FATE, gm=gm)
+    client.force_login(other_gm)
+    assert client.post(reverse("flip", args=[campaign.pk])).status_code == 404
+    campaign.refresh_from_db()
+    assert not campaign.fate_uses_deck
+
+
+def test_a_scifi_character_joins_and_leaves_the_adventure_in_one_click(gm_client, gm):
+    campaign = Campaign.objects.create(name="Ship", game=Game.SCIFI, gm=gm)
+    character = Character.objects.create_with_sheet(campaign=campaign, name="Kade")
+    url = reverse("adjust", args=[campaign.pk, character.pk])
+    assert gm_client.post(url, {"action": "adventure"}).status_code == 200
+    character.refresh_from_db()
+    assert character.scifi_in_adventure
