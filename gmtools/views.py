@@ -29,7 +29,6 @@ class CampaignForm(forms.ModelForm):
     class Meta:
         model = Campaign
         fields = ["name", "game"]
-        widgets = {"name": forms.TextInput(attrs={"class": "form-control"}), "game": forms.Select(attrs={"class": "form-select"})}
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -416,8 +415,6 @@ class ExtendedForm(forms.ModelForm):
     def __init__(self, *args, campaign: Campaign, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["character"].queryset = campaign.characters.all()
-        for field in self.fields.values():
-            field.widget.attrs["class"] = "form-select form-select-sm" if isinstance(field.widget, forms.Select) else "form-control form-control-sm"
 
 
 @login_required
