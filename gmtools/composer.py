@@ -9,7 +9,7 @@ what gets rolled.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from django import forms
@@ -259,7 +259,7 @@ class Composition:
     shortcut: str = "roll"  # roll | automatic | take_half
     secret: bool = False
     action: str = ""  # fate: the action; others: the action's place in the turn's budget
-    team_names: tuple[str, ...] = field(default=())
+    team_names: tuple[str, ...] = ()
     scene: Scene | None = None
     earlier_actions: int = 0  # the character's rolls already logged this turn, re-checked when rolling
     extended: ExtendedAction | None = None
@@ -284,7 +284,7 @@ def _trait_label(data: dict[str, Any]) -> str:
     return " + ".join(names) if names else gettext("%(n)d dice") % {"n": data.get("dice") or 0}
 
 
-def _team_pools(campaign: Campaign, data: dict[str, Any]) -> list[tuple[Character, int, int]]:
+def _team_pools(data: dict[str, Any]) -> list[tuple[Character, int, int]]:
     """Each helper's (character, pool, skill dots) in the acting character's traits."""
     team = [c for c in data.get("team") or () if c != data.get("character")]
     keys = [t.key for t in (data.get("first"), data.get("second")) if t is not None and t.key]
@@ -333,12 +333,19 @@ def _exalted_turn(scene: Scene | None, character: Character | None, data: dict[s
     return penalty, "action", note if penalty else ""
 
 
+def scifi_budget(rolls: list[Roll]) -> scifi.TurnBudget:
+    """The turn's action slots as the rules see them, from the character's rolls this turn."""
+    return scifi.TurnBudget(taken=tuple(
+        (scifi.ActionKind.SPECIAL, "fire") if r.action == "fire" else (scifi.ActionKind(r.action), None)
+        for r in rolls if r.action
+    ))
+
+
 def _scifi_turn(scene: Scene | None, character: Character | None, kind: str, earlier: list[Roll]) -> None:
     """Refuse what the turn's two action slots cannot take, saying why."""
     if scene is None or character is None:
         return
-    taken = tuple((("special", "fire") if r.action == "fire" else (r.action, None)) for r in earlier if r.action)
-    budget = scifi.TurnBudget(taken=tuple((scifi.ActionKind(k), name) for k, name in taken))
+    budget = scifi_budget(earlier)
     # An extended action rolled last turn and still running keeps the character concentrating:
     # it carries into this turn and takes both slots, until it ends (or the GM stops it).
     running = (Roll.objects.filter(scene=scene, turn=scene.turn - 1, character=character, action="extended",
@@ -371,7 +378,7 @@ def compose(campaign: Campaign, data: dict[str, Any], scene: Scene | None = None
         raise RulesError(gettext("A race or tug-of-war needs the opposing side's dice (Opposed by)."))
     common = dict(game=game, character=character, label=label, opponent_name=data.get("opponent") or "",
                   scene=scene, earlier_actions=len(earlier), extended=extended)
-    team_pools = _team_pools(campaign, data) if game in (Game.EXALTED, Game.V5) else []
+    team_pools = _team_pools(data) if game in (Game.EXALTED, Game.V5) else []
     names = tuple(c.name for c, _, _ in team_pools)
 
     from_sheet = data.get("pool_from") or "traits"

@@ -11,7 +11,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from gmtools.composer import Composition
+from gmtools.composer import MODULES, Composition
 from gmtools.sheets import Game
 from gmtools.templatetags.table import percent
 from rules import exalted, fate, scifi, v5
@@ -198,7 +198,7 @@ def extended_panel(action: Any, game: str) -> ExtendedPanel | None:
     """Exact odds of an extended action from where it stands (``rules.extended``)."""
     if action.pool < 1 or game not in _BARE or action.over:
         return None
-    module = {Game.EXALTED: exalted, Game.V5: v5, Game.SCIFI: scifi}[game]
+    module = MODULES[game]
     horizon = action.limit - action.rolls if action.limit else 20
     mine = _BARE[game](action.pool)
     if action.kind == "solo":

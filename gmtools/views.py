@@ -18,9 +18,10 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import retarget, trigger_client_event
 
 from gmtools import services
-from gmtools.composer import ComposerForm
+from gmtools.composer import ComposerForm, scifi_budget
 from gmtools.models import Aspect, Campaign, Character, Episode, ExtendedAction, Roll, Scene, Trait, TurnDeclaration
 from gmtools.odds import extended_panel, odds_panel
+from gmtools.sheets import Game
 
 LOG_PAGE = 25
 
@@ -107,7 +108,7 @@ def _query_without_page(params) -> str:
 @require_GET
 def table(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = _campaign(request, pk)
-    context = _time_context(request, campaign)
+    context = _time_context(campaign)
     characters = context["characters"]
     first = next((c for c in characters if c.kind == "pc"), characters[0] if characters else None)
     return render(request, "table.html", {
@@ -275,7 +276,7 @@ class SceneForm(forms.Form):
 TIME_ACTIONS = ("start-story", "start-episode", "start-scene", "end-scene", "end-episode", "next-turn", "previous-turn")
 
 
-def _time_context(request: HttpRequest, campaign: Campaign) -> dict:
+def _time_context(campaign: Campaign) -> dict:
     scene = Scene.objects.current(campaign)
     characters = list(_characters(campaign))
     _annotate_turn(characters, scene)
@@ -299,7 +300,7 @@ def _annotate_turn(characters: list[Character], scene: Scene | None) -> None:
         c.turn_rolls = rolls.get(c.pk, [])
         c.turn_declared = declared.get(c.pk, 1)
         c.turn_actions = sum(r.action != "reflexive" for r in c.turn_rolls)
-        c.turn_slots = sum(2 if r.action in ("long", "extended") else 1 for r in c.turn_rolls if r.action)
+        c.turn_slots = scifi_budget(c.turn_rolls).used if c.game == Game.SCIFI else 0
         c.turn_next_penalty = (c.turn_declared + c.turn_actions) if c.turn_declared > 1 else 0
         c.in_scene = scene is not None
 
@@ -331,7 +332,7 @@ def time_action(request: HttpRequest, pk: int) -> HttpResponse:
             services.change_turn(scene, 1 if action == "next-turn" else -1)
     except services.Refused as refusal:
         return _refused(request, str(refusal))
-    response = render(request, "table.html#time-response", _time_context(request, campaign))
+    response = render(request, "table.html#time-response", _time_context(campaign))
     return trigger_client_event(response, "turn-changed")
 
 
@@ -343,7 +344,7 @@ def flip(request: HttpRequest, pk: int) -> HttpResponse:
     if campaign.game not in Campaign.TABLE_SWITCHES:
         return _refused(request, str(_("This game has no such switch.")))
     campaign.flip()
-    response = render(request, "table.html#time-bar", _time_context(request, campaign))
+    response = render(request, "table.html#time-bar", _time_context(campaign))
     return trigger_client_event(response, "turn-changed")
 
 
@@ -372,7 +373,7 @@ def turn_order(request: HttpRequest, pk: int) -> HttpResponse:
                 raise services.Refused(_("Unknown turn order change."))
     except services.Refused as refusal:
         return _refused(request, str(refusal))
-    return render(request, "table.html#turn-order", _time_context(request, campaign))
+    return render(request, "table.html#turn-order", _time_context(campaign))
 
 
 def _ids(text: str) -> list[int]:

@@ -7,7 +7,6 @@ table sees. Floats carry about 1e-15 of rounding, far below what the UI shows.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from math import comb
 
@@ -34,10 +33,6 @@ class Distribution:
         return cls(tuple(mapping.get(v, 0.0) for v in range(low, high + 1)), low)
 
     @property
-    def low(self) -> int:
-        return self.offset
-
-    @property
     def high(self) -> int:
         return self.offset + len(self.probs) - 1
 
@@ -62,14 +57,6 @@ class Distribution:
     def shifted(self, k: int) -> Distribution:
         return Distribution(self.probs, self.offset + k, self.tail)
 
-    def map_values(self, f) -> Distribution:
-        """The distribution of f(X), for any whole-number function f."""
-        out: dict[int, float] = {}
-        for i, p in enumerate(self.probs):
-            v = f(self.offset + i)
-            out[v] = out.get(v, 0.0) + p
-        return Distribution(Distribution.from_dict(out).probs, min(out), self.tail)
-
     def convolve(self, other: Distribution) -> Distribution:
         """The distribution of X + Y for independent X and Y."""
         a, b = self.probs, other.probs
@@ -87,16 +74,6 @@ class Distribution:
 
     def as_dict(self, cutoff: float = 0.0) -> dict[int, float]:
         return {self.offset + i: p for i, p in enumerate(self.probs) if p > cutoff}
-
-
-def sum_of(die: Distribution, n: int) -> Distribution:
-    """The total of ``n`` independent copies of ``die`` (n >= 0)."""
-    if n == 0:
-        return Distribution.point(0)
-    result = die
-    for _ in range(n - 1):
-        result = result.convolve(die)
-    return result
 
 
 def sum_of_weighted(weights: tuple[int, ...], n: int, offset: int = 0) -> Distribution:
@@ -169,7 +146,3 @@ def contest(a: Distribution, b: Distribution) -> ContestOdds:
     p_win += a.tail
     return ContestOdds(p_win, p_tie, max(0.0, 1.0 - p_win - p_tie), a, b)
 
-
-def normalised(weights: Sequence[float]) -> tuple[float, ...]:
-    total = sum(weights)
-    return tuple(w / total for w in weights)
