@@ -192,8 +192,9 @@ class CharacterAdmin(admin.ModelAdmin):
             ),
         ),
         Game.SCIFI: (
-            _("Actions and distances"),
-            (("scifi_action_slots", "scifi_in_adventure", "scifi_off_rol"), "scifi_distances"),
+            _("Health, actions and distances"),
+            (("scifi_health", "scifi_health_max"), ("scifi_action_slots", "scifi_in_adventure", "scifi_off_rol"),
+             "scifi_distances"),
         ),
     }
     DERIVED_FIELDS = ("v5_health_boxes", "v5_willpower_boxes", "v5_willpower_dice", "scifi_off_rol", "scifi_distances")

@@ -15,6 +15,7 @@ campaign importer run.
 """
 
 import re
+import secrets
 from typing import ClassVar, Self
 
 from django.conf import settings
@@ -41,6 +42,11 @@ from gmtools.sheets import (
 
 # One card per ordered combination of four Fate dice (3 ** 4).
 FATE_DECK_SIZE = 81
+
+
+def new_player_token() -> str:
+    """An unguessable token for a campaign's player link (32 URL-safe characters, 192 bits)."""
+    return secrets.token_urlsafe(24)
 
 
 class CampaignQuerySet(models.QuerySet):
@@ -84,6 +90,10 @@ class Campaign(models.Model):
         blank=True,
         help_text=_("The indices (0-80) of the cards not yet drawn, next card first; an empty deck is shuffled at the next draw."),
     )
+    # The player link's secret: whoever has it reads the table (never changes it). A new token
+    # cuts off the old link at once, open streams included.
+    player_token = models.CharField(_("player link token"), max_length=64, unique=True, default=new_player_token,
+                                    editable=False)
 
     objects = CampaignQuerySet.as_manager()
 
@@ -140,6 +150,10 @@ class Campaign(models.Model):
         Campaign.objects.filter(pk=self.pk).update(**{field: flipped})
         self.refresh_from_db(fields=[field])
 
+    def regenerate_player_token(self) -> None:
+        self.player_token = new_player_token()
+        Campaign.objects.filter(pk=self.pk).update(player_token=self.player_token)
+
     @property
     def fate_cards_left(self) -> int:
         """An empty deck is shuffled whole at the next draw."""
@@ -187,6 +201,9 @@ CHARACTER_BOUNDS: dict[str, tuple[int, int]] = {
     "fate_refresh": (1, 10),
     # Two per turn by the rules; an advantage or augmentation may change a character's.
     "scifi_action_slots": (1, 4),
+    # The seed prints no health rules: a plain track of points that the GM sizes.
+    "scifi_health": (0, 99),
+    "scifi_health_max": (1, 99),
 }
 
 
@@ -275,6 +292,8 @@ class Character(models.Model):
     fate_consequence_severe = models.CharField(_("severe consequence (6)"), max_length=120, blank=True)
 
     scifi_action_slots = _bounded("scifi_action_slots", _("action slots per turn"), 2)
+    scifi_health = _bounded("scifi_health", _("health"), 10)
+    scifi_health_max = _bounded("scifi_health_max", _("maximum health"), 10)
     scifi_in_adventure = models.BooleanField(
         _("in the adventure"),
         default=False,
@@ -315,7 +334,7 @@ class Character(models.Model):
             "fate_consequence_moderate",
             "fate_consequence_severe",
         ),
-        Game.SCIFI: ("scifi_action_slots", "scifi_in_adventure"),
+        Game.SCIFI: ("scifi_action_slots", "scifi_health", "scifi_health_max", "scifi_in_adventure"),
     }
 
     class Meta:
@@ -334,6 +353,11 @@ class Character(models.Model):
                 condition=Q(exalted_motes__lte=models.F("exalted_motes_max")),
                 name="character_exalted_motes_within_pool",
                 violation_error_message=_("Personal motes cannot exceed the personal mote pool."),
+            ),
+            models.CheckConstraint(
+                condition=Q(scifi_health__lte=models.F("scifi_health_max")),
+                name="character_scifi_health_within_max",
+                violation_error_message=_("Health cannot exceed maximum health."),
             ),
         ]
 
@@ -596,6 +620,10 @@ class RollQuerySet(models.QuerySet):
         """Newest first, with what a log card shows, in a constant number of queries."""
         return self.select_related("parent", "character").prefetch_related("children", "character__aspects").order_by("-id")
 
+    def for_players(self) -> Self:
+        """What the player link may see: every roll but the secret ones the GM has not revealed."""
+        return self.exclude(hidden=True, revealed_at__isnull=True)
+
 
 class Roll(models.Model):
     """One entry of a campaign's roll log, written once and never changed.
@@ -624,6 +652,11 @@ class Roll(models.Model):
     outcome = models.CharField(_("outcome"), max_length=20)
     spends = models.JSONField(_("spent"), default=list, blank=True)
     secret = models.BooleanField(_("secret difficulty"), default=False)
+    # A secret roll: the players see nothing of it until the GM reveals it. A secret difficulty
+    # (V5) shows the players the dice but not the difficulty, the margin or the verdict.
+    hidden = models.BooleanField(_("secret roll"), default=False)
+    # Revealing is the one change a logged roll takes: its content stays as rolled.
+    revealed_at = models.DateTimeField(_("revealed"), null=True, blank=True)
     # Where play stood: the scene (and through it the episode and story) and its turn.
     scene = models.ForeignKey("Scene", on_delete=models.PROTECT, null=True, blank=True, related_name="rolls",
                               verbose_name=_("scene"))
@@ -661,6 +694,11 @@ class Roll(models.Model):
     @property
     def main(self) -> dict:
         return self.result.get("main", {})
+
+    @property
+    def private(self) -> bool:
+        """Something of this roll is still kept from the players (all of it, or its difficulty)."""
+        return (self.hidden or self.secret) and self.revealed_at is None
 
     def follow_up(self, kind: str) -> "Roll | None":
         """The follow-up of that kind, from the prefetched children."""
@@ -920,3 +958,43 @@ class ExtendedAction(models.Model):
     @property
     def opponent_percent(self) -> int:
         return min(100, round(100 * self.opponent_total / self.goal))
+
+
+# --- what changed at the table, for the live streams -------------------------------------------
+
+
+class ChangeKind(models.TextChoices):
+    ROLL = "roll", _("roll")
+    REVEAL = "reveal", _("revealed roll")
+    CHARACTER = "character", _("character")
+    TIME = "time", _("time")
+    ORDER = "order", _("turn order")
+    EXTENDED = "extended", _("extended actions")
+    SWITCH = "switch", _("table switch")
+    LINK = "link", _("player link")
+
+
+class Change(models.Model):
+    """One change at a campaign's table, in commit order: the live streams' cursor.
+
+    Written in the transaction of the change it announces, so a viewer who has seen change N
+    has seen everything before it. It names what to redraw (a roll, a character, ...), not how:
+    each viewer gets it drawn for its audience (GM or players) and language. ``public`` is false
+    for a secret roll, which players never receive.
+    """
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="changes", verbose_name=_("campaign"))
+    kind = models.CharField(_("kind"), max_length=10, choices=ChangeKind.choices)
+    roll = models.ForeignKey(Roll, on_delete=models.CASCADE, null=True, blank=True, related_name="+",
+                             verbose_name=_("roll"))
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, null=True, blank=True, related_name="+",
+                                  verbose_name=_("character"))
+    public = models.BooleanField(_("shown to players"), default=True)
+    created_at = models.DateTimeField(_("when"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name = _("change")
+        verbose_name_plural = _("changes")
+        indexes = [models.Index(fields=["campaign", "id"], name="change_cursor")]
+        constraints = [models.CheckConstraint(condition=Q(kind__in=ChangeKind.values), name="change_kind_known")]

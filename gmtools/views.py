@@ -10,18 +10,18 @@ from __future__ import annotations
 from django import forms
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db.models import Count, Prefetch
+from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import retarget, trigger_client_event
 
-from gmtools import services
-from gmtools.composer import ComposerForm, scifi_budget
-from gmtools.models import Aspect, Campaign, Character, Episode, ExtendedAction, Roll, Scene, Trait, TurnDeclaration
-from gmtools.odds import extended_panel, odds_panel
-from gmtools.sheets import Game
+from gmtools import board, services
+from gmtools.composer import ComposerForm
+from gmtools.models import Aspect, Campaign, Character, Roll, Scene
+from gmtools.forms import ExtendedForm, LogFilter, SceneForm
+from gmtools.odds import odds_panel
 
 LOG_PAGE = 25
 
@@ -52,44 +52,6 @@ def _campaign(request: HttpRequest, pk: int) -> Campaign:
     return get_object_or_404(Campaign.objects.visible_to(request.user), pk=pk)
 
 
-def _characters(campaign: Campaign):
-    return campaign.characters.order_by("kind", "name").prefetch_related(
-        Prefetch("traits", queryset=Trait.objects.order_by("id")), Prefetch("aspects", queryset=Aspect.objects.order_by("id"))
-    )
-
-
-class LogFilter(forms.Form):
-    """Filter the log by where play stood: a story, an episode, a scene, a turn."""
-
-    story = forms.ModelChoiceField(queryset=None, required=False, empty_label=_("All stories"))
-    episode = forms.ModelChoiceField(queryset=None, required=False, empty_label=_("All episodes"))
-    scene = forms.ModelChoiceField(queryset=None, required=False, empty_label=_("All scenes"))
-    turn = forms.IntegerField(min_value=1, required=False, widget=forms.NumberInput(attrs={"placeholder": _("Turn")}))
-
-    def __init__(self, campaign: Campaign, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["story"].queryset = campaign.stories.all()
-        self.fields["episode"].queryset = Episode.objects.filter(story__campaign=campaign).select_related("story")
-        self.fields["scene"].queryset = Scene.objects.filter(episode__story__campaign=campaign).select_related("episode__story")
-        for field in self.fields.values():
-            field.widget.attrs["class"] = "form-select form-select-sm" if isinstance(field.widget, forms.Select) else "form-control form-control-sm"
-
-    def rolls(self, campaign: Campaign):
-        rolls = Roll.objects.filter(campaign=campaign)
-        if not self.is_valid():
-            return rolls
-        data = self.cleaned_data
-        if data["story"]:
-            rolls = rolls.filter(scene__episode__story=data["story"])
-        if data["episode"]:
-            rolls = rolls.filter(scene__episode=data["episode"])
-        if data["scene"]:
-            rolls = rolls.filter(scene=data["scene"])
-        if data["turn"]:
-            rolls = rolls.filter(turn=data["turn"])
-        return rolls
-
-
 def _log_page(campaign: Campaign, params=None):
     log_filter = LogFilter(campaign, params or None)
     page = Paginator(log_filter.rolls(campaign).for_log(), LOG_PAGE).get_page((params or {}).get("page", 1))
@@ -108,11 +70,11 @@ def _query_without_page(params) -> str:
 @require_GET
 def table(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = _campaign(request, pk)
-    context = _time_context(campaign)
+    context = board.time_context(campaign)
     characters = context["characters"]
     first = next((c for c in characters if c.kind == "pc"), characters[0] if characters else None)
     return render(request, "table.html", {
-        **context, **_log_page(campaign), **_composer(campaign, first, context["scene"]), **_extended_context(campaign),
+        **context, **_log_page(campaign), **_composer(campaign, first, context["scene"]), **board.extended_context(campaign),
     })
 
 
@@ -156,12 +118,12 @@ def _refused(request: HttpRequest, message: str, status: int = 400) -> HttpRespo
 def _after_roll(request: HttpRequest, campaign: Campaign, roll: Roll) -> HttpResponse:
     """The new log card, with the acting character's card (and extended actions) refreshed out of band."""
     scene = Scene.objects.current(campaign)
-    characters = list(_characters(campaign).filter(pk=roll.character_id))
-    _annotate_turn(characters, scene)
+    characters = list(board.characters(campaign).filter(pk=roll.character_id))
+    board.annotate_turn(characters, scene)
     roll = Roll.objects.for_log().get(pk=roll.pk)
     context = {"campaign": campaign, "roll": roll, "character": characters[0] if characters else None, "scene": scene}
     if roll.extended_id:
-        context.update(_extended_context(campaign), extended_oob=True)
+        context.update(board.extended_context(campaign), extended_oob=True)
     response = render(request, "table.html#roll-response", context)
     return trigger_client_event(response, "turn-changed")
 
@@ -252,8 +214,8 @@ def adjust(request: HttpRequest, pk: int, character_pk: int) -> HttpResponse:
     except services.Refused as refusal:
         return _refused(request, str(refusal))
     scene = Scene.objects.current(campaign)
-    characters = list(_characters(campaign).filter(pk=character_pk))
-    _annotate_turn(characters, scene)
+    characters = list(board.characters(campaign).filter(pk=character_pk))
+    board.annotate_turn(characters, scene)
     return render(request, "table.html#character-card", {"campaign": campaign, "character": characters[0], "scene": scene})
 
 
@@ -266,43 +228,7 @@ def log(request: HttpRequest, pk: int) -> HttpResponse:
 
 # --- time at the table ------------------------------------------------------------------------
 
-class SceneForm(forms.Form):
-    title = forms.CharField(max_length=120, required=False, label=_("Title"))
-    downtime = forms.BooleanField(required=False, label=_("Downtime"))
-    combat = forms.BooleanField(required=False, label=_("Combat"))
-    calm = forms.BooleanField(required=False, label=_("Calm (no stress)"))
-
-
 TIME_ACTIONS = ("start-story", "start-episode", "start-scene", "end-scene", "end-episode", "next-turn", "previous-turn")
-
-
-def _time_context(campaign: Campaign) -> dict:
-    scene = Scene.objects.current(campaign)
-    characters = list(_characters(campaign))
-    _annotate_turn(characters, scene)
-    return {"campaign": campaign, "scene": scene, "characters": characters, "scene_form": SceneForm(),
-            "participants": _participants(scene)}
-
-
-def _participants(scene: Scene | None) -> list:
-    return list(scene.participants.select_related("character")) if scene else []
-
-
-def _annotate_turn(characters: list[Character], scene: Scene | None) -> None:
-    """Each character's rolls and declared actions this turn (2 queries for all of them)."""
-    rolls: dict[int, list[Roll]] = {}
-    declared: dict[int, int] = {}
-    if scene is not None:
-        for r in Roll.objects.filter(scene=scene, turn=scene.turn, kind="roll").order_by("id"):
-            rolls.setdefault(r.character_id, []).append(r)
-        declared = dict(TurnDeclaration.objects.filter(scene=scene, turn=scene.turn).values_list("character_id", "actions"))
-    for c in characters:
-        c.turn_rolls = rolls.get(c.pk, [])
-        c.turn_declared = declared.get(c.pk, 1)
-        c.turn_actions = sum(r.action != "reflexive" for r in c.turn_rolls)
-        c.turn_slots = scifi_budget(c.turn_rolls).used if c.game == Game.SCIFI else 0
-        c.turn_next_penalty = (c.turn_declared + c.turn_actions) if c.turn_declared > 1 else 0
-        c.in_scene = scene is not None
 
 
 @login_required
@@ -332,7 +258,7 @@ def time_action(request: HttpRequest, pk: int) -> HttpResponse:
             services.change_turn(scene, 1 if action == "next-turn" else -1)
     except services.Refused as refusal:
         return _refused(request, str(refusal))
-    response = render(request, "table.html#time-response", _time_context(campaign))
+    response = render(request, "table.html#time-response", board.time_context(campaign))
     return trigger_client_event(response, "turn-changed")
 
 
@@ -344,7 +270,7 @@ def flip(request: HttpRequest, pk: int) -> HttpResponse:
     if campaign.game not in Campaign.TABLE_SWITCHES:
         return _refused(request, str(_("This game has no such switch.")))
     campaign.flip()
-    response = render(request, "table.html#time-bar", _time_context(campaign))
+    response = render(request, "table.html#time-bar", board.time_context(campaign))
     return trigger_client_event(response, "turn-changed")
 
 
@@ -373,7 +299,7 @@ def turn_order(request: HttpRequest, pk: int) -> HttpResponse:
                 raise services.Refused(_("Unknown turn order change."))
     except services.Refused as refusal:
         return _refused(request, str(refusal))
-    return render(request, "table.html#turn-order", _time_context(campaign))
+    return render(request, "table.html#turn-order", board.time_context(campaign))
 
 
 def _ids(text: str) -> list[int]:
@@ -400,22 +326,11 @@ def declare(request: HttpRequest, pk: int, character_pk: int) -> HttpResponse:
         services.declare_actions(scene, character, form.cleaned_data["actions"])
     except services.Refused as refusal:
         return _refused(request, str(refusal))
-    characters = list(_characters(campaign).filter(pk=character.pk))
-    _annotate_turn(characters, scene)
+    characters = list(board.characters(campaign).filter(pk=character.pk))
+    board.annotate_turn(characters, scene)
     response = render(request, "table.html#character-card", {"campaign": campaign, "character": characters[0],
                                                               "scene": scene})
     return trigger_client_event(response, "turn-changed")
-
-
-class ExtendedForm(forms.ModelForm):
-    class Meta:
-        model = ExtendedAction
-        fields = ["name", "character", "traits", "kind", "goal", "pool", "interval", "difficulty", "botch", "limit",
-                  "opponent", "opponent_pool"]
-
-    def __init__(self, *args, campaign: Campaign, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["character"].queryset = campaign.characters.all()
 
 
 @login_required
@@ -431,15 +346,8 @@ def extended_create(request: HttpRequest, pk: int) -> HttpResponse:
     # The composer's "Roll into" list gets the new action too (out of band), keeping the GM's other choices.
     roll_into = ComposerForm(campaign, initial={"extended": action}, scene=scene)["extended"]
     return render(request, "table.html#extended-created", {
-        **_extended_context(campaign), "roll_into": roll_into.as_widget(attrs={"hx-swap-oob": "true"}),
+        **board.extended_context(campaign), "roll_into": roll_into.as_widget(attrs={"hx-swap-oob": "true"}),
     })
-
-
-def _extended_context(campaign: Campaign) -> dict:
-    actions = list(campaign.extended_actions.select_related("character")[:20])
-    for action in actions:
-        action.panel = extended_panel(action, campaign.game)
-    return {"campaign": campaign, "extended_actions": actions, "extended_form": ExtendedForm(campaign=campaign, auto_id="extended_%s")}
 
 
 @login_required
@@ -451,11 +359,11 @@ def extended_stop(request: HttpRequest, pk: int, action_pk: int) -> HttpResponse
         services.stop_extended(action)
     except services.Refused as refusal:
         return _refused(request, str(refusal))
-    return render(request, "table.html#extended-list", _extended_context(campaign))
+    return render(request, "table.html#extended-list", board.extended_context(campaign))
 
 
 @login_required
 @require_GET
 def extended_list(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = _campaign(request, pk)
-    return render(request, "table.html#extended-list", _extended_context(campaign))
+    return render(request, "table.html#extended-list", board.extended_context(campaign))

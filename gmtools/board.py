@@ -1,0 +1,72 @@
+"""What the table shows, read from the database: the queries behind the GM's fragments and the
+player view, shared by the views and the live streams so that both draw the same thing."""
+
+from __future__ import annotations
+
+from django.db.models import Max, Prefetch, QuerySet
+
+from gmtools.composer import scifi_budget
+from gmtools.forms import ExtendedForm, SceneForm
+from gmtools.models import Aspect, Campaign, Change, Character, Roll, Scene, SceneParticipant, Trait, TurnDeclaration
+from gmtools.odds import extended_panel
+from gmtools.sheets import Game
+
+
+def characters(campaign: Campaign) -> QuerySet[Character]:
+    return campaign.characters.order_by("kind", "name").prefetch_related(
+        Prefetch("traits", queryset=Trait.objects.order_by("id")), Prefetch("aspects", queryset=Aspect.objects.order_by("id"))
+    )
+
+
+def annotate_turn(cast: list[Character], scene: Scene | None) -> None:
+    """Each character's rolls and declared actions this turn (2 queries for all of them)."""
+    rolls: dict[int, list[Roll]] = {}
+    declared: dict[int, int] = {}
+    if scene is not None:
+        for r in Roll.objects.filter(scene=scene, turn=scene.turn, kind="roll").order_by("id"):
+            rolls.setdefault(r.character_id, []).append(r)
+        declared = dict(TurnDeclaration.objects.filter(scene=scene, turn=scene.turn).values_list("character_id", "actions"))
+    for c in cast:
+        c.turn_rolls = rolls.get(c.pk, [])
+        c.turn_declared = declared.get(c.pk, 1)
+        c.turn_actions = sum(r.action != "reflexive" for r in c.turn_rolls)
+        c.turn_slots = scifi_budget(c.turn_rolls).used if c.game == Game.SCIFI else 0
+        c.turn_next_penalty = (c.turn_declared + c.turn_actions) if c.turn_declared > 1 else 0
+        c.in_scene = scene is not None
+
+
+def turn_order(scene: Scene | None, cast: list[Character]) -> list[SceneParticipant]:
+    """The scene's turn order; whose turn it is: the first in the order who has not acted this turn.
+
+    ``cast`` must be annotated (``annotate_turn``) so that nothing more is queried.
+    """
+    if scene is None:
+        return []
+    acted = {c.pk for c in cast if c.turn_rolls}
+    order = list(scene.participants.select_related("character"))
+    current = next((p for p in order if p.character_id not in acted), None)
+    for p in order:
+        p.acted = p.character_id in acted
+        p.current = p is current
+    return order
+
+
+def time_context(campaign: Campaign) -> dict:
+    scene = Scene.objects.current(campaign)
+    cast = list(characters(campaign))
+    annotate_turn(cast, scene)
+    return {"campaign": campaign, "scene": scene, "characters": cast, "scene_form": SceneForm(),
+            "participants": turn_order(scene, cast)}
+
+
+def extended_context(campaign: Campaign) -> dict:
+    actions = list(campaign.extended_actions.select_related("character")[:20])
+    for action in actions:
+        action.panel = extended_panel(action, campaign.game)
+    return {"campaign": campaign, "extended_actions": actions,
+            "extended_form": ExtendedForm(campaign=campaign, auto_id="extended_%s")}
+
+
+def cursor(campaign: Campaign) -> int:
+    """The newest change at the table; read before the page, so the stream resumes from here."""
+    return Change.objects.filter(campaign=campaign).aggregate(n=Max("id"))["n"] or 0
