@@ -12,7 +12,7 @@ FIND_PYTHON := for c in python3.13 python3.12 python3 \
 	  if "$$c" -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null; then echo "$$c"; break; fi; \
 	done
 
-.PHONY: run test bench clean
+.PHONY: run table test bench clean
 
 $(VENV)/.base: pyproject.toml
 	@py="$$($(FIND_PYTHON))"; \
@@ -27,10 +27,17 @@ $(VENV)/.test: $(VENV)/.base
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $@
 
+# An ASGI server (uvicorn): each open player view is a stream, held by a coroutine, not a thread.
 run: $(VENV)/.base
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_demo
-	$(PY) manage.py runserver 127.0.0.1:8000
+	$(PY) -m gmtools.serve
+
+# The same on the local network, for the players' phones: DEBUG off, the QR code carries the LAN address.
+table: $(VENV)/.base
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_demo
+	$(PY) -m gmtools.serve --lan
 
 test: $(VENV)/.test
 	$(PY) manage.py migrate --noinput >/dev/null

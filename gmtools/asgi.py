@@ -1,6 +1,10 @@
 import os
+import warnings
 
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gmtools.settings")
+# WhiteNoise answers static files with a file iterator, which Django streams from a thread under
+# ASGI and warns about; it is the documented way to serve them with uvicorn and costs nothing here.
+warnings.filterwarnings("ignore", message="StreamingHttpResponse must consume synchronous iterators")
 application = get_asgi_application()

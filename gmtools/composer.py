@@ -119,6 +119,8 @@ class ComposerForm(forms.Form):
     off_rol = forms.BooleanField(required=False, label=_("Off-Rol action"))
     extended = forms.ModelChoiceField(queryset=ExtendedAction.objects.none(), required=False,
                                       empty_label=_("None"), label=_("Roll into extended action"))
+    # every game: the players see nothing of the roll until the GM reveals it
+    hidden = forms.BooleanField(required=False, label=_("Secret roll"))
 
     GAME_FIELDS = {
         Game.EXALTED: ("pool_from", "stunt", "willpower", "calm", "team", "reflexive", "second_chance"),
@@ -130,6 +132,8 @@ class ComposerForm(forms.Form):
     # Shown folded under "Opposed, teamwork, note", and the fields laid out two to a row.
     EXTRA_FIELDS = ("label", "opponent_dice", "opponent", "team", "extended")
     WIDE_FIELDS = ("first", "second", "label", "opponent", "opponent_dice")
+    # Drawn beside the Roll button, not in the grid.
+    BESIDE_ROLL = ("hidden",)
 
     def __init__(self, campaign: Campaign, *args: Any, scene: Scene | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -186,7 +190,8 @@ class ComposerForm(forms.Form):
     def _group(self, extra: bool, flags: bool) -> list[forms.BoundField]:
         return [
             field for field in self
-            if (field.name in self.EXTRA_FIELDS) == extra
+            if field.name not in self.BESIDE_ROLL
+            and (field.name in self.EXTRA_FIELDS) == extra
             and (isinstance(field.field.widget, forms.CheckboxInput) and not extra) == flags
         ]
 
@@ -257,7 +262,8 @@ class Composition:
     team: tuple[tuple[str, Any], ...] = ()  # exalted: each helper's own request, rolled apart
     spends: tuple[Spend, ...] = ()
     shortcut: str = "roll"  # roll | automatic | take_half
-    secret: bool = False
+    secret: bool = False  # v5: the difficulty is kept from the players
+    hidden: bool = False  # a secret roll: kept from the players whole
     action: str = ""  # fate: the action; others: the action's place in the turn's budget
     team_names: tuple[str, ...] = ()
     scene: Scene | None = None
@@ -374,10 +380,13 @@ def compose(campaign: Campaign, data: dict[str, Any], scene: Scene | None = None
     opponent_dice = data.get("opponent_dice") or 0
     earlier = list(Roll.objects.this_turn(scene, character)) if scene and character else []
     extended = data.get("extended")
+    if extended is not None and data.get("hidden"):
+        # Its progress bar would tell the players what the secret roll gave.
+        raise RulesError(gettext("A secret roll cannot go into an extended action: the players see its progress."))
     if extended is not None and extended.kind != ExtendedKind.SOLO and not opponent_dice:
         raise RulesError(gettext("A race or tug-of-war needs the opposing side's dice (Opposed by)."))
     common = dict(game=game, character=character, label=label, opponent_name=data.get("opponent") or "",
-                  scene=scene, earlier_actions=len(earlier), extended=extended)
+                  scene=scene, earlier_actions=len(earlier), extended=extended, hidden=bool(data.get("hidden")))
     team_pools = _team_pools(data) if game in (Game.EXALTED, Game.V5) else []
     names = tuple(c.name for c, _, _ in team_pools)
 

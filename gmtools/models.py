@@ -696,9 +696,24 @@ class Roll(models.Model):
         return self.result.get("main", {})
 
     @property
+    def difficulty_secret(self) -> bool:
+        return self.secret and self.revealed_at is None
+
+    @property
     def private(self) -> bool:
         """Something of this roll is still kept from the players (all of it, or its difficulty)."""
         return (self.hidden or self.secret) and self.revealed_at is None
+
+    def family(self) -> set[int]:
+        """The ids of the roll a follow-up chain starts from and of every follow-up in it."""
+        root = self
+        while root.parent_id is not None:
+            root = Roll.objects.only("parent_id").get(pk=root.parent_id)
+        ids, frontier = {root.pk}, {root.pk}
+        while frontier:
+            frontier = set(Roll.objects.filter(parent__in=frontier).values_list("pk", flat=True)) - ids
+            ids |= frontier
+        return ids
 
     def follow_up(self, kind: str) -> "Roll | None":
         """The follow-up of that kind, from the prefetched children."""

@@ -19,10 +19,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from gmtools.composer import MODULES, Composition, Spend
+from gmtools.live import announce
 from gmtools.notes import refusal_text
 from gmtools.models import (
     Aspect,
     Campaign,
+    ChangeKind,
     Character,
     Episode,
     ExtendedAction,
@@ -210,22 +212,29 @@ def record_roll(campaign: Campaign, comp: Composition, rng: RandomSource | None 
             document["extended"] = _advance_extended(comp, main, document)
     except RulesError as error:
         raise Refused(refusal_text(error)) from None
-    return Roll.objects.create(
+    logged = Roll.objects.create(
         campaign=campaign, character=comp.character, actor=comp.actor, system=comp.game, kind=RollKind.ROLL,
         label=comp.label, request={**request_doc(comp.request), "shortcut": comp.shortcut},
         result=document, outcome=str(main.outcome), spends=[s.as_json() for s in comp.spends], secret=comp.secret,
-        scene=scene, turn=turn, extended=comp.extended, action=comp.action if comp.game != Game.FATE else "action",
+        hidden=comp.hidden, scene=scene, turn=turn, extended=comp.extended,
+        action=comp.action if comp.game != Game.FATE else "action",
         willpower_spent=any(s.what == "willpower" for s in comp.spends),
     )
+    announce(campaign.pk, ChangeKind.ROLL, roll=logged, public=not logged.hidden)
+    return logged
 
 
 def _child(parent: Roll, kind: str, **fields: Any) -> Roll:
+    """A follow-up entry; it is as secret as the roll it follows (and revealed with it)."""
     try:
         with transaction.atomic():  # a savepoint, so a duplicate does not poison the outer transaction
-            return Roll.objects.create(campaign=parent.campaign, character=parent.character, actor=parent.actor,
-                                       system=parent.system, kind=kind, parent=parent, **fields)
+            child = Roll.objects.create(campaign=parent.campaign, character=parent.character, actor=parent.actor,
+                                        system=parent.system, kind=kind, parent=parent, hidden=parent.hidden,
+                                        secret=parent.secret, revealed_at=parent.revealed_at, **fields)
     except IntegrityError:
         raise Refused(_("This roll has already been followed up that way.")) from None
+    announce(parent.campaign_id, ChangeKind.ROLL, roll=child, public=not (child.hidden and child.revealed_at is None))
+    return child
 
 
 @transaction.atomic
@@ -236,12 +245,14 @@ def rouse(character: Character, rng: RandomSource | None = None) -> Roll:
         raise Refused(_("Rouse checks are for Vampire characters."))
     check = v5.roll_rouse(character.v5_hunger, rng)
     _update(character, v5_hunger=check.hunger_after)
-    return Roll.objects.create(
+    logged = Roll.objects.create(
         campaign=character.campaign, character=character, actor=character.name, system=Game.V5,
         kind=RollKind.ROUSE, label=_("Rouse check"), request={"hunger": check.hunger_before},
         result={"main": check.as_json()}, outcome=str(check.outcome),
         spends=[{"what": "hunger", "amount": check.hunger_after - check.hunger_before}],
     )
+    announce(character.campaign_id, ChangeKind.ROLL, roll=logged)
+    return logged
 
 
 @transaction.atomic
@@ -394,7 +405,11 @@ ADJUSTMENTS: dict[str, dict[str, Callable[..., dict[str, Any]]]] = {
         **{f"stress-{n}": _toggle(f"fate_stress_{n}") for n in (1, 2, 3)},
         **{f"consequence-{severity}": _consequence(severity) for severity in ("mild", "moderate", "severe")},
     },
-    Game.SCIFI: {"adventure": _toggle("scifi_in_adventure")},
+    Game.SCIFI: {
+        "adventure": _toggle("scifi_in_adventure"),
+        "health-damage": _step("scifi_health", -1, 0, 99, _("%(name)s has no health left to lose.")),
+        "health-heal": _step("scifi_health", 1, 0, lambda c: c.scifi_health_max, _("%(name)s is already at full health.")),
+    },
 }
 
 
@@ -406,6 +421,7 @@ def adjust(character: Character, action: str, value: str = "") -> Character:
     if change is None:
         raise Refused(_("Unknown change for this game."))
     _update(character, **(change(character, value) if action.startswith("consequence-") else change(character)))
+    announce(character.campaign_id, ChangeKind.CHARACTER, character=character)
     return character
 
 
@@ -436,6 +452,7 @@ def start_story(campaign: Campaign, title: str = "") -> Story:
     _end(Episode.objects.filter(story__campaign=campaign))
     _end(campaign.stories.all())
     number = (campaign.stories.aggregate(n=Max("number"))["n"] or 0) + 1
+    announce(campaign.pk, ChangeKind.TIME)
     return Story.objects.create(campaign=campaign, number=number, title=title)
 
 
@@ -447,6 +464,7 @@ def start_episode(campaign: Campaign, title: str = "") -> Episode:
     _end(Scene.objects.filter(episode__story=story))
     _end(story.episodes.all())
     number = (story.episodes.aggregate(n=Max("number"))["n"] or 0) + 1
+    announce(campaign.pk, ChangeKind.TIME)
     return Episode.objects.create(story=story, number=number, title=title)
 
 
@@ -466,12 +484,14 @@ def start_scene(campaign: Campaign, title: str = "", downtime: bool = False, com
     SceneParticipant.objects.bulk_create(
         SceneParticipant(scene=scene, character=c, position=i) for i, c in enumerate(characters)
     )
+    announce(campaign.pk, ChangeKind.TIME)
     return scene
 
 
 @transaction.atomic
 def end_scene(scene: Scene) -> None:
     _end(Scene.objects.filter(pk=scene.pk))
+    announce(scene.episode.story.campaign_id, ChangeKind.TIME)
 
 
 @transaction.atomic
@@ -479,8 +499,10 @@ def end_episode(campaign: Campaign) -> None:
     _lock_campaign(campaign)
     _end(Scene.objects.filter(episode__story__campaign=campaign))
     _end(Episode.objects.filter(story__campaign=campaign))
+    announce(campaign.pk, ChangeKind.TIME)
 
 
+@transaction.atomic
 def change_turn(scene: Scene, step: int) -> Scene:
     """Next (+1) or previous (−1) turn, atomically in the database (never below turn 1)."""
     if Scene.objects.filter(pk=scene.pk, ended_at__isnull=False).exists():
@@ -490,7 +512,9 @@ def change_turn(scene: Scene, step: int) -> Scene:
         rows = rows.filter(turn__gt=1)
     if not rows.update(turn=F("turn") + step):
         raise Refused(_("Already at the first turn.") if step < 0 else _("This scene has ended."))
-    return Scene.objects.select_related("episode__story").get(pk=scene.pk)
+    scene = Scene.objects.select_related("episode__story").get(pk=scene.pk)
+    announce(scene.episode.story.campaign_id, ChangeKind.TIME)
+    return scene
 
 
 @transaction.atomic
@@ -502,6 +526,7 @@ def reorder(scene: Scene, character_ids: list[int]) -> None:
     for position, character_id in enumerate(character_ids):
         participants[character_id].position = position
     SceneParticipant.objects.bulk_update(participants.values(), ["position"])
+    announce(scene.episode.story.campaign_id, ChangeKind.ORDER)
 
 
 @transaction.atomic
@@ -513,11 +538,14 @@ def join_scene(scene: Scene, character: Character) -> None:
         scene=scene, character=character, defaults={"position": 0 if last is None else last + 1})
     if not created:
         raise Refused(_("%(name)s is already in the scene.") % {"name": character.name})
+    announce(character.campaign_id, ChangeKind.ORDER)
 
 
+@transaction.atomic
 def leave_scene(scene: Scene, character: Character) -> None:
     if not scene.participants.filter(character=character).delete()[0]:
         raise Refused(_("%(name)s is not in the scene.") % {"name": character.name})
+    announce(character.campaign_id, ChangeKind.ORDER)
 
 
 def declare_actions(scene: Scene, character: Character, actions: int) -> TurnDeclaration:
@@ -531,20 +559,51 @@ def declare_actions(scene: Scene, character: Character, actions: int) -> TurnDec
                           % {"name": character.name})
         declaration, _created = TurnDeclaration.objects.update_or_create(
             scene=scene, turn=scene.turn, character=character, defaults={"actions": actions})
+        announce(character.campaign_id, ChangeKind.CHARACTER, character=character)
     return declaration
 
 
+@transaction.atomic
 def stop_extended(action: ExtendedAction) -> None:
     """The GM ends an extended action before its goal (the character stops concentrating on it)."""
     if not ExtendedAction.objects.filter(pk=action.pk, stopped=False, ruined=False).update(stopped=True):
         raise Refused(_("“%(name)s” is already over.") % {"name": action.name})
+    announce(action.campaign_id, ChangeKind.EXTENDED)
 
 
+@transaction.atomic
 def create_extended(campaign: Campaign, scene: Scene | None, **fields: Any) -> ExtendedAction:
     action = ExtendedAction(campaign=campaign, scene=scene, **fields)
     action.full_clean()
     action.save()
+    announce(campaign.pk, ChangeKind.EXTENDED)
     return action
+
+
+@transaction.atomic
+def flip(campaign: Campaign) -> None:
+    """Flip the campaign's table switch: draw from the Fate deck, or open/close the scifi adventure."""
+    campaign.flip()
+    announce(campaign.pk, ChangeKind.SWITCH)
+
+
+# --- what the players see ---------------------------------------------------------------------
+
+@transaction.atomic
+def reveal(roll: Roll) -> None:
+    """Show the players a secret roll (or a roll's secret difficulty), with its follow-ups."""
+    if not roll.private:
+        raise Refused(_("This roll is not secret."))
+    family = roll.family()
+    Roll.objects.filter(pk__in=family, revealed_at__isnull=True).update(revealed_at=timezone.now())
+    announce(roll.campaign_id, ChangeKind.REVEAL, roll=roll)
+
+
+@transaction.atomic
+def regenerate_player_link(campaign: Campaign) -> None:
+    """A new player link; the old one stops working at once, its open streams included."""
+    campaign.regenerate_player_token()
+    announce(campaign.pk, ChangeKind.LINK)
 
 
 @transaction.atomic

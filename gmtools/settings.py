@@ -12,9 +12,16 @@ from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
+# ``make table`` serves the local network (phones at the table): whatever the network reaches runs
+# with DEBUG off (no debug pages, no URL lists), and the player link carries the LAN address.
+LAN = os.environ.get("GMTOOLS_LAN") == "1"
+DEBUG = not LAN and os.environ.get("GMTOOLS_DEBUG", "1") == "1"
 SECRET_KEY = os.environ.get("GMTOOLS_SECRET_KEY", "dev-only-insecure-key-change-me")
-DEBUG = os.environ.get("GMTOOLS_DEBUG", "1") == "1"
 ALLOWED_HOSTS = os.environ.get("GMTOOLS_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",")
+# The address phones use for the player link and its QR code, e.g. http://192.168.1.20:8000.
+PUBLIC_URL = os.environ.get("GMTOOLS_PUBLIC_URL", "")
+if PUBLIC_URL:
+    ALLOWED_HOSTS.append(PUBLIC_URL.split("//", 1)[-1].split("/", 1)[0].rsplit(":", 1)[0])
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -31,6 +38,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Serves static/ in every mode (DEBUG on or off) under the ASGI server; see the README.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -60,6 +69,7 @@ TEMPLATES = [
 ]
 
 WSGI_APPLICATION = "gmtools.wsgi.application"
+ASGI_APPLICATION = "gmtools.asgi.application"
 
 if os.environ.get("GMTOOLS_DB_ENGINE") == "postgresql":
     DATABASES = {
@@ -102,6 +112,9 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# Straight from static/ and the apps, so a fresh checkout serves without collectstatic.
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = DEBUG
 
 CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"

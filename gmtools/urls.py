@@ -1,8 +1,23 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
+from django.urls import include, path, register_converter
 
-from gmtools import views
+from gmtools import player_views, views
+
+
+class TokenConverter:
+    """A player token's shape (URL-safe base64); anything else never reaches a query."""
+
+    regex = "[A-Za-z0-9_-]{16,64}"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+register_converter(TokenConverter, "token")
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -24,6 +39,17 @@ urlpatterns = [
     path("campaigns/<int:pk>/extended/", views.extended_list, name="extended-list"),
     path("campaigns/<int:pk>/extended/new/", views.extended_create, name="extended-create"),
     path("campaigns/<int:pk>/extended/<int:action_pk>/stop/", views.extended_stop, name="extended-stop"),
+    path("campaigns/<int:pk>/rolls/<int:roll_pk>/reveal/", views.reveal, name="reveal"),
+    path("campaigns/<int:pk>/player-link/", views.player_link, name="player-link"),
+    path("campaigns/<int:pk>/export/", views.export, name="export"),
+    path("campaigns/<int:pk>/stream/", views.stream, name="stream"),
+    path("campaigns/<int:pk>/poll/", views.poll, name="poll"),
+    path("p/<token:token>/", player_views.player, name="player"),
+    path("p/<token:token>/tv/", player_views.player, {"tv": True}, name="player-tv"),
+    path("p/<token:token>/log/", player_views.player_log, name="player-log"),
+    path("p/<token:token>/recap.md", player_views.player_recap, name="player-recap"),
+    path("p/<token:token>/stream/", player_views.player_stream, name="player-stream"),
+    path("p/<token:token>/poll/", player_views.player_poll, name="player-poll"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),

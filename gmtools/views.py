@@ -11,13 +11,13 @@ from django import forms
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db.models import Count
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import retarget, trigger_client_event
 
-from gmtools import board, services
+from gmtools import board, links, live, recap, services
 from gmtools.composer import ComposerForm
 from gmtools.models import Aspect, Campaign, Character, Roll, Scene
 from gmtools.forms import ExtendedForm, LogFilter, SceneForm
@@ -70,11 +70,13 @@ def _query_without_page(params) -> str:
 @require_GET
 def table(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = _campaign(request, pk)
+    cursor = board.cursor(campaign)  # first: the live stream resumes after what the page shows
     context = board.time_context(campaign)
     characters = context["characters"]
     first = next((c for c in characters if c.kind == "pc"), characters[0] if characters else None)
     return render(request, "table.html", {
         **context, **_log_page(campaign), **_composer(campaign, first, context["scene"]), **board.extended_context(campaign),
+        "cursor": cursor, "base_url": links.base_url(request), "export_form": recap.ExportForm(campaign),
     })
 
 
@@ -269,7 +271,7 @@ def flip(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = _campaign(request, pk)
     if campaign.game not in Campaign.TABLE_SWITCHES:
         return _refused(request, str(_("This game has no such switch.")))
-    campaign.flip()
+    services.flip(campaign)
     response = render(request, "table.html#time-bar", board.time_context(campaign))
     return trigger_client_event(response, "turn-changed")
 
@@ -367,3 +369,59 @@ def extended_stop(request: HttpRequest, pk: int, action_pk: int) -> HttpResponse
 def extended_list(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = _campaign(request, pk)
     return render(request, "table.html#extended-list", board.extended_context(campaign))
+
+
+# --- the players' side, seen from the GM's table ----------------------------------------------
+
+@login_required
+@require_POST
+def reveal(request: HttpRequest, pk: int, roll_pk: int) -> HttpResponse:
+    """Show the players a secret roll; every open view (this one too) redraws its card from the stream."""
+    campaign = _campaign(request, pk)
+    roll = get_object_or_404(Roll, campaign=campaign, pk=roll_pk)
+    try:
+        services.reveal(roll)
+    except services.Refused as refusal:
+        return _refused(request, str(refusal))
+    cards = Roll.objects.for_log().filter(pk__in=roll.family())
+    return render(request, "table.html#log-cards", {"campaign": campaign, "cards": cards, "main": roll.pk})
+
+
+@login_required
+@require_POST
+def player_link(request: HttpRequest, pk: int) -> HttpResponse:
+    """A new player link: the old one stops working at once, open streams included."""
+    campaign = _campaign(request, pk)
+    services.regenerate_player_link(campaign)
+    return render(request, "table.html#player-link", {"campaign": campaign, "base_url": links.base_url(request)})
+
+
+@login_required
+@require_GET
+def export(request: HttpRequest, pk: int) -> HttpResponse:
+    """The log of this scene, this episode or the whole campaign, as Markdown or CSV."""
+    campaign = _campaign(request, pk)
+    form = recap.ExportForm(campaign, request.GET)
+    if not form.is_valid():
+        return HttpResponse(" ".join(str(e) for errors in form.errors.values() for e in errors), status=400,
+                            content_type="text/plain; charset=utf-8")
+    return recap.download(campaign, form, player=False)
+
+
+@login_required
+@require_GET
+async def stream(request: HttpRequest, pk: int) -> HttpResponse:
+    """The GM's other tabs and devices follow the table live (server-sent events)."""
+    user = await request.auser()
+    if not await Campaign.objects.visible_to(user).filter(pk=pk).aexists():
+        raise Http404
+    return live.response(request, pk, "gm")
+
+
+@login_required
+@require_GET
+def poll(request: HttpRequest, pk: int) -> HttpResponse:
+    """Where a stream cannot connect: the changes after the cursor, or 204 when nothing is new."""
+    campaign = _campaign(request, pk)
+    return live.poll_response(request, campaign.pk, "gm")
+

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import template
 
-from gmtools import models
+from gmtools import links, models
 from gmtools.sheets import Game
 
 register = template.Library()
@@ -68,3 +68,8 @@ def percent(p: float) -> str:
 @register.filter
 def signed(value: int) -> str:
     return f"+{value}" if value > 0 else str(value).replace("-", "−")
+
+
+@register.filter
+def player_link(campaign: models.Campaign, base: str) -> links.PlayerLink:
+    return links.player_link(campaign, base)

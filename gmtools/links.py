@@ -1,0 +1,47 @@
+"""The player link: its address on the table's network and its QR code.
+
+Phones at the table reach the GM's laptop over the local network, so the link must carry the
+laptop's LAN address, not 127.0.0.1. ``make table`` serves on every interface and sets
+``GMTOOLS_PUBLIC_URL`` from ``lan_address()``; without it (``make run``, loopback only) the link
+is built from the address the GM's browser used, and the table says that phones cannot reach it.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from dataclasses import dataclass
+
+import segno
+from django.conf import settings
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
+
+from gmtools.models import Campaign
+
+def base_url(request: HttpRequest) -> str:
+    """Where phones should go: the configured public address, else the one the GM's browser used."""
+    return (settings.PUBLIC_URL or request.build_absolute_uri("/")).rstrip("/")
+
+
+@dataclass(frozen=True)
+class PlayerLink:
+    url: str
+    qr: SafeString
+    local_only: bool
+
+
+def player_link(campaign: Campaign, base: str) -> PlayerLink:
+    url = base.rstrip("/") + reverse("player", args=[campaign.player_token])
+    host = url.split("//", 1)[-1].split("/", 1)[0].rsplit(":", 1)[0].strip("[]")
+    local_only = host in ("localhost", "testserver") or _is_loopback(host)
+    # segno draws the QR code on the server as inline SVG: no image service, works offline.
+    qr = segno.make(url, error="m").svg_inline(scale=4, border=2, dark="#212529", light="#ffffff")
+    return PlayerLink(url=url, qr=mark_safe(qr), local_only=local_only)  # noqa: S308 - segno's own SVG
+
+
+def _is_loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False

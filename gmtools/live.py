@@ -1,0 +1,390 @@
+"""Live push: every change at a table reaches each open GM tab and player view, in order, once.
+
+The database is the source of truth. Each write that viewers must see appends a ``Change`` row
+in its own transaction (``announce``), after locking the campaign row: one campaign's changes
+are therefore committed in the order of their ids, and "everything after change N" is a plain
+query. A viewer's cursor is the id of the last change it applied; reconnecting with it (the
+``after`` query parameter, or the ``Last-Event-ID`` header) resumes exactly there.
+
+Waking the streams:
+- PostgreSQL: ``pg_notify`` inside the writing transaction, which PostgreSQL delivers at commit to
+  every process LISTENing, so a roll made through one server process reaches viewers connected
+  to another. One listening connection per process.
+- SQLite (one process): the commit wakes the streams of this process directly.
+Either way a stream also re-reads the database every ``KEEPALIVE`` seconds, so a lost
+notification costs a few seconds, never a missed change.
+
+Per process and campaign, one ``Hub`` reads the new changes once per wake and keeps the recent
+ones for every stream of that campaign; each change is drawn once per audience and language
+(``render_change``, cached), not once per viewer. 50 phones watching one table cost one query
+and one or two renders per roll.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections import OrderedDict
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Literal
+
+from asgiref.sync import sync_to_async
+from django.core.handlers.asgi import ASGIRequest
+from django.db import close_old_connections, connection, connections, transaction
+from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from gmtools import board
+from gmtools.models import Campaign, Change, ChangeKind, Character, CharacterKind, Roll
+
+log = logging.getLogger(__name__)
+
+Audience = Literal["gm", "player"]
+CHANNEL = "gmtools_changes"
+# Seconds between keep-alive comments; each one also re-reads the database.
+KEEPALIVE = 15.0
+# A viewer further behind than this reloads its page instead of replaying the changes one by one.
+REPLAY_LIMIT = 200
+RETRY_MS = 2000
+
+
+# --- writing -------------------------------------------------------------------------------------
+
+def announce(campaign_id: int, kind: str, *, roll: Roll | None = None, character: Character | None = None,
+             public: bool = True) -> Change:
+    """Record a change at the table, inside the transaction that makes it; viewers hear of it at commit."""
+    # The campaign row's lock, held until commit, orders the campaign's changes by commit: a
+    # stream that has read up to change N can never later find a change numbered below N.
+    list(Campaign.objects.select_for_update().filter(pk=campaign_id).values_list("pk"))
+    change = Change.objects.create(campaign_id=campaign_id, kind=kind, roll=roll, character=character, public=public)
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, str(campaign_id)])
+    else:
+        transaction.on_commit(lambda: wake(campaign_id))
+    return change
+
+
+# --- drawing a change for a viewer --------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Row:
+    """What a stream needs of a change, without a model instance."""
+
+    id: int
+    kind: str
+    public: bool
+
+
+_cache: OrderedDict[tuple[int, str, str], str] = OrderedDict()
+_cache_lock = threading.Lock()
+CACHE_SIZE = 512
+
+
+def cached(change_id: int, audience: Audience, language: str) -> str | None:
+    with _cache_lock:
+        return _cache.get((change_id, audience, language))
+
+
+def render_change(change_id: int, audience: Audience, language: str) -> str:
+    """The fragments a change redraws, for one audience in one language (cached per process).
+
+    A change is drawn from the database as it is when first drawn; every later change is drawn
+    later, so a viewer who applies the changes in order ends with the table as it stands.
+    """
+    key = (change_id, audience, language)
+    with _cache_lock:
+        if key in _cache:
+            _cache.move_to_end(key)
+            return _cache[key]
+    with translation.override(language):
+        html = _draw(change_id, audience)
+    with _cache_lock:
+        _cache[key] = html
+        while len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
+    return html
+
+
+# Which parts of the page each kind of change redraws.
+PARTS: dict[str, frozenset[str]] = {
+    ChangeKind.ROLL: frozenset({"cards", "character", "order", "extended", "time"}),
+    ChangeKind.REVEAL: frozenset({"cards"}),
+    ChangeKind.CHARACTER: frozenset({"character"}),
+    ChangeKind.TIME: frozenset({"time", "order", "characters", "extended"}),
+    ChangeKind.ORDER: frozenset({"order"}),
+    ChangeKind.EXTENDED: frozenset({"extended"}),
+    ChangeKind.SWITCH: frozenset({"time"}),
+    ChangeKind.LINK: frozenset({"link"}),
+}
+
+
+def _draw(change_id: int, audience: Audience) -> str:
+    change = Change.objects.select_related("campaign", "roll").filter(pk=change_id).first()
+    if change is None:
+        return ""
+    campaign, parts = change.campaign, PARTS[change.kind]
+    if audience == "player" and not change.public:
+        return ""
+    context = board.time_context(campaign)
+    wanted: set[int] = set()
+    if "characters" in parts:
+        wanted = {c.pk for c in context["characters"]}
+    elif "character" in parts:
+        wanted = {change.character_id or (change.roll.character_id if change.roll else None)} - {None}
+    shown = [c for c in context["characters"] if c.pk in wanted]
+    if audience == "player":
+        shown = [c for c in shown if c.kind == CharacterKind.PC]
+    cards: list[Roll] = []
+    if "cards" in parts and change.roll_id:
+        # The roll and the rest of its follow-up chain: a follow-up changes what its parent offers.
+        rolls = Roll.objects.for_log().filter(campaign=campaign, pk__in=change.roll.family())
+        cards = list(rolls.for_players() if audience == "player" else rolls)
+    extended = "extended" in parts and not (change.kind == ChangeKind.ROLL and change.roll and not change.roll.extended_id)
+    context.update(
+        board.extended_context(campaign) if extended else {},
+        cards=cards, shown=shown, player=audience == "player", live=True,
+        show_time="time" in parts, show_order="order" in parts or "time" in parts, show_extended=extended,
+        show_link="link" in parts,
+    )
+    template = "player.html#live-change" if audience == "player" else "table.html#live-change"
+    return render_to_string(template, context)
+
+
+# --- waking the streams ----------------------------------------------------------------------
+
+class Hub:
+    """One campaign's recent changes as this process knows them, shared by that campaign's streams."""
+
+    KEEP = 256
+
+    def __init__(self, campaign_id: int, loop: asyncio.AbstractEventLoop) -> None:
+        self.campaign_id = campaign_id
+        self.loop = loop
+        self.floor = 0  # every change above this id is in ``recent`` (once loaded)
+        self.recent: list[Row] = []
+        self.token = ""
+        self.loaded = False
+        self.waiters: set[asyncio.Event] = set()
+        self.lock = asyncio.Lock()
+
+    @property
+    def latest(self) -> int:
+        return self.recent[-1].id if self.recent else self.floor
+
+    def subscribe(self) -> asyncio.Event:
+        waiter = asyncio.Event()
+        self.waiters.add(waiter)
+        return waiter
+
+    def unsubscribe(self, waiter: asyncio.Event) -> None:
+        self.waiters.discard(waiter)
+
+    async def refresh(self) -> None:
+        """Read the changes committed since the last read (one query), then wake every stream."""
+        async with self.lock:
+            if not self.loaded:
+                self.floor, self.token = await _db(_start, self.campaign_id)
+                self.loaded = True
+            rows, token = await _db(_after, self.campaign_id, self.latest, None)
+            if token is not None:
+                self.token = token
+            self.recent.extend(rows)
+            if len(self.recent) > self.KEEP:
+                self.floor = self.recent[-self.KEEP - 1].id
+                del self.recent[: -self.KEEP]
+        for waiter in self.waiters:
+            waiter.set()
+
+    async def after(self, cursor: int) -> list[Row] | None:
+        """The changes after a viewer's cursor, oldest first; None when it is too far behind."""
+        if not self.loaded:
+            await self.refresh()
+        if cursor >= self.floor:
+            return [row for row in self.recent if row.id > cursor]
+        rows, _token = await _db(_after, self.campaign_id, cursor, REPLAY_LIMIT + 1)
+        return None if len(rows) > REPLAY_LIMIT else rows
+
+    def poke(self) -> None:
+        """Called in the hub's loop when something changed (or may have)."""
+        self.loop.create_task(self.refresh())
+
+
+_hubs: dict[tuple[asyncio.AbstractEventLoop, int], Hub] = {}
+_hubs_lock = threading.Lock()
+_listeners: dict[asyncio.AbstractEventLoop, asyncio.Task] = {}
+
+
+def hub(campaign_id: int) -> Hub:
+    """The hub of this campaign in the running loop (created, and the listener started, on first use)."""
+    loop = asyncio.get_running_loop()
+    with _hubs_lock:
+        found = _hubs.get((loop, campaign_id))
+        if found is None:
+            found = _hubs[(loop, campaign_id)] = Hub(campaign_id, loop)
+        if connections["default"].vendor == "postgresql" and loop not in _listeners:
+            _listeners[loop] = loop.create_task(_listen())
+    return found
+
+
+def wake(campaign_id: int) -> None:
+    """Wake this process's streams of a campaign; safe from any thread."""
+    with _hubs_lock:
+        targets = [h for (_loop, cid), h in _hubs.items() if cid == campaign_id]
+    for target in targets:
+        if not target.loop.is_closed():
+            target.loop.call_soon_threadsafe(target.poke)
+
+
+async def _listen() -> None:
+    """PostgreSQL: LISTEN for every process's changes and wake the hubs of this loop."""
+    import psycopg
+
+    settings = connections["default"].settings_dict
+    params = {"dbname": settings["NAME"], "user": settings["USER"] or None, "password": settings["PASSWORD"] or None,
+              "host": settings["HOST"] or None, "port": settings["PORT"] or None}
+    loop = asyncio.get_running_loop()
+    while True:
+        try:
+            async with await psycopg.AsyncConnection.connect(**{k: v for k, v in params.items() if v},
+                                                             autocommit=True) as listener:
+                await listener.execute(f"LISTEN {CHANNEL}")
+                # Whatever was committed while no one listened is read now.
+                for (hub_loop, _cid), each in list(_hubs.items()):
+                    if hub_loop is loop:
+                        each.poke()
+                async for note in listener.notifies():
+                    wake(int(note.payload))
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - the listener must outlive a database restart
+            log.warning("The change listener lost its connection; retrying in 1 s.", exc_info=True)
+            await asyncio.sleep(1)
+
+
+# --- database calls from the event loop ----------------------------------------------------------
+
+async def _db(function, *args):
+    # thread_sensitive=False: a shared pool of threads, not one thread held per open stream.
+    return await sync_to_async(_fresh(function), thread_sensitive=False)(*args)
+
+
+def _fresh(function):
+    def call(*args):
+        close_old_connections()
+        try:
+            return function(*args)
+        finally:
+            close_old_connections()
+    return call
+
+
+def _start(campaign_id: int) -> tuple[int, str]:
+    token = Campaign.objects.filter(pk=campaign_id).values_list("player_token", flat=True).first() or ""
+    latest = Change.objects.filter(campaign_id=campaign_id).order_by("-id").values_list("id", flat=True).first() or 0
+    return latest, token
+
+
+def _after(campaign_id: int, cursor: int, limit: int | None) -> tuple[list[Row], str | None]:
+    rows = Change.objects.filter(campaign_id=campaign_id, id__gt=cursor).order_by("id").values_list("id", "kind", "public")
+    found = [Row(*row) for row in (rows[:limit] if limit else rows)]
+    token = None
+    if any(row.kind == ChangeKind.LINK for row in found):
+        token = Campaign.objects.filter(pk=campaign_id).values_list("player_token", flat=True).first() or ""
+    return found, token
+
+
+# --- the stream -------------------------------------------------------------------------------
+
+def event(name: str, data: str = "", id: int | None = None) -> str:
+    lines = [f"event: {name}"] + ([f"id: {id}"] if id is not None else [])
+    # Indentation and blank lines of the templates are dropped: nothing we draw is preformatted.
+    lines += [f"data: {line.strip()}" for line in data.splitlines() if line.strip()] or ["data: "]
+    return "\n".join(lines) + "\n\n"
+
+
+async def stream(campaign_id: int, cursor: int, audience: Audience, language: str,
+                 token: str = "") -> AsyncIterator[str]:
+    """Server-sent events: each change after ``cursor`` drawn for the audience, then each new one.
+
+    A player stream ends with a ``gone`` event as soon as its link is regenerated; a viewer too
+    far behind gets ``reload``.
+    """
+    shared = hub(campaign_id)
+    waiter = shared.subscribe()
+    try:
+        yield f"retry: {RETRY_MS}\n\n"
+        while True:
+            waiter.clear()
+            if audience == "player" and shared.loaded and shared.token != token:
+                yield event("gone")
+                return
+            rows = await shared.after(cursor)
+            if rows is None:
+                yield event("reload")
+                return
+            if audience == "player" and shared.token != token:
+                yield event("gone")
+                return
+            for row in rows:
+                cursor = row.id
+                if audience == "player" and not row.public:
+                    continue
+                html = cached(row.id, audience, language)
+                if html is None:
+                    html = await _db(render_change, row.id, audience, language)
+                yield event("change", html, id=row.id)
+            try:
+                await asyncio.wait_for(waiter.wait(), KEEPALIVE)
+            except TimeoutError:
+                yield ": keep-alive\n\n"
+                await shared.refresh()
+    finally:
+        shared.unsubscribe(waiter)
+
+
+def backlog(campaign_id: int, cursor: int, audience: Audience, language: str) -> tuple[int, list[dict]] | None:
+    """The polling fallback: the new cursor and the changes after ``cursor``, drawn; None when too far behind."""
+    rows, _token = _after(campaign_id, cursor, REPLAY_LIMIT + 1)
+    if len(rows) > REPLAY_LIMIT:
+        return None
+    drawn = [{"id": row.id, "html": render_change(row.id, audience, language)}
+             for row in rows if audience == "gm" or row.public]
+    return (rows[-1].id if rows else cursor), drawn
+
+
+# --- the views' answers -------------------------------------------------------------------------
+
+def cursor_of(request: HttpRequest) -> int:
+    """The last change the viewer applied: ``?after=`` (our reconnects) or ``Last-Event-ID`` (the browser's)."""
+    best = 0
+    for raw in (request.GET.get("after"), request.headers.get("Last-Event-ID")):
+        if raw and raw.isdigit() and len(raw) < 19:
+            best = max(best, int(raw))
+    return best
+
+
+def response(request: HttpRequest, campaign_id: int, audience: Audience, token: str = "") -> HttpResponse:
+    """The stream; under a WSGI server (which would hold a thread per viewer) a 204 sends the page to polling."""
+    if not isinstance(request, ASGIRequest):
+        return HttpResponse(status=204)
+    answer = StreamingHttpResponse(stream(campaign_id, cursor_of(request), audience, translation.get_language(), token),
+                                   content_type="text/event-stream")
+    answer["Cache-Control"] = "no-cache"
+    answer["X-Accel-Buffering"] = "no"  # a reverse proxy must pass each event on at once
+    return answer
+
+
+def poll_response(request: HttpRequest, campaign_id: int, audience: Audience) -> HttpResponse:
+    after = cursor_of(request)
+    found = backlog(campaign_id, after, audience, translation.get_language())
+    if found is None:
+        return JsonResponse({"reload": True})
+    cursor, events = found
+    if cursor == after:
+        return HttpResponse(status=204)
+    return JsonResponse({"cursor": cursor, "events": events})
+

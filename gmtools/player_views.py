@@ -1,0 +1,73 @@
+"""The player link: what the players see of a table, read-only, with no account.
+
+Every view finds the campaign by its player token (404 for any other string, and for the old
+token once the GM makes a new link). Nothing here writes: every view is a GET, and the rolls
+come through ``Roll.objects.for_players()``, which leaves out the secret rolls not yet revealed.
+"""
+
+from __future__ import annotations
+
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+
+from gmtools import board, live, recap
+from gmtools.models import Campaign, Roll
+
+LOG_PAGE = 25
+TV_LOG = 7  # the last roll big, and the six before it
+
+
+def _campaign(token: str) -> Campaign:
+    return get_object_or_404(Campaign, player_token=token)
+
+
+def _log(campaign: Campaign, page: object = 1, size: int = LOG_PAGE):
+    return Paginator(Roll.objects.filter(campaign=campaign).for_players().for_log(), size).get_page(page)
+
+
+def _urls(token: str) -> dict[str, str]:
+    return {name: reverse(f"player-{name}", args=[token]) for name in ("stream", "poll", "log", "recap")}
+
+
+@require_GET
+def player(request: HttpRequest, token: str, tv: bool = False) -> HttpResponse:
+    campaign = _campaign(token)
+    cursor = board.cursor(campaign)  # first: the stream resumes after what the page shows
+    return render(request, "player.html", {
+        **board.time_context(campaign), **board.extended_context(campaign), "cursor": cursor, "player": True,
+        "tv": tv, "log": _log(campaign, size=TV_LOG if tv else LOG_PAGE), "urls": _urls(token),
+    })
+
+
+@require_GET
+def player_log(request: HttpRequest, token: str) -> HttpResponse:
+    campaign = _campaign(token)
+    return render(request, "player.html#log-page", {"campaign": campaign, "player": True, "urls": _urls(token),
+                                                     "log": _log(campaign, request.GET.get("page", 1))})
+
+
+@require_GET
+def player_recap(request: HttpRequest, token: str) -> HttpResponse:
+    """The session recap in Markdown, of what the players may see (this scene by default)."""
+    campaign = _campaign(token)
+    form = recap.ExportForm(campaign, {"part": request.GET.get("part") or recap.ExportForm(campaign).fields["part"].initial,
+                                       "format": "md"})
+    if not form.is_valid():
+        raise Http404
+    return recap.download(campaign, form, player=True)
+
+
+@require_GET
+async def player_stream(request: HttpRequest, token: str) -> HttpResponse:
+    campaign_id = await Campaign.objects.filter(player_token=token).values_list("pk", flat=True).afirst()
+    if campaign_id is None:
+        raise Http404
+    return live.response(request, campaign_id, "player", token)
+
+
+@require_GET
+def player_poll(request: HttpRequest, token: str) -> HttpResponse:
+    return live.poll_response(request, _campaign(token).pk, "player")

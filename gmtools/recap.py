@@ -1,0 +1,237 @@
+"""The roll log exported: a Markdown session recap (reads well pasted into Discord or a wiki) and CSV.
+
+Both come from the stored rolls, oldest first, in the viewer's language. The GM's export has
+every roll, secret ones marked; the players' recap holds only what the player link may see (no
+secret roll until it is revealed, and a secret difficulty's verdict stays hidden).
+
+User text (names, labels, titles) is escaped for Markdown, so a character called ``**@everyone**``
+neither formats nor pings anybody, and neutralised for spreadsheets in CSV (a cell that starts
+with ``=``, ``+``, ``-`` or ``@`` gets a leading apostrophe, so it is never run as a formula).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from django import forms
+from django.db.models import QuerySet
+from django.http import HttpResponse
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.text import slugify
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
+
+from gmtools import notes
+from gmtools.models import Campaign, Episode, Roll, RollKind, Scene, verdict
+from gmtools.sheets import Game
+
+FORMATS = [("md", "Markdown"), ("csv", "CSV")]
+
+
+class ExportForm(forms.Form):
+    """Which part of the log: ``campaign``, ``episode-<id>`` or ``scene-<id>`` of this campaign."""
+
+    part = forms.ChoiceField(label=_("What to export"))
+    format = forms.ChoiceField(choices=FORMATS, initial="md", label=_("Format"))
+
+    def __init__(self, campaign: Campaign, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.campaign = campaign
+        episodes = Episode.objects.filter(story__campaign=campaign).select_related("story").order_by("-id")
+        scenes = Scene.objects.filter(episode__story__campaign=campaign).select_related("episode__story").order_by("-id")
+        self.episodes = {f"episode-{e.pk}": e for e in episodes}
+        self.scenes = {f"scene-{s.pk}": s for s in scenes}
+        self.fields["part"].choices = [
+            ("campaign", _("The whole campaign")),
+            (_("Scenes"), [(key, _scene_title(s)) for key, s in self.scenes.items()]),
+            (_("Episodes"), [(key, _episode_title(e)) for key, e in self.episodes.items()]),
+        ]
+        current = next(iter(self.scenes), "campaign")
+        self.fields["part"].initial = current
+        self.fields["part"].widget.attrs["class"] = "form-select form-select-sm"
+
+    def rolls(self, rolls: QuerySet[Roll]) -> QuerySet[Roll]:
+        part = self.cleaned_data["part"]
+        if part in self.scenes:
+            return rolls.filter(scene=self.scenes[part])
+        if part in self.episodes:
+            return rolls.filter(scene__episode=self.episodes[part])
+        return rolls
+
+    def title(self) -> str:
+        part = self.cleaned_data["part"]
+        if part in self.scenes:
+            return _scene_title(self.scenes[part])
+        if part in self.episodes:
+            return _episode_title(self.episodes[part])
+        return gettext("The whole campaign")
+
+
+def _scene_title(scene: Scene) -> str:
+    where = gettext("Story %(story)d · Episode %(episode)d · Scene %(scene)d") % {
+        "story": scene.episode.story.number, "episode": scene.episode.number, "scene": scene.number}
+    return f"{where}: {scene.title}" if scene.title else where
+
+
+def _episode_title(episode: Episode) -> str:
+    where = gettext("Story %(story)d · Episode %(episode)d") % {"story": episode.story.number, "episode": episode.number}
+    return f"{where}: {episode.title}" if episode.title else where
+
+
+def rolls_for(campaign: Campaign, form: ExportForm, player: bool) -> QuerySet[Roll]:
+    rolls = Roll.objects.filter(campaign=campaign)
+    if player:
+        rolls = rolls.for_players()
+    return form.rolls(rolls).select_related("scene__episode__story").order_by("id")
+
+
+def download(campaign: Campaign, form: ExportForm, player: bool) -> HttpResponse:
+    """The file to download, named after the campaign and the part exported."""
+    rolls = rolls_for(campaign, form, player)
+    fmt = "md" if player else form.cleaned_data["format"]
+    name = slugify(f"{campaign.name} {form.title()}")[:80] or "log"
+    if fmt == "csv":
+        response = HttpResponse(to_csv(rolls, player), content_type="text/csv; charset=utf-8")
+    else:
+        response = HttpResponse(to_markdown(campaign, form.title(), rolls, player),
+                                content_type="text/markdown; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{name}.{fmt}"'
+    return response
+
+
+# --- what a roll says, in words -------------------------------------------------------------
+
+def dice_text(roll: Roll) -> str:
+    """The faces as a player reads them off the card: ``7 3 10 1 | hunger 10 6 → 10 8``."""
+    main = roll.main
+    if roll.system == Game.FATE:
+        return " ".join({-1: "−", 0: "0", 1: "+"}[f] for f in main.get("faces", []))
+    text = " ".join(str(f) for f in main.get("faces", []))
+    if main.get("hunger_faces"):
+        text += (" | " if text else "") + gettext("hunger") + " " + " ".join(str(f) for f in main["hunger_faces"])
+    if main.get("explosions"):
+        text += " → " + " ".join(str(f) for f in main["explosions"])
+    return text
+
+
+def result_text(roll: Roll, player: bool) -> str:
+    """The verdict and the count beside it, as the card shows them."""
+    main = roll.main
+    if roll.kind == RollKind.REWARD:
+        motes = roll.result.get("reward", {}).get("motes")
+        return (ngettext("Regained %(n)d mote", "Regained %(n)d motes", motes) % {"n": motes} if motes
+                else gettext("Regained 1 Willpower"))
+    successes = ngettext("%(n)d success", "%(n)d successes", main.get("successes") or 0) % {"n": main.get("successes") or 0}
+    if player and roll.difficulty_secret:
+        return gettext("The GM keeps the difficulty secret") + f" ({successes})"
+    text, _tone = verdict(roll.system, main)
+    if roll.system == Game.FATE:
+        count = gettext("total") + f" {_signed(main.get('total', 0))} · " + gettext("shifts") + f" {_signed(main.get('shifts', 0))}"
+    elif roll.kind == RollKind.ROUSE:
+        count = gettext("Hunger") + f" {main.get('hunger_before')} → {main.get('hunger_after')}"
+    else:
+        count = successes + (f" · {gettext('margin')} {_signed(main['margin'])}" if main.get("margin") is not None else "")
+    return f"{text} ({count})"
+
+
+def extras(roll: Roll, player: bool) -> list[str]:
+    """The lines under the verdict: the opposition, teamwork, the Fate effect, notes, spends."""
+    result, lines = roll.result, []
+    if result.get("opposed"):
+        opposed = result["opposed"]
+        net = abs(opposed.get("net", 0))
+        outcome = (gettext("wins by %(n)s") % {"n": net} if opposed.get("winner") == "first"
+                   else gettext("loses by %(n)s") % {"n": net} if opposed.get("winner") == "second"
+                   else gettext("tie: nobody prevails"))
+        lines.append(f"{gettext('vs')} {result.get('opponent', {}).get('name') or gettext('opposition')}: {outcome}")
+    if result.get("team"):
+        helpers = ", ".join(f"{h['name']} {h['successes']}" for h in result["team"])
+        lines.append(f"{gettext('Teamwork')}: {helpers} — {gettext('total')} {result.get('team_total')}")
+    if result.get("helpers"):
+        lines.append(gettext("Helped by") + " " + ", ".join(result["helpers"]))
+    if result.get("effect"):
+        lines.append(notes.effect_text(result["effect"]))
+    if not (player and roll.difficulty_secret):
+        lines += [notes.note_text(n) for n in roll.main.get("notes", [])]
+    if roll.spends:
+        lines.append(gettext("Spent") + ": " + ", ".join(s.get("label") or s.get("what", "") for s in roll.spends))
+    return lines
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value > 0 else str(value).replace("-", "−")
+
+
+# --- Markdown ------------------------------------------------------------------------------
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-!|~>@])")
+
+
+def md(text: Any) -> str:
+    """User text as literal Markdown: no formatting, links, headings or @mentions."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
+
+
+def _where(roll: Roll) -> str:
+    return _scene_title(roll.scene) if roll.scene_id else gettext("Outside any scene")
+
+
+def to_markdown(campaign: Campaign, title: str, rolls: Iterable[Roll], player: bool) -> str:
+    lines = [f"# {md(campaign.name)} — {md(title)}", "",
+             f"_{Game(campaign.game).label} · " + gettext("exported %(when)s") % {
+                 "when": date_format(timezone.localtime(), "DATETIME_FORMAT")} + "_"]
+    heading, count = None, 0
+    for roll in rolls:
+        where = _where(roll)
+        if where != heading:
+            heading = where
+            lines += ["", f"## {md(where)}", ""]
+        count += 1
+        mark = ""
+        if roll.hidden and not player:
+            mark = " " + (gettext("(revealed)") if roll.revealed_at else gettext("(secret roll)"))
+        elif roll.revealed_at:
+            mark = " " + gettext("(revealed)")
+        label = md(roll.label) + (f" · {roll.get_kind_display()}" if roll.kind != RollKind.ROLL else "")
+        faces = dice_text(roll)
+        turn = (gettext("turn %(n)d") % {"n": roll.turn} + " · ") if roll.turn else ""
+        lines.append(f"- {turn}{timezone.localtime(roll.created_at):%H:%M} **{md(roll.actor)}** — {label}: "
+                     + (f"`{faces}` → " if faces else "") + f"**{result_text(roll, player)}**{mark}")
+        lines += [f"  - {md(line)}" for line in extras(roll, player)]
+    if not count:
+        lines += ["", gettext("No rolls.")]
+    return "\n".join(lines) + "\n"
+
+
+# --- CSV ---------------------------------------------------------------------------------------
+
+def _cell(value: Any) -> Any:
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
+def to_csv(rolls: Iterable[Roll], player: bool) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["id", "when", "story", "episode", "scene", "turn", "who", "what", "kind", "dice", "result",
+                     "successes", "margin", "details", "secret", "revealed"])
+    for roll in rolls:
+        scene = roll.scene
+        concealed = player and roll.difficulty_secret
+        writer.writerow([_cell(v) for v in (
+            roll.pk, roll.created_at.isoformat(),
+            scene.episode.story.number if scene else "", scene.episode.number if scene else "",
+            scene.number if scene else "", roll.turn or "", roll.actor, roll.label, roll.get_kind_display(),
+            dice_text(roll), result_text(roll, player), roll.main.get("successes", ""),
+            "" if concealed or roll.main.get("margin") is None else roll.main["margin"],
+            " / ".join(extras(roll, player)),
+            "secret roll" if roll.hidden else "secret difficulty" if roll.secret else "",
+            roll.revealed_at.isoformat() if roll.revealed_at else "",
+        )])
+    return out.getvalue()

@@ -1,0 +1,142 @@
+// The table, live: apply each change the server streams (gmtools/live.py), in order, once.
+//
+// The page starts at a cursor, the last change it already shows (data-cursor). Each event carries
+// the change's id and the fragments it redraws, each with the id of the element it replaces; a
+// roll's card goes into the log at its place by roll id. An id at or below the cursor is skipped,
+// so a change that arrives twice (a reconnect, the GM's own action echoed back) is drawn once.
+//
+// Reconnecting: htmx's SSE extension, and a browser's own EventSource retry, do not resume from
+// where we are (the retry repeats the first URL), so the stream is reopened here, with the cursor
+// in the URL, after an error, when the phone wakes up or comes back online. When a stream cannot
+// connect at all (a proxy that buffers, a server without streams), the page polls instead.
+(function () {
+  const root = document.querySelector("[data-live]");
+  if (!root) return;
+  let cursor = Number(root.dataset.cursor || 0);
+  let source = null;
+  let failures = 0;
+  let retry = null;
+  let pollTimer = null;
+  let gone = false;
+
+  function setStatus(state) {
+    document.querySelectorAll("[data-live-status]").forEach((el) => { el.dataset.liveStatus = state; });
+  }
+
+  // Keep what the viewer has open (a <details>) when its element is redrawn.
+  function keepOpen(from, to) {
+    const open = [...from.querySelectorAll("details")].map((d) => d.open);
+    [...to.querySelectorAll("details")].forEach((d, i) => { if (open[i]) d.open = true; });
+    if (from.matches("details") && from.open) to.open = true;
+  }
+
+  function activate(el) {
+    if (window.htmx) htmx.process(el);
+  }
+
+  function placeCard(card) {
+    const log = document.querySelector("[data-log]") || document.getElementById("log-list");
+    if (!log) return;
+    const old = document.getElementById(card.id);
+    if (old) { keepOpen(old, card); old.replaceWith(card); activate(card); return; }
+    if (log.dataset.filtered === "true") return; // the GM is reading a filtered log
+    const id = Number(card.dataset.roll);
+    const after = [...log.querySelectorAll(":scope > [data-roll]")].find((c) => Number(c.dataset.roll) < id);
+    if (after) after.before(card);
+    else if (!log.querySelector("#log-more")) log.append(card);
+    else return; // older than every card shown: it belongs to a page not loaded yet
+    log.querySelectorAll("[data-empty]").forEach((el) => el.remove());
+    activate(card);
+  }
+
+  function apply(id, html) {
+    if (!(id > cursor)) return;
+    cursor = id;
+    const template = document.createElement("template");
+    template.innerHTML = html;
+    for (const el of [...template.content.children]) {
+      el.removeAttribute("hx-swap-oob");
+      if (el.matches("[data-roll]")) { placeCard(el); continue; }
+      const old = el.id && document.getElementById(el.id);
+      if (old) { keepOpen(old, el); old.replaceWith(el); activate(el); }
+    }
+    // The GM's odds and composer follow the turn, as after the GM's own clicks.
+    document.body.dispatchEvent(new CustomEvent("turn-changed", { bubbles: true }));
+    document.body.dispatchEvent(new CustomEvent("live-applied", { detail: { id } }));
+  }
+
+  function withCursor(url) {
+    return url + (url.includes("?") ? "&" : "?") + "after=" + cursor;
+  }
+
+  function linkGone() {
+    gone = true;
+    if (source) source.close();
+    clearTimeout(retry);
+    clearInterval(pollTimer);
+    setStatus("gone");
+  }
+
+  function connect() {
+    if (gone) return;
+    clearTimeout(retry);
+    if (source) source.close();
+    setStatus(failures ? "offline" : "connecting");
+    let opened = false;
+    source = new EventSource(withCursor(root.dataset.stream));
+    source.onopen = () => { opened = true; failures = 0; setStatus("live"); };
+    source.addEventListener("change", (e) => apply(Number(e.lastEventId), e.data));
+    source.addEventListener("gone", linkGone);
+    source.addEventListener("reload", () => window.location.reload());
+    source.onerror = () => {
+      source.close();
+      source = null;
+      failures += 1;
+      if (!opened && failures >= 3) { startPolling(); return; }
+      setStatus("offline");
+      retry = setTimeout(connect, Math.min(500 * 2 ** failures, 8000));
+    };
+  }
+
+  async function poll() {
+    try {
+      const response = await fetch(withCursor(root.dataset.poll), { headers: { Accept: "application/json" } });
+      if (response.status === 404) { linkGone(); return; }
+      if (response.status === 204) { setStatus("polling"); return; }
+      if (!response.ok) throw new Error(response.status);
+      const data = await response.json();
+      if (data.reload) { window.location.reload(); return; }
+      data.events.forEach((e) => apply(e.id, e.html));
+      cursor = Math.max(cursor, data.cursor);
+      setStatus("polling");
+    } catch (error) {
+      setStatus("offline");
+    }
+  }
+
+  function startPolling() {
+    if (pollTimer) return;
+    poll();
+    pollTimer = setInterval(poll, 3000);
+  }
+
+  // A phone that slept, or a network that came back: resume at once, from the cursor.
+  function resume() {
+    if (gone || pollTimer) return;
+    if (!source || source.readyState === EventSource.CLOSED) { failures = Math.min(failures, 1); connect(); }
+  }
+  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") resume(); });
+  window.addEventListener("online", resume);
+  window.addEventListener("offline", () => setStatus("offline"));
+
+  // A filtered log (the GM's story/episode/scene/turn filter) takes no live cards.
+  document.addEventListener("change", (e) => {
+    const form = e.target.closest && e.target.closest(".log-filter");
+    const log = document.getElementById("log-list");
+    if (form && log) log.dataset.filtered = [...new FormData(form).values()].some((v) => v) ? "true" : "false";
+  });
+
+  // For tests and the curious: where this page stands.
+  window.gmtoolsLive = { cursor: () => cursor };
+  if (window.EventSource) connect(); else startPolling();
+})();
