@@ -109,3 +109,13 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
     default = settings.DATABASES["default"]
     if default["ENGINE"] == "django.db.backends.sqlite3":
         default.setdefault("TEST", {})["NAME"] = str(tmp_path_factory.mktemp("sqlite") / "test.sqlite3")
+
+
+@pytest.fixture(autouse=True)
+def fresh_live_cache():
+    """Change ids come back after a test's rollback (SQLite), so no drawing outlives its test."""
+    from gmtools import live
+
+    live._cache.clear()
+    yield
+    live._cache.clear()

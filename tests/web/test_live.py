@@ -1,0 +1,340 @@
+"""Live push (gmtools.live): every write announces one change, drawn per audience, streamed in order.
+
+The streams are async generators; these tests drive them in an event loop of their own
+(``asyncio.run``) against the file-backed test database, writing from other threads as the
+server's views would. Two server processes on PostgreSQL are in test_multiprocess.py, browsers
+in test_browser_players.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import AsyncClient, Client
+from django.urls import reverse
+
+from gmtools import live, services
+from gmtools.composer import ComposerForm
+from gmtools.models import Campaign, Change, ChangeKind, Character, Roll, Scene
+from gmtools.sheets import Game
+from tests.web.helpers import COMMON, DEFAULTS, POOL_TRAITS, Faces
+
+
+def roll(campaign: Campaign, character: Character | None, faces: tuple[int, ...], **data) -> Roll:
+    """A roll of the game's usual traits (V5 fixture: Strength 2 + Brawl 1 at Hunger 1: two dice and a hunger die)."""
+    scene = Scene.objects.current(campaign)
+    fields = {**COMMON, **DEFAULTS[campaign.game], **data}
+    if character is not None:
+        fields["character"] = character.pk
+        for name, key in zip(("first", "second"), POOL_TRAITS[campaign.game]):
+            if key:
+                fields.setdefault(name, character.traits.get(key=key).pk)
+    form = ComposerForm(campaign, fields, scene=scene)
+    assert form.is_valid(), form.errors
+    rng = Faces(*faces)
+    logged = services.record_roll(campaign, form.cleaned_data["composition"], rng)
+    assert rng.spent
+    return logged
+
+
+def changes(campaign: Campaign) -> list[tuple[str, bool]]:
+    return list(Change.objects.filter(campaign=campaign).order_by("id").values_list("kind", "public"))
+
+
+@pytest.fixture
+def v5(make_character, set_ratings) -> Character:
+    character = make_character(Game.V5, name="Bhavna", v5_hunger=1)
+    set_ratings(character, strength=2, brawl=1, composure=2, resolve=2)
+    return character
+
+
+# --- announcing -----------------------------------------------------------------------------
+
+@pytest.mark.django_db
+def test_each_kind_of_write_announces_one_change(v5):
+    campaign = v5.campaign
+    services.start_scene(campaign, title="Docks")
+    assert changes(campaign)[-1] == (ChangeKind.TIME, True)
+    before = Change.objects.count()
+    steps = [
+        (lambda: roll(campaign, v5, (6, 2, 9)), ChangeKind.ROLL),
+        (lambda: services.rouse(v5, Faces(7)), ChangeKind.ROLL),
+        (lambda: services.adjust(v5, "hunger-up"), ChangeKind.CHARACTER),
+        (lambda: services.change_turn(Scene.objects.current(campaign), 1), ChangeKind.TIME),
+        (lambda: services.leave_scene(Scene.objects.current(campaign), v5), ChangeKind.ORDER),
+        (lambda: services.join_scene(Scene.objects.current(campaign), v5), ChangeKind.ORDER),
+        (lambda: services.create_extended(campaign, None, name="Climb", goal=5), ChangeKind.EXTENDED),
+        (lambda: services.stop_extended(campaign.extended_actions.get()), ChangeKind.EXTENDED),
+        (lambda: services.regenerate_player_link(campaign), ChangeKind.LINK),
+        (lambda: services.end_scene(Scene.objects.current(campaign)), ChangeKind.TIME),
+    ]
+    for step, kind in steps:
+        step()
+        assert Change.objects.count() == before + 1, kind
+        assert changes(campaign)[-1][0] == kind
+        before += 1
+
+
+@pytest.mark.django_db
+def test_a_follow_up_and_a_reveal_announce_a_change_each(v5):
+    logged = roll(v5.campaign, v5, (6, 2, 9), hidden="on")
+    assert changes(v5.campaign) == [(ChangeKind.ROLL, False)]
+    services.willpower_reroll(logged, [1], Faces(8))
+    assert changes(v5.campaign)[-1] == (ChangeKind.ROLL, False)  # as secret as the roll it follows
+    services.reveal(logged)
+    assert changes(v5.campaign)[-1] == (ChangeKind.REVEAL, True)
+    assert Roll.objects.filter(campaign=v5.campaign, revealed_at__isnull=False).count() == 2
+
+
+@pytest.mark.django_db
+def test_a_refused_write_announces_nothing(make_character):
+    character = make_character(Game.EXALTED, name="Koi", exalted_willpower=3, exalted_willpower_temporary=0)
+    with pytest.raises(services.Refused):
+        services.adjust(character, "willpower-spend")
+    with pytest.raises(services.Refused):
+        services.reveal(roll(character.campaign, character, (7,)))
+    assert changes(character.campaign) == [(ChangeKind.ROLL, True)]
+
+
+@pytest.mark.django_db
+def test_the_flip_switch_announces_a_change(make_character):
+    character = make_character(Game.FATE, name="Zird")
+    services.flip(character.campaign)
+    assert changes(character.campaign) == [(ChangeKind.SWITCH, True)]
+    assert Campaign.objects.get(pk=character.campaign.pk).fate_uses_deck
+
+
+# --- drawing a change --------------------------------------------------------------------------
+
+@pytest.mark.django_db
+def test_a_roll_is_drawn_for_players_without_the_gms_buttons(v5):
+    services.start_scene(v5.campaign)
+    logged = roll(v5.campaign, v5, (6, 2, 10))
+    change = Change.objects.get(roll=logged)
+    gm, player = live.render_change(change.pk, "gm", "en"), live.render_change(change.pk, "player", "en")
+    for html in (gm, player):
+        assert f'id="roll-{logged.pk}"' in html and f'id="character-{v5.pk}"' in html and 'id="turn-order"' in html
+    assert "Willpower: reroll up to 3" in gm and "hx-post" in gm
+    assert "hx-post" not in player and "reroll" not in player
+
+
+@pytest.mark.django_db
+def test_a_secret_roll_is_drawn_for_nobody_but_the_gm_until_revealed(v5):
+    logged = roll(v5.campaign, v5, (6, 2, 9), hidden="on")
+    change = Change.objects.get(roll=logged, kind=ChangeKind.ROLL)
+    assert "Secret roll" in live.render_change(change.pk, "gm", "en")
+    assert live.render_change(change.pk, "player", "en") == ""
+    services.reveal(logged)
+    revealed = live.render_change(Change.objects.get(kind=ChangeKind.REVEAL).pk, "player", "en")
+    assert f'id="roll-{logged.pk}"' in revealed and "Revealed" in revealed and "Bhavna" in revealed
+
+
+@pytest.mark.django_db
+def test_a_secret_difficulty_keeps_the_verdict_and_margin_from_players(v5):
+    logged = roll(v5.campaign, v5, (6, 2, 9), secret="on", difficulty=3)
+    change = Change.objects.get(roll=logged)
+    player, gm = live.render_change(change.pk, "player", "en"), live.render_change(change.pk, "gm", "en")
+    assert "The GM keeps the difficulty secret" in player and "margin" not in player and "Failure" not in player
+    assert "margin" in gm and "Secret difficulty" in gm
+    services.reveal(logged)
+    live._cache.clear()
+    assert "margin" in live.render_change(Change.objects.get(kind=ChangeKind.REVEAL).pk, "player", "en")
+
+
+@pytest.mark.django_db
+def test_a_change_is_drawn_in_the_viewers_language(v5):
+    change = Change.objects.get(roll=roll(v5.campaign, v5, (6, 2, 9)))
+    assert "Win" in live.render_change(change.pk, "player", "en")
+    assert "Victoria" in live.render_change(change.pk, "player", "es")
+
+
+@pytest.mark.django_db
+def test_a_follow_up_redraws_the_card_it_follows(v5):
+    logged = roll(v5.campaign, v5, (6, 2, 9))
+    reroll = services.willpower_reroll(logged, [1], Faces(8))
+    html = live.render_change(Change.objects.get(roll=reroll).pk, "gm", "en")
+    # The parent's card comes back without its reroll form: a second reroll is not on offer.
+    parent_card = html.split(f'id="roll-{logged.pk}"', 1)[1].split("</article>", 1)[0]
+    assert f'id="roll-{reroll.pk}"' in html and "reroll-form" not in parent_card
+
+
+@pytest.mark.django_db
+def test_an_npc_change_draws_nothing_on_the_players_party(make_character):
+    npc = make_character(Game.EXALTED, name="Guard", kind="npc", exalted_willpower=3, exalted_willpower_temporary=3)
+    services.adjust(npc, "willpower-spend")
+    change = Change.objects.get(character=npc)
+    assert f'id="character-{npc.pk}"' in live.render_change(change.pk, "gm", "en")
+    assert f'id="character-{npc.pk}"' not in live.render_change(change.pk, "player", "en")
+
+
+# --- the stream -------------------------------------------------------------------------------
+
+def events(text: str) -> list[dict]:
+    """Parse server-sent events: name, id and the data lines joined."""
+    found = []
+    for block in text.split("\n\n"):
+        fields: dict = {"data": []}
+        for line in block.splitlines():
+            key, _, value = line.partition(": ")
+            if key == "data":
+                fields["data"].append(value)
+            elif key in ("event", "id"):
+                fields[key] = value
+        if "event" in fields:
+            found.append({**fields, "data": "\n".join(fields["data"])})
+    return found
+
+
+def read(campaign_id: int, cursor: int, audience: str, token: str = "", until: int = 1, write=None,
+         timeout: float = 5.0) -> tuple[list[dict], float]:
+    """Run a stream until ``until`` events came (``write`` runs in a thread once it is open)."""
+    async def consume() -> tuple[list[dict], float]:
+        got: list[dict] = []
+        started = time.monotonic()
+        stream = live.stream(campaign_id, cursor, audience, "en", token)
+        try:
+            async with asyncio.timeout(timeout):
+                async for chunk in stream:
+                    if chunk.startswith("retry") and write is not None:
+                        threading.Thread(target=write).start()
+                    got += events(chunk)
+                    if len(got) >= until:
+                        break
+        finally:
+            await stream.aclose()
+        return got, time.monotonic() - started
+    return asyncio.run(consume())
+
+
+def in_thread(function):
+    """A write made by another request: its own thread and database connection."""
+    def run():
+        from django.db import connection
+        try:
+            function()
+        finally:
+            connection.close()
+    return run
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_stream_replays_after_the_cursor_then_pushes_each_new_change_at_once(v5):
+    first, second = roll(v5.campaign, v5, (6, 2, 9)), roll(v5.campaign, v5, (1, 1, 1))
+    cursor = Change.objects.get(roll=first).pk
+    got, _ = read(v5.campaign_id, cursor, "player", v5.campaign.player_token, until=1)
+    assert [e["id"] for e in got] == [str(Change.objects.get(roll=second).pk)]
+    assert f'id="roll-{second.pk}"' in got[0]["data"] and f'id="roll-{first.pk}"' not in got[0]["data"]
+
+    live.KEEPALIVE, keepalive = 30.0, live.KEEPALIVE  # a wake-up, not the periodic re-read, must bring it
+    try:
+        cursor = Change.objects.get(roll=second).pk
+        got, elapsed = read(v5.campaign_id, cursor, "gm", until=1,
+                            write=in_thread(lambda: roll(v5.campaign, v5, (7, 7, 7))))
+    finally:
+        live.KEEPALIVE = keepalive
+    third = Roll.objects.order_by("-id").first()
+    assert got[0]["id"] == str(Change.objects.get(roll=third).pk) and f'id="roll-{third.pk}"' in got[0]["data"]
+    assert elapsed < 3
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_player_stream_never_carries_a_secret_roll(v5):
+    token = v5.campaign.player_token
+    secret = roll(v5.campaign, v5, (6, 2, 9), hidden="on")
+    public = roll(v5.campaign, v5, (1, 2, 3))
+    got, _ = read(v5.campaign_id, 0, "player", token, until=1)
+    assert len(got) == 1 and f'id="roll-{public.pk}"' in got[0]["data"]
+    assert "Secret" not in got[0]["data"] and f"roll-{secret.pk}" not in got[0]["data"]
+    got, _ = read(v5.campaign_id, 0, "gm", until=2)
+    assert [f'id="roll-{r.pk}"' in e["data"] for r, e in zip((secret, public), got)] == [True, True]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_player_stream_ends_when_the_gm_makes_a_new_link(v5):
+    token = v5.campaign.player_token
+    got, _ = read(v5.campaign_id, 0, "player", token, until=1,
+                  write=in_thread(lambda: services.regenerate_player_link(Campaign.objects.get(pk=v5.campaign_id))))
+    assert [e["event"] for e in got] == ["gone"]
+    got, _ = read(v5.campaign_id, 0, "player", token, until=1)
+    assert [e["event"] for e in got] == ["gone"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_viewer_too_far_behind_reloads_its_page(v5, monkeypatch):
+    monkeypatch.setattr(live, "REPLAY_LIMIT", 3)
+    monkeypatch.setattr(live.Hub, "KEEP", 2)
+    for n in range(5):
+        services.adjust(v5, "hunger-up" if n % 2 == 0 else "hunger-down")
+    got, _ = read(v5.campaign_id, 0, "gm", until=1)
+    assert [e["event"] for e in got] == ["reload"]
+    got, _ = read(v5.campaign_id, Change.objects.order_by("id")[2].pk, "gm", until=2)
+    assert [e["event"] for e in got] == ["change", "change"]
+
+
+# --- the views ----------------------------------------------------------------------------------
+
+def test_the_cursor_is_the_later_of_after_and_last_event_id(rf):
+    assert live.cursor_of(rf.get("/", {"after": "7"}, HTTP_LAST_EVENT_ID="9")) == 9
+    assert live.cursor_of(rf.get("/", {"after": "12"}, HTTP_LAST_EVENT_ID="9")) == 12
+    for junk in ("-1", "x", "9" * 40, "1e3", ""):
+        assert live.cursor_of(rf.get("/", {"after": junk})) == 0
+
+
+@pytest.mark.django_db
+def test_polling_answers_204_when_nothing_is_new_and_the_cursor_passes_secret_rolls(v5):
+    client = Client()
+    url = reverse("player-poll", args=[v5.campaign.player_token])
+    assert client.get(url).status_code == 204
+    secret = roll(v5.campaign, v5, (6, 2, 9), hidden="on")
+    answer = client.get(url, {"after": 0}).json()
+    assert answer == {"cursor": Change.objects.get(roll=secret).pk, "events": []}
+    assert client.get(url, {"after": answer["cursor"]}).status_code == 204
+    public = roll(v5.campaign, v5, (1, 2, 3))
+    answer = client.get(url, {"after": answer["cursor"]}).json()
+    assert [e["id"] for e in answer["events"]] == [Change.objects.get(roll=public).pk]
+    assert f'id="roll-{public.pk}"' in answer["events"][0]["html"]
+
+
+@pytest.mark.django_db
+def test_polling_with_an_old_token_is_404(v5):
+    old = v5.campaign.player_token
+    services.regenerate_player_link(v5.campaign)
+    assert Client().get(reverse("player-poll", args=[old])).status_code == 404
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_stream_view_serves_events_under_asgi_and_resumes_from_last_event_id(v5):
+    first, second = roll(v5.campaign, v5, (6, 2, 9)), roll(v5.campaign, v5, (1, 2, 3))
+    user = User.objects.create_user("streamer", password="x")
+    Campaign.objects.filter(pk=v5.campaign_id).update(gm=user)
+
+    async def first_event(url: str, **headers) -> tuple[int, str, dict]:
+        client = AsyncClient()
+        await client.aforce_login(user)
+        response = await client.get(url, **headers)
+        chunks = []
+        if response.status_code == 200:
+            iterator = aiter(response.streaming_content)
+            async with asyncio.timeout(5):
+                while not events("".join(chunks)):
+                    chunks.append((await anext(iterator)).decode())
+            await iterator.aclose()
+        return response.status_code, "".join(chunks), dict(response.headers)
+
+    status, text, headers = asyncio.run(first_event(reverse("stream", args=[v5.campaign_id]),
+                                                    headers={"Last-Event-ID": str(Change.objects.get(roll=first).pk)}))
+    assert status == 200 and headers["Content-Type"] == "text/event-stream" and headers["Cache-Control"] == "no-cache"
+    assert events(text)[0]["id"] == str(Change.objects.get(roll=second).pk)
+    status, text, _ = asyncio.run(first_event(reverse("player-stream", args=[v5.campaign.player_token])))
+    assert status == 200 and events(text)[0]["id"] == str(Change.objects.get(roll=first).pk)
+    status, _, _ = asyncio.run(first_event(reverse("player-stream", args=["x" * 32])))
+    assert status == 404
+
+
+@pytest.mark.django_db
+def test_under_a_wsgi_server_the_stream_sends_the_page_to_polling(v5, gm_client):
+    assert Client().get(reverse("player-stream", args=[v5.campaign.player_token])).status_code == 204
