@@ -127,7 +127,20 @@
   }
   document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") resume(); });
   window.addEventListener("online", resume);
-  window.addEventListener("offline", () => setStatus("offline"));
+  // Offline, the stream is dead even if the browser has not noticed: drop it, resume when back.
+  window.addEventListener("offline", () => {
+    if (source) { source.close(); source = null; }
+    clearTimeout(retry);
+    setStatus("offline");
+  });
+
+  // The GM's own roll can come back through the stream before htmx swaps in the answer to the
+  // click: the card htmx has just placed wins, the streamed copy goes.
+  document.addEventListener("htmx:load", (e) => {
+    const el = e.detail.elt;
+    if (!el.matches || !el.matches("[data-roll]")) return;
+    document.querySelectorAll(`[id="${el.id}"]`).forEach((other) => { if (other !== el) other.remove(); });
+  });
 
   // A filtered log (the GM's story/episode/scene/turn filter) takes no live cards.
   document.addEventListener("change", (e) => {
