@@ -37,7 +37,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpRe
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from gmtools import board
+from gmtools import board, links
 from gmtools.models import Campaign, Change, ChangeKind, Character, CharacterKind, Roll
 
 log = logging.getLogger(__name__)
@@ -71,6 +71,16 @@ def announce(campaign_id: int, kind: str, *, roll: Roll | None = None, character
 # --- drawing a change for a viewer --------------------------------------------------------------
 
 @dataclass(frozen=True)
+class Viewer:
+    """Who a change is drawn for: the GM or the players, in a language; ``base`` is the address the
+    GM's player link panel shows (the GM's view only)."""
+
+    audience: Audience
+    language: str
+    base: str = ""
+
+
+@dataclass(frozen=True)
 class Row:
     """What a stream needs of a change, without a model instance."""
 
@@ -79,29 +89,29 @@ class Row:
     public: bool
 
 
-_cache: OrderedDict[tuple[int, str, str], str] = OrderedDict()
+_cache: OrderedDict[tuple[int, Viewer], str] = OrderedDict()
 _cache_lock = threading.Lock()
 CACHE_SIZE = 512
 
 
-def cached(change_id: int, audience: Audience, language: str) -> str | None:
+def cached(change_id: int, viewer: Viewer) -> str | None:
     with _cache_lock:
-        return _cache.get((change_id, audience, language))
+        return _cache.get((change_id, viewer))
 
 
-def render_change(change_id: int, audience: Audience, language: str) -> str:
+def render_change(change_id: int, viewer: Viewer) -> str:
     """The fragments a change redraws, for one audience in one language (cached per process).
 
     A change is drawn from the database as it is when first drawn; every later change is drawn
     later, so a viewer who applies the changes in order ends with the table as it stands.
     """
-    key = (change_id, audience, language)
+    key = (change_id, viewer)
     with _cache_lock:
         if key in _cache:
             _cache.move_to_end(key)
             return _cache[key]
-    with translation.override(language):
-        html = _draw(change_id, audience)
+    with translation.override(viewer.language):
+        html = _draw(change_id, viewer)
     with _cache_lock:
         _cache[key] = html
         while len(_cache) > CACHE_SIZE:
@@ -122,7 +132,8 @@ PARTS: dict[str, frozenset[str]] = {
 }
 
 
-def _draw(change_id: int, audience: Audience) -> str:
+def _draw(change_id: int, viewer: Viewer) -> str:
+    audience = viewer.audience
     change = Change.objects.select_related("campaign", "roll").filter(pk=change_id).first()
     if change is None:
         return ""
@@ -148,7 +159,7 @@ def _draw(change_id: int, audience: Audience) -> str:
         board.extended_context(campaign) if extended else {},
         cards=cards, shown=shown, player=audience == "player", live=True,
         show_time="time" in parts, show_order="order" in parts or "time" in parts, show_extended=extended,
-        show_link="link" in parts,
+        show_link="link" in parts, base_url=viewer.base,
     )
     template = "player.html#live-change" if audience == "player" else "table.html#live-change"
     return render_to_string(template, context)
@@ -306,13 +317,13 @@ def event(name: str, data: str = "", id: int | None = None) -> str:
     return "\n".join(lines) + "\n\n"
 
 
-async def stream(campaign_id: int, cursor: int, audience: Audience, language: str,
-                 token: str = "") -> AsyncIterator[str]:
+async def stream(campaign_id: int, cursor: int, viewer: Viewer, token: str = "") -> AsyncIterator[str]:
     """Server-sent events: each change after ``cursor`` drawn for the audience, then each new one.
 
     A player stream ends with a ``gone`` event as soon as its link is regenerated; a viewer too
     far behind gets ``reload``.
     """
+    audience = viewer.audience
     shared = hub(campaign_id)
     waiter = shared.subscribe()
     try:
@@ -333,9 +344,9 @@ async def stream(campaign_id: int, cursor: int, audience: Audience, language: st
                 cursor = row.id
                 if audience == "player" and not row.public:
                     continue
-                html = cached(row.id, audience, language)
+                html = cached(row.id, viewer)
                 if html is None:
-                    html = await _db(render_change, row.id, audience, language)
+                    html = await _db(render_change, row.id, viewer)
                 yield event("change", html, id=row.id)
             try:
                 await asyncio.wait_for(waiter.wait(), KEEPALIVE)
@@ -346,13 +357,13 @@ async def stream(campaign_id: int, cursor: int, audience: Audience, language: st
         shared.unsubscribe(waiter)
 
 
-def backlog(campaign_id: int, cursor: int, audience: Audience, language: str) -> tuple[int, list[dict]] | None:
+def backlog(campaign_id: int, cursor: int, viewer: Viewer) -> tuple[int, list[dict]] | None:
     """The polling fallback: the new cursor and the changes after ``cursor``, drawn; None when too far behind."""
     rows, _token = _after(campaign_id, cursor, REPLAY_LIMIT + 1)
     if len(rows) > REPLAY_LIMIT:
         return None
-    drawn = [{"id": row.id, "html": render_change(row.id, audience, language)}
-             for row in rows if audience == "gm" or row.public]
+    drawn = [{"id": row.id, "html": render_change(row.id, viewer)}
+             for row in rows if viewer.audience == "gm" or row.public]
     return (rows[-1].id if rows else cursor), drawn
 
 
@@ -367,11 +378,15 @@ def cursor_of(request: HttpRequest) -> int:
     return best
 
 
+def viewer_of(request: HttpRequest, audience: Audience) -> Viewer:
+    return Viewer(audience, translation.get_language(), links.base_url(request) if audience == "gm" else "")
+
+
 def response(request: HttpRequest, campaign_id: int, audience: Audience, token: str = "") -> HttpResponse:
     """The stream; under a WSGI server (which would hold a thread per viewer) a 204 sends the page to polling."""
     if not isinstance(request, ASGIRequest):
         return HttpResponse(status=204)
-    answer = StreamingHttpResponse(stream(campaign_id, cursor_of(request), audience, translation.get_language(), token),
+    answer = StreamingHttpResponse(stream(campaign_id, cursor_of(request), viewer_of(request, audience), token),
                                    content_type="text/event-stream")
     answer["Cache-Control"] = "no-cache"
     answer["X-Accel-Buffering"] = "no"  # a reverse proxy must pass each event on at once
@@ -380,7 +395,7 @@ def response(request: HttpRequest, campaign_id: int, audience: Audience, token: 
 
 def poll_response(request: HttpRequest, campaign_id: int, audience: Audience) -> HttpResponse:
     after = cursor_of(request)
-    found = backlog(campaign_id, after, audience, translation.get_language())
+    found = backlog(campaign_id, after, viewer_of(request, audience))
     if found is None:
         return JsonResponse({"reload": True})
     cursor, events = found

@@ -72,14 +72,26 @@ class ExportForm(forms.Form):
         return gettext("The whole campaign")
 
 
+def _numbered(story: int, episode: int, scene: int | None = None) -> str:
+    """"Story 1 · Episode 2 · Scene 3", in the words that name each on its own.
+
+    Those are the words of ``Story``, ``Episode`` and ``Scene``'s ``__str__``, which the catalog
+    translates, so a recap's headings are in the viewer's language (a joined phrase of its own
+    would be one more string for the catalog to miss).
+    """
+    parts = [gettext("Story %(n)d") % {"n": story}, gettext("Episode %(n)d") % {"n": episode}]
+    if scene is not None:
+        parts.append(gettext("Scene %(n)d") % {"n": scene})
+    return " · ".join(parts)
+
+
 def _scene_title(scene: Scene) -> str:
-    where = gettext("Story %(story)d · Episode %(episode)d · Scene %(scene)d") % {
-        "story": scene.episode.story.number, "episode": scene.episode.number, "scene": scene.number}
+    where = _numbered(scene.episode.story.number, scene.episode.number, scene.number)
     return f"{where}: {scene.title}" if scene.title else where
 
 
 def _episode_title(episode: Episode) -> str:
-    where = gettext("Story %(story)d · Episode %(episode)d") % {"story": episode.story.number, "episode": episode.number}
+    where = _numbered(episode.story.number, episode.number)
     return f"{where}: {episode.title}" if episode.title else where
 
 
@@ -120,13 +132,18 @@ def dice_text(roll: Roll) -> str:
 
 
 def result_text(roll: Roll, player: bool) -> str:
-    """The verdict and the count beside it, as the card shows them."""
+    """The verdict and the count beside it, as the card shows them.
+
+    The counts use the card's own phrases (``%(n)s``, as its ``blocktranslate`` writes them), so
+    the catalog translates them once for both.
+    """
     main = roll.main
     if roll.kind == RollKind.REWARD:
         motes = roll.result.get("reward", {}).get("motes")
-        return (ngettext("Regained %(n)d mote", "Regained %(n)d motes", motes) % {"n": motes} if motes
+        return (ngettext("Regained %(n)s mote", "Regained %(n)s motes", motes) % {"n": motes} if motes
                 else gettext("Regained 1 Willpower"))
-    successes = ngettext("%(n)d success", "%(n)d successes", main.get("successes") or 0) % {"n": main.get("successes") or 0}
+    count = main.get("successes") or 0
+    successes = ngettext("%(n)s success", "%(n)s successes", count) % {"n": count}
     if player and roll.difficulty_secret:
         return gettext("The GM keeps the difficulty secret") + f" ({successes})"
     text, _tone = verdict(roll.system, main)
@@ -158,9 +175,26 @@ def extras(roll: Roll, player: bool) -> list[str]:
         lines.append(notes.effect_text(result["effect"]))
     if not (player and roll.difficulty_secret):
         lines += [notes.note_text(n) for n in roll.main.get("notes", [])]
-    if roll.spends:
-        lines.append(gettext("Spent") + ": " + ", ".join(s.get("label") or s.get("what", "") for s in roll.spends))
+    spent = [text for text in (_spend_text(s) for s in roll.spends) if text]
+    if spent:
+        lines.append(gettext("Spent") + ": " + ", ".join(spent))
     return lines
+
+
+def _spend_text(spend: dict[str, Any]) -> str:
+    """A spend in words: its label, else what a label-less kind means, never a stored key.
+
+    A Willpower reroll's spend has no label (``v5_willpower``), and a rouse check's Hunger is
+    already in its count ("Hunger 1 → 2"), so it is left out rather than read as "hunger".
+    """
+    what = spend.get("what", "")
+    if spend.get("label"):
+        return spend["label"]
+    if what == "v5_willpower":
+        return gettext("1 Willpower")
+    if what == "hunger":
+        return ""
+    return what
 
 
 def _signed(value: int) -> str:

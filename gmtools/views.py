@@ -393,7 +393,8 @@ def player_link(request: HttpRequest, pk: int) -> HttpResponse:
     """A new player link: the old one stops working at once, open streams included."""
     campaign = _campaign(request, pk)
     services.regenerate_player_link(campaign)
-    return render(request, "table.html#player-link", {"campaign": campaign, "base_url": links.base_url(request)})
+    return render(request, "table.html#player-link", {"campaign": campaign, "base_url": links.base_url(request),
+                                                      "link_open": True})
 
 
 @login_required

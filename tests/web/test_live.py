@@ -115,7 +115,7 @@ def test_a_roll_is_drawn_for_players_without_the_gms_buttons(v5):
     services.start_scene(v5.campaign)
     logged = roll(v5.campaign, v5, (6, 2, 10))
     change = Change.objects.get(roll=logged)
-    gm, player = live.render_change(change.pk, "gm", "en"), live.render_change(change.pk, "player", "en")
+    gm, player = live.render_change(change.pk, live.Viewer("gm", "en")), live.render_change(change.pk, live.Viewer("player", "en"))
     for html in (gm, player):
         assert f'id="roll-{logged.pk}"' in html and f'id="character-{v5.pk}"' in html and 'id="turn-order"' in html
     assert "Willpower: reroll up to 3" in gm and "hx-post" in gm
@@ -126,10 +126,10 @@ def test_a_roll_is_drawn_for_players_without_the_gms_buttons(v5):
 def test_a_secret_roll_is_drawn_for_nobody_but_the_gm_until_revealed(v5):
     logged = roll(v5.campaign, v5, (6, 2, 9), hidden="on")
     change = Change.objects.get(roll=logged, kind=ChangeKind.ROLL)
-    assert "Secret roll" in live.render_change(change.pk, "gm", "en")
-    assert live.render_change(change.pk, "player", "en") == ""
+    assert "Secret roll" in live.render_change(change.pk, live.Viewer("gm", "en"))
+    assert live.render_change(change.pk, live.Viewer("player", "en")) == ""
     services.reveal(logged)
-    revealed = live.render_change(Change.objects.get(kind=ChangeKind.REVEAL).pk, "player", "en")
+    revealed = live.render_change(Change.objects.get(kind=ChangeKind.REVEAL).pk, live.Viewer("player", "en"))
     assert f'id="roll-{logged.pk}"' in revealed and "Revealed" in revealed and "Bhavna" in revealed
 
 
@@ -137,26 +137,26 @@ def test_a_secret_roll_is_drawn_for_nobody_but_the_gm_until_revealed(v5):
 def test_a_secret_difficulty_keeps_the_verdict_and_margin_from_players(v5):
     logged = roll(v5.campaign, v5, (6, 2, 9), secret="on", difficulty=3)
     change = Change.objects.get(roll=logged)
-    player, gm = live.render_change(change.pk, "player", "en"), live.render_change(change.pk, "gm", "en")
+    player, gm = live.render_change(change.pk, live.Viewer("player", "en")), live.render_change(change.pk, live.Viewer("gm", "en"))
     assert "The GM keeps the difficulty secret" in player and "margin" not in player and "Failure" not in player
     assert "margin" in gm and "Secret difficulty" in gm
     services.reveal(logged)
     live._cache.clear()
-    assert "margin" in live.render_change(Change.objects.get(kind=ChangeKind.REVEAL).pk, "player", "en")
+    assert "margin" in live.render_change(Change.objects.get(kind=ChangeKind.REVEAL).pk, live.Viewer("player", "en"))
 
 
 @pytest.mark.django_db
 def test_a_change_is_drawn_in_the_viewers_language(v5):
     change = Change.objects.get(roll=roll(v5.campaign, v5, (6, 2, 9)))
-    assert "Win" in live.render_change(change.pk, "player", "en")
-    assert "Victoria" in live.render_change(change.pk, "player", "es")
+    assert "Win" in live.render_change(change.pk, live.Viewer("player", "en"))
+    assert "Victoria" in live.render_change(change.pk, live.Viewer("player", "es"))
 
 
 @pytest.mark.django_db
 def test_a_follow_up_redraws_the_card_it_follows(v5):
     logged = roll(v5.campaign, v5, (6, 2, 9))
     reroll = services.willpower_reroll(logged, [1], Faces(8))
-    html = live.render_change(Change.objects.get(roll=reroll).pk, "gm", "en")
+    html = live.render_change(Change.objects.get(roll=reroll).pk, live.Viewer("gm", "en"))
     # The parent's card comes back without its reroll form: a second reroll is not on offer.
     parent_card = html.split(f'id="roll-{logged.pk}"', 1)[1].split("</article>", 1)[0]
     assert f'id="roll-{reroll.pk}"' in html and "reroll-form" not in parent_card
@@ -167,8 +167,8 @@ def test_an_npc_change_draws_nothing_on_the_players_party(make_character):
     npc = make_character(Game.EXALTED, name="Guard", kind="npc", exalted_willpower=3, exalted_willpower_temporary=3)
     services.adjust(npc, "willpower-spend")
     change = Change.objects.get(character=npc)
-    assert f'id="character-{npc.pk}"' in live.render_change(change.pk, "gm", "en")
-    assert f'id="character-{npc.pk}"' not in live.render_change(change.pk, "player", "en")
+    assert f'id="character-{npc.pk}"' in live.render_change(change.pk, live.Viewer("gm", "en"))
+    assert f'id="character-{npc.pk}"' not in live.render_change(change.pk, live.Viewer("player", "en"))
 
 
 # --- the stream -------------------------------------------------------------------------------
@@ -190,12 +190,12 @@ def events(text: str) -> list[dict]:
 
 
 def read(campaign_id: int, cursor: int, audience: str, token: str = "", until: int = 1, write=None,
-         timeout: float = 5.0) -> tuple[list[dict], float]:
+         timeout: float = 10.0) -> tuple[list[dict], float]:
     """Run a stream until ``until`` events came (``write`` runs in a thread once it is open)."""
     async def consume() -> tuple[list[dict], float]:
         got: list[dict] = []
         started = time.monotonic()
-        stream = live.stream(campaign_id, cursor, audience, "en", token)
+        stream = live.stream(campaign_id, cursor, live.Viewer(audience, "en"), token)
         try:
             async with asyncio.timeout(timeout):
                 async for chunk in stream:
