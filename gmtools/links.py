@@ -36,7 +36,7 @@ def player_link(campaign: Campaign, base: str) -> PlayerLink:
     host = url.split("//", 1)[-1].split("/", 1)[0].rsplit(":", 1)[0].strip("[]")
     local_only = host in ("localhost", "testserver") or _is_loopback(host)
     # segno draws the QR code on the server as inline SVG: no image service, works offline.
-    qr = segno.make(url, error="m").svg_inline(scale=4, border=2, dark="#212529", light="#ffffff")
+    qr = segno.make(url, error="m").svg_inline(scale=4, border=2, dark="#212529", light="#ffffff", omitsize=True)
     return PlayerLink(url=url, qr=mark_safe(qr), local_only=local_only)  # noqa: S308 - segno's own SVG
 
 

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from gmtools import board, live, recap
-from gmtools.models import Campaign, Roll
+from gmtools.models import Campaign, Roll, Scene
 
 LOG_PAGE = 25
 TV_LOG = 7  # the last roll big, and the six before it
@@ -51,10 +51,17 @@ def player_log(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_GET
 def player_recap(request: HttpRequest, token: str) -> HttpResponse:
-    """The session recap in Markdown, of what the players may see (this scene by default)."""
+    """The session recap in Markdown, of what the players may see.
+
+    ``part`` is ``scene`` or ``episode`` for the one in play (the last one played if none is),
+    the default being the scene; or ``campaign``, or a scene's or episode's own key.
+    """
     campaign = _campaign(token)
-    form = recap.ExportForm(campaign, {"part": request.GET.get("part") or recap.ExportForm(campaign).fields["part"].initial,
-                                       "format": "md"})
+    part = request.GET.get("part") or "scene"
+    if part in ("scene", "episode"):
+        last = Scene.objects.filter(episode__story__campaign=campaign).order_by("-id").first()
+        part = "campaign" if last is None else f"scene-{last.pk}" if part == "scene" else f"episode-{last.episode_id}"
+    form = recap.ExportForm(campaign, {"part": part, "format": "md"})
     if not form.is_valid():
         raise Http404
     return recap.download(campaign, form, player=True)

@@ -153,7 +153,7 @@ def test_the_players_view_speaks_spanish(v5):
 # --- the link on the GM's table ------------------------------------------------------------------
 
 def qr_of(url: str) -> str:
-    return str(segno.make(url, error="m").svg_inline(scale=4, border=2, dark="#212529", light="#ffffff"))
+    return str(segno.make(url, error="m").svg_inline(scale=4, border=2, dark="#212529", light="#ffffff", omitsize=True))
 
 
 def test_the_table_shows_the_link_and_its_qr_code_with_the_lan_address(v5, gm_client, settings):
@@ -237,3 +237,23 @@ def test_the_lan_settings_turn_debug_off_and_allow_the_lan_host():
     out = subprocess.run([sys.executable, "-c", code], env={"PATH": "/usr/bin:/bin"}, capture_output=True, text=True,
                          check=True)
     assert out.stdout.split() == ["True", "False"]  # make run: DEBUG as shipped, loopback only
+
+
+def test_the_players_recap_of_this_scene_this_episode_or_everything(v5):
+    first = roll(v5.campaign, v5, (1, 1, 1, 1), label="Before any scene")
+    services.start_scene(v5.campaign, title="Docks")
+    second = roll(v5.campaign, v5, (1, 1, 1, 1), label="On the docks")
+    services.start_scene(v5.campaign, title="Alley")
+    third = roll(v5.campaign, v5, (1, 1, 1, 1), label="In the alley")
+    url = reverse("player-recap", args=[v5.campaign.player_token])
+
+    def recap(part: str | None) -> str:
+        response = Client().get(url, {"part": part} if part else {})
+        assert response.status_code == 200 and response["Content-Type"].startswith("text/markdown")
+        return response.content.decode()
+
+    labels = {r.label for r in (first, second, third)}
+    for part, shown in ((None, {"In the alley"}), ("scene", {"In the alley"}), ("episode", {"On the docks", "In the alley"}),
+                        ("campaign", labels)):
+        text = recap(part)
+        assert {label for label in labels if label in text} == shown, part
