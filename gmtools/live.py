@@ -181,6 +181,7 @@ class Hub:
         self.loaded = False
         self.waiters: set[asyncio.Event] = set()
         self.lock = asyncio.Lock()
+        self.poked = False
 
     @property
     def latest(self) -> int:
@@ -220,8 +221,14 @@ class Hub:
         return None if len(rows) > REPLAY_LIMIT else rows
 
     def poke(self) -> None:
-        """Called in the hub's loop when something changed (or may have)."""
-        self.loop.create_task(self.refresh())
+        """Called in the hub's loop when something changed (or may have); a burst of pokes reads once."""
+        if not self.poked:
+            self.poked = True
+            self.loop.create_task(self._after_poke())
+
+    async def _after_poke(self) -> None:
+        self.poked = False
+        await self.refresh()
 
 
 _hubs: dict[tuple[asyncio.AbstractEventLoop, int], Hub] = {}
@@ -308,6 +315,23 @@ def _after(campaign_id: int, cursor: int, limit: int | None) -> tuple[list[Row],
     return found, token
 
 
+_drawing: dict[tuple[asyncio.AbstractEventLoop, int, Viewer], asyncio.Future] = {}
+
+
+async def _drawn(change_id: int, viewer: Viewer) -> str:
+    """Draw a change once for all the streams of this loop that want it at the same moment.
+
+    A roll wakes every phone at once; without this each would miss the cache together and draw
+    the same change in parallel.
+    """
+    key = (asyncio.get_running_loop(), change_id, viewer)
+    drawing = _drawing.get(key)
+    if drawing is None:
+        drawing = _drawing[key] = asyncio.ensure_future(_db(render_change, change_id, viewer))
+        drawing.add_done_callback(lambda _done: _drawing.pop(key, None))
+    return await asyncio.shield(drawing)
+
+
 # --- the stream -------------------------------------------------------------------------------
 
 def event(name: str, data: str = "", id: int | None = None) -> str:
@@ -344,9 +368,7 @@ async def stream(campaign_id: int, cursor: int, viewer: Viewer, token: str = "")
                 cursor = row.id
                 if audience == "player" and not row.public:
                     continue
-                html = cached(row.id, viewer)
-                if html is None:
-                    html = await _db(render_change, row.id, viewer)
+                html = cached(row.id, viewer) or await _drawn(row.id, viewer)
                 yield event("change", html, id=row.id)
             try:
                 await asyncio.wait_for(waiter.wait(), KEEPALIVE)
