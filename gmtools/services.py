@@ -573,6 +573,8 @@ def stop_extended(action: ExtendedAction) -> None:
 
 @transaction.atomic
 def create_extended(campaign: Campaign, scene: Scene | None, **fields: Any) -> ExtendedAction:
+    if campaign.game == Game.FATE:
+        raise Refused(_("Fate Accelerated has no extended actions: play it as a challenge or a contest."))
     action = ExtendedAction(campaign=campaign, scene=scene, **fields)
     action.full_clean()
     action.save()

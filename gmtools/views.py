@@ -344,7 +344,10 @@ def extended_create(request: HttpRequest, pk: int) -> HttpResponse:
         return _refused(request, " ".join(f"{form.fields[f].label if f in form.fields else ''}: {e}"
                                           for f, errors in form.errors.items() for e in errors))
     scene = Scene.objects.current(campaign)
-    action = services.create_extended(campaign, scene, **form.cleaned_data)
+    try:
+        action = services.create_extended(campaign, scene, **form.cleaned_data)
+    except services.Refused as refusal:
+        return _refused(request, str(refusal))
     # The composer's "Roll into" list gets the new action too (out of band), keeping the GM's other choices.
     roll_into = ComposerForm(campaign, initial={"extended": action}, scene=scene)["extended"]
     return render(request, "table.html#extended-created", {
