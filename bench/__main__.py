@@ -16,7 +16,7 @@ from collections.abc import Callable
 import icepool
 
 from rules import exalted, fate, scifi, v5
-from bench import web
+from bench import live, web
 from rules.extended import BotchPolicy
 
 REPEATS = 15
@@ -113,6 +113,7 @@ def main() -> None:
                 worst = max(worst, t)
     print(f"extended exalted (goal 10–30, pools 3–15, 30 rolls, each botch policy): worst median {worst:.2f} ms (goal < 20 ms)")
     web.run()
+    live.run()
 
 
 if __name__ == "__main__":

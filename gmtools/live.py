@@ -32,7 +32,7 @@ from typing import Literal
 
 from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIRequest
-from django.db import close_old_connections, connection, connections, transaction
+from django.db import connection, connections, transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -286,17 +286,19 @@ async def _listen() -> None:
 # --- database calls from the event loop ----------------------------------------------------------
 
 async def _db(function, *args):
-    # thread_sensitive=False: a shared pool of threads, not one thread held per open stream.
-    return await sync_to_async(_fresh(function), thread_sensitive=False)(*args)
+    # thread_sensitive=False: a shared pool of a few threads, not one thread held per open stream.
+    return await sync_to_async(_kept(function), thread_sensitive=False)(*args)
 
 
-def _fresh(function):
+def _kept(function):
+    """Each pool thread keeps its database connection between calls (a wake-up must not wait for a
+    new connection); one that fails is dropped, and the next call opens a fresh one."""
     def call(*args):
-        close_old_connections()
         try:
             return function(*args)
-        finally:
-            close_old_connections()
+        except Exception:
+            connection.close()
+            raise
     return call
 
 

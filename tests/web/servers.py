@@ -1,0 +1,508 @@
+"""Real gmtools server processes on a throwaway PostgreSQL database, for the live tests and the bench.
+
+Why real processes: the live push crosses processes through PostgreSQL's LISTEN/NOTIFY, which
+Django's test client and live server (one process, one test database in a transaction) never
+exercise. So each run creates its own database (a unique name: runs and engineers never share
+one), migrates it and loads the demo with ``manage.py``, starts ``python -m gmtools.serve`` on
+free ports of 127.0.0.1, and talks to the servers over HTTP as a browser would: log in, read the
+composer's defaults from the table page, POST the roll with the CSRF header, and read the
+server-sent events of ``/p/<token>/stream/`` and ``/campaigns/<pk>/stream/``.
+
+``running(n)`` is the whole life cycle in one ``with``: whatever happens inside (a failed
+assertion, Ctrl-C), the processes are stopped and the database dropped. The servers' output goes
+to log files, printed to stderr when the block fails, so a server-side traceback is never lost.
+
+Everything here is asyncio + httpx, the bench's 50 viewers and the test's few alike.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import html
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+GM_USERNAME, GM_PASSWORD = "gm", "gm-demo-2026"  # gmtools.demo's demo GM
+START_TIMEOUT = 30.0  # seconds for a server process to answer its login page
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+# --- the database -------------------------------------------------------------------------------
+
+def pg_params() -> dict[str, str]:
+    """Where PostgreSQL is, from the same variables as gmtools.settings (and its defaults)."""
+    return {"host": os.environ.get("GMTOOLS_DB_HOST", "127.0.0.1"), "port": os.environ.get("GMTOOLS_DB_PORT", "5432"),
+            "user": os.environ.get("GMTOOLS_DB_USER", "postgres")}
+
+
+def postgres_unreachable() -> str | None:
+    """Why PostgreSQL cannot be used here (psycopg missing, server down), or None when it can."""
+    try:
+        import psycopg
+    except ImportError:
+        return "psycopg is not installed: pip install -e '.[test]'"
+    params = pg_params()
+    try:
+        with psycopg.connect(dbname="postgres", connect_timeout=3, **params):
+            return None
+    except psycopg.Error as error:
+        return f"PostgreSQL is unreachable at {params['host']}:{params['port']} as {params['user']}: {error}".strip()
+
+
+def _admin(sql: str) -> None:
+    """One statement on the maintenance database; autocommit because CREATE/DROP DATABASE refuse a transaction."""
+    import psycopg
+
+    with psycopg.connect(dbname="postgres", autocommit=True, connect_timeout=5, **pg_params()) as conn:
+        conn.execute(sql)  # type: ignore[arg-type]  # the name is ours (uuid), never user input
+
+
+def create_database() -> str:
+    """A new, empty database with a unique name (so parallel runs never meet)."""
+    name = f"gmtools_live_{uuid.uuid4().hex[:12]}"
+    _admin(f'CREATE DATABASE "{name}"')
+    return name
+
+
+def drop_database(name: str) -> None:
+    """Drop it even if a server still holds a connection (FORCE, PostgreSQL 13+)."""
+    _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def server_env(database: str) -> dict[str, str]:
+    """The environment of every ``manage.py`` and server process: gmtools.settings on that database."""
+    params = pg_params()
+    return {**os.environ, "DJANGO_SETTINGS_MODULE": "gmtools.settings", "GMTOOLS_DB_ENGINE": "postgresql",
+            "GMTOOLS_DB_NAME": database, "GMTOOLS_DB_USER": params["user"], "GMTOOLS_DB_HOST": params["host"],
+            "GMTOOLS_DB_PORT": params["port"], "PYTHONUNBUFFERED": "1"}
+
+
+def prepare(env: dict[str, str]) -> None:
+    """Migrate and load the demo through manage.py, exactly as ``make run`` does."""
+    for command in (["migrate", "--noinput"], ["load_demo"]):
+        done = subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env, capture_output=True,
+                              text=True, timeout=300, check=False)
+        if done.returncode:
+            raise RuntimeError(f"manage.py {' '.join(command)} failed:\n{done.stdout}\n{done.stderr}")
+
+
+def query(database: str, sql: str, *args: object) -> list[tuple]:
+    """One read of the servers' database, for what HTTP does not show (ids of changes, statistics)."""
+    import psycopg
+
+    with psycopg.connect(dbname=database, connect_timeout=5, **pg_params()) as conn:
+        return conn.execute(sql, args).fetchall()  # type: ignore[arg-type]
+
+
+# --- the server processes ---------------------------------------------------------------------
+
+def free_port() -> int:
+    """A port nobody listens on now (the OS picks it; a tiny race until the server binds it)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@dataclass
+class Server:
+    """One ``python -m gmtools.serve`` process; its stdout and stderr go to ``log_path``."""
+
+    port: int
+    process: subprocess.Popen
+    log_path: Path
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def stop(self) -> None:
+        """SIGTERM (uvicorn's graceful shutdown cuts open streams after 2 s), then SIGKILL."""
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+
+
+def start_server(env: dict[str, str], logs: Path) -> Server:
+    port = free_port()
+    log_path = logs / f"server-{port}.log"
+    with log_path.open("wb") as out:  # the child keeps its own copy of the descriptor
+        process = subprocess.Popen([sys.executable, "-m", "gmtools.serve", "--port", str(port)], cwd=ROOT, env=env,
+                                   stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    return Server(port, process, log_path)
+
+
+def wait_until_up(server: Server, timeout: float = START_TIMEOUT) -> None:
+    """Poll the login page: the process is serving once it answers 200."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if server.process.poll() is not None:
+            raise RuntimeError(f"server on port {server.port} exited ({server.process.returncode}):\n{server.log()}")
+        try:
+            if httpx.get(f"{server.url}/accounts/login/", timeout=2).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"server on port {server.port} did not answer in {timeout:.0f} s:\n{server.log()}")
+        time.sleep(0.1)
+
+
+@dataclass(frozen=True)
+class DemoCampaign:
+    pk: int
+    game: str
+    player_token: str
+
+
+@dataclass
+class Cluster:
+    """The running servers on one fresh database with the demo loaded."""
+
+    database: str
+    servers: list[Server]
+
+    def campaign(self, game: str) -> DemoCampaign:
+        """The demo campaign of a game, read straight from the database (the harness made it)."""
+        [(pk, token)] = query(self.database, "SELECT id, player_token FROM gmtools_campaign WHERE game = %s", game)
+        return DemoCampaign(pk, game, token)
+
+    def change_of(self, roll: int) -> int:
+        """The id of the change that announced a roll: what its event's ``id:`` must be."""
+        [(change,)] = query(self.database, "SELECT id FROM gmtools_change WHERE roll_id = %s", roll)
+        return change
+
+    def logs(self) -> str:
+        return "\n".join(f"===== server {i} (port {s.port}) =====\n{s.log()}" for i, s in enumerate(self.servers))
+
+    def errors(self) -> list[str]:
+        """Lines of the servers' logs that report a failure (tracebacks, errors, 5xx answers)."""
+        bad = re.compile(r"Traceback|ERROR|Exception|WARNING| 5\d\d ")
+        return [f"port {s.port}: {line}" for s in self.servers for line in s.log().splitlines() if bad.search(line)]
+
+
+@contextlib.contextmanager
+def running(count: int) -> Iterator[Cluster]:
+    """``count`` server processes on a new database; always stopped and dropped on the way out."""
+    database = create_database()
+    cluster = Cluster(database, [])
+    logs = Path(tempfile.mkdtemp(prefix="gmtools-live-"))
+    failed = True
+    try:
+        env = server_env(database)
+        prepare(env)
+        cluster.servers.extend(start_server(env, logs) for _ in range(count))
+        for server in cluster.servers:
+            wait_until_up(server)
+        yield cluster
+        failed = False
+    finally:
+        for server in cluster.servers:
+            server.stop()
+        if failed:  # the logs stay in ``logs`` too
+            print(f"\n--- server logs ({logs}, database {database}) ---\n{cluster.logs()}", file=sys.stderr)
+        else:
+            shutil.rmtree(logs, ignore_errors=True)
+        drop_database(database)
+
+
+# --- the GM, as a browser -----------------------------------------------------------------------
+
+class FormDefaults(HTMLParser):
+    """What a browser submits from one ``<form id=...>`` untouched: inputs, checked boxes, selected options."""
+
+    def __init__(self, form_id: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.form_id = form_id
+        self.inside = False
+        self.fields: list[tuple[str, str]] = []
+        self._select: tuple[str, bool] | None = None  # (name, multiple)
+        self._options: list[tuple[str, bool]] = []  # (value, selected) of the open select
+        self._option_text: list[str] | None = None
+        self._textarea: tuple[str, list[str]] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: (v if v is not None else "") for k, v in attrs}
+        if tag == "form":
+            self.inside = a.get("id") == self.form_id
+            return
+        if not self.inside or "disabled" in a:
+            return
+        name = a.get("name")
+        if tag == "input" and name:
+            kind = a.get("type", "text").lower()
+            if kind in ("checkbox", "radio"):
+                if "checked" in a:
+                    self.fields.append((name, a.get("value", "on")))
+            elif kind not in ("submit", "button", "image", "reset", "file"):
+                self.fields.append((name, a.get("value", "")))
+        elif tag == "select" and name:
+            self._select, self._options = (name, "multiple" in a), []
+        elif tag == "option" and self._select:
+            self._options.append((a.get("value", ""), "selected" in a))
+            self._option_text = [] if "value" not in a else None
+        elif tag == "textarea" and name:
+            self._textarea = (name, [])
+
+    def handle_data(self, data: str) -> None:
+        if self._option_text is not None:
+            self._option_text.append(data)
+        if self._textarea is not None:
+            self._textarea[1].append(data)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "form":
+            self.inside = False
+        elif tag == "option" and self._option_text is not None and self._options:
+            # An option without a value attribute sends its text.
+            self._options[-1] = ("".join(self._option_text).strip(), self._options[-1][1])
+            self._option_text = None
+        elif tag == "select" and self._select:
+            name, multiple = self._select
+            chosen = [v for v, selected in self._options if selected]
+            if not chosen and not multiple and self._options:
+                chosen = [self._options[0][0]]  # a single select shows (and sends) its first option
+            if not multiple:
+                chosen = chosen[-1:]
+            self.fields.extend((name, v) for v in chosen)
+            self._select = None
+        elif tag == "textarea" and self._textarea:
+            name, text = self._textarea
+            self.fields.append((name, "".join(text).removeprefix("\n")))
+            self._textarea = None
+
+
+def form_defaults(page: str, form_id: str) -> list[tuple[str, str]]:
+    parser = FormDefaults(form_id)
+    parser.feed(page)
+    parser.close()
+    if not parser.fields:
+        raise AssertionError(f"no <form id={form_id!r}> with fields in the page")
+    return parser.fields
+
+
+def page_attribute(page: str, name: str) -> str:
+    """The first ``name="..."`` attribute of a page (e.g. the live root's data-cursor)."""
+    found = re.search(rf'\b{re.escape(name)}="([^"]*)"', page)
+    if found is None:
+        raise AssertionError(f"no {name} in the page")
+    return html.unescape(found.group(1))
+
+
+ROLL_ID = re.compile(r'\bid="roll-(\d+)"')
+
+
+@dataclass(frozen=True)
+class Rolled:
+    pk: int
+    html: str
+    seconds: float  # the roll request's own latency, seen by the client
+    sent_at: float  # time.perf_counter() just before sending
+
+
+class GM:
+    """The demo GM's browser: one cookie jar (session, csrftoken) for every server, as on one laptop.
+
+    Cookies do not depend on the port, so a session made through one server process is sent to
+    the others too, and works there: the sessions live in the shared database.
+    """
+
+    def __init__(self, client: httpx.AsyncClient) -> None:
+        self.client = client
+        self._composer: dict[tuple[str, int], list[tuple[str, str]]] = {}
+
+    @classmethod
+    async def login(cls, server: Server, client: httpx.AsyncClient) -> GM:
+        page = await client.get(f"{server.url}/accounts/login/")
+        csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text)
+        if csrf is None:
+            raise AssertionError(f"no CSRF token in the login page:\n{page.text[:2000]}")
+        answer = await client.post(f"{server.url}/accounts/login/", data={
+            "username": GM_USERNAME, "password": GM_PASSWORD, "csrfmiddlewaretoken": csrf.group(1)},
+            headers={"Referer": f"{server.url}/accounts/login/"})
+        if answer.status_code != 302:
+            raise AssertionError(f"login failed: {answer.status_code}\n{answer.text[:2000]}")
+        return cls(client)
+
+    async def composer(self, server: Server, campaign: int) -> list[tuple[str, str]]:
+        """The composer's fields as the table page shows them (read once per server and campaign)."""
+        key = (server.url, campaign)
+        if key not in self._composer:
+            page = await self.client.get(f"{server.url}/campaigns/{campaign}/")
+            page.raise_for_status()
+            self._composer[key] = [(k, v) for k, v in form_defaults(page.text, "composer") if k != "csrfmiddlewaretoken"]
+        return self._composer[key]
+
+    async def roll(self, server: Server, campaign: int, **changed: str) -> Rolled:
+        """Press "Roll" as htmx posts it, the composer as the page shows it but for ``changed`` fields
+        (e.g. ``hidden="on"``); the new roll's pk from its card."""
+        data: dict[str, list[str]] = {}
+        for name, value in await self.composer(server, campaign):  # a repeated name (multiple select) stays repeated
+            data.setdefault(name, []).append(value)
+        data.update({name: [value] for name, value in changed.items()})
+        headers = {"X-CSRFToken": self.client.cookies["csrftoken"], "HX-Request": "true"}
+        sent_at = time.perf_counter()
+        answer = await self.client.post(f"{server.url}/campaigns/{campaign}/roll/", data=data, headers=headers)
+        seconds = time.perf_counter() - sent_at
+        found = ROLL_ID.search(answer.text)
+        if answer.status_code != 200 or found is None:
+            raise AssertionError(f"roll refused: {answer.status_code}\n{answer.text[:2000]}")
+        return Rolled(int(found.group(1)), answer.text, seconds, sent_at)
+
+
+# --- the viewers' streams ---------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Event:
+    """One server-sent event, with the client's clock when its blank line arrived."""
+
+    name: str
+    id: str | None
+    data: str
+    at: float  # time.perf_counter()
+
+    @property
+    def rolls(self) -> list[int]:
+        """The roll cards it carries (``id="roll-<pk>"``), in order."""
+        return [int(pk) for pk in ROLL_ID.findall(self.data)]
+
+
+class EventParser:
+    """The text/event-stream format, line by line (comments and ``retry:`` are not events)."""
+
+    def __init__(self) -> None:
+        self.name = ""
+        self.id: str | None = None
+        self.data: list[str] = []
+
+    def feed(self, line: str) -> Event | None:
+        if line == "":
+            if not self.data and not self.name:
+                return None
+            event = Event(self.name or "message", self.id, "\n".join(self.data), time.perf_counter())
+            self.name, self.data = "", []  # the id persists across events, as in EventSource
+            return event
+        if line.startswith(":"):
+            return None
+        key, _, value = line.partition(":")
+        value = value.removeprefix(" ")
+        if key == "event":
+            self.name = value
+        elif key == "data":
+            self.data.append(value)
+        elif key == "id":
+            self.id = value
+        return None
+
+
+@dataclass
+class Stream:
+    """One open viewer: a task reads its events into a queue (None when the stream ends) until ``close()``."""
+
+    url: str
+    events: asyncio.Queue[Event | None] = field(default_factory=asyncio.Queue)
+    received: list[Event] = field(default_factory=list)
+    opened: asyncio.Event = field(default_factory=asyncio.Event)  # set at ``retry:``, or when it failed before
+    started: bool = False  # the server's first block arrived
+    task: asyncio.Task | None = None
+    error: BaseException | None = None
+
+    async def next(self, timeout: float) -> Event:
+        """The next event; TimeoutError after ``timeout`` seconds, RuntimeError if the stream ended."""
+        event = await asyncio.wait_for(self.events.get(), timeout)
+        if event is None:
+            self.events.put_nowait(None)  # it stays ended
+            raise RuntimeError(f"stream {self.url} ended after {len(self.received)} events") from self.error
+        return event
+
+    async def close(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+
+
+async def _read(client: httpx.AsyncClient, stream: Stream) -> None:
+    parser = EventParser()
+    try:
+        async with client.stream("GET", stream.url, headers={"Accept": "text/event-stream"},
+                                 timeout=httpx.Timeout(10, read=None)) as answer:
+            if answer.status_code != 200:
+                raise AssertionError(f"{stream.url}: {answer.status_code}")
+            async for line in answer.aiter_lines():
+                if line.startswith("retry:"):
+                    stream.started = True  # the server's first block: the stream is subscribed to its hub
+                    stream.opened.set()
+                event = parser.feed(line)
+                if event is not None:
+                    stream.received.append(event)
+                    stream.events.put_nowait(event)
+    except asyncio.CancelledError:
+        raise
+    except Exception as error:  # noqa: BLE001 - kept for the reader of the stream
+        stream.error = error
+    stream.events.put_nowait(None)
+    stream.opened.set()
+
+
+async def open_stream(client: httpx.AsyncClient, url: str, timeout: float = 10) -> Stream:
+    """Open a stream and wait for the server's first block (``retry:``).
+
+    The server subscribes the stream to its campaign's hub (and starts its LISTEN) before that
+    block, so a test that rolls after this returns measures delivery, not connection set-up.
+    """
+    stream = Stream(url)
+    stream.task = asyncio.create_task(_read(client, stream))
+    await asyncio.wait_for(stream.opened.wait(), timeout)
+    if not stream.started:
+        raise RuntimeError(f"stream {url} failed to open") from stream.error
+    return stream
+
+
+async def player_stream(client: httpx.AsyncClient, server: Server, token: str, after: int | None = None) -> Stream:
+    """A player's phone: the player page's cursor (or ``after``), then its stream."""
+    if after is None:
+        page = await client.get(f"{server.url}/p/{token}/")
+        page.raise_for_status()
+        after = int(page_attribute(page.text, "data-cursor"))
+    return await open_stream(client, f"{server.url}/p/{token}/stream/?after={after}")
+
+
+async def gm_stream(gm: GM, server: Server, campaign: int, after: int | None = None) -> Stream:
+    """Another tab of the GM's: the table page's cursor (or ``after``), then its stream."""
+    if after is None:
+        page = await gm.client.get(f"{server.url}/campaigns/{campaign}/")
+        page.raise_for_status()
+        after = int(page_attribute(page.text, "data-cursor"))
+    return await open_stream(gm.client, f"{server.url}/campaigns/{campaign}/stream/?after={after}")
+
+
+@contextlib.asynccontextmanager
+async def streams() -> AsyncIterator[list[Stream]]:
+    """A list to put open streams in; every one is closed on the way out."""
+    opened: list[Stream] = []
+    try:
+        yield opened
+    finally:
+        await asyncio.gather(*(s.close() for s in opened), return_exceptions=True)
