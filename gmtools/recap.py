@@ -175,13 +175,13 @@ def extras(roll: Roll, player: bool) -> list[str]:
         lines.append(notes.effect_text(result["effect"]))
     if not (player and roll.difficulty_secret):
         lines += [notes.note_text(n) for n in roll.main.get("notes", [])]
-    spent = [text for text in (_spend_text(s) for s in roll.spends) if text]
+    spent = [text for text in (spend_text(s) for s in roll.spends) if text]
     if spent:
         lines.append(gettext("Spent") + ": " + ", ".join(spent))
     return lines
 
 
-def _spend_text(spend: dict[str, Any]) -> str:
+def spend_text(spend: dict[str, Any]) -> str:
     """A spend in words: its label, else what a label-less kind means, never a stored key.
 
     A Willpower reroll's spend has no label (``v5_willpower``), and a rouse check's Hunger is

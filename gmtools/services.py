@@ -230,7 +230,8 @@ def _child(parent: Roll, kind: str, **fields: Any) -> Roll:
         with transaction.atomic():  # a savepoint, so a duplicate does not poison the outer transaction
             child = Roll.objects.create(campaign=parent.campaign, character=parent.character, actor=parent.actor,
                                         system=parent.system, kind=kind, parent=parent, hidden=parent.hidden,
-                                        secret=parent.secret, revealed_at=parent.revealed_at, **fields)
+                                        secret=parent.secret, revealed_at=parent.revealed_at, scene=parent.scene,
+                                        turn=parent.turn, **fields)
     except IntegrityError:
         raise Refused(_("This roll has already been followed up that way.")) from None
     announce(parent.campaign_id, ChangeKind.ROLL, roll=child, public=not (child.hidden and child.revealed_at is None))
@@ -245,8 +246,10 @@ def rouse(character: Character, rng: RandomSource | None = None) -> Roll:
         raise Refused(_("Rouse checks are for Vampire characters."))
     check = v5.roll_rouse(character.v5_hunger, rng)
     _update(character, v5_hunger=check.hunger_after)
+    scene = Scene.objects.current(character.campaign)
     logged = Roll.objects.create(
         campaign=character.campaign, character=character, actor=character.name, system=Game.V5,
+        scene=scene, turn=scene.turn if scene else None,
         kind=RollKind.ROUSE, label=_("Rouse check"), request={"hunger": check.hunger_before},
         result={"main": check.as_json()}, outcome=str(check.outcome),
         spends=[{"what": "hunger", "amount": check.hunger_after - check.hunger_before}],

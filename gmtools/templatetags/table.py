@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import template
 
-from gmtools import links, models
+from gmtools import links, models, recap
 from gmtools.sheets import Game
 
 register = template.Library()
@@ -73,3 +73,9 @@ def signed(value: int) -> str:
 @register.filter
 def player_link(campaign: models.Campaign, base: str) -> links.PlayerLink:
     return links.player_link(campaign, base)
+
+
+@register.filter
+def spends_text(spends: list[dict]) -> str:
+    """What a roll spent, in words: "1 Willpower, Daring pilot" (never a stored key)."""
+    return ", ".join(text for text in map(recap.spend_text, spends) if text)
