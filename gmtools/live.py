@@ -266,21 +266,24 @@ async def _listen() -> None:
               "host": settings["HOST"] or None, "port": settings["PORT"] or None}
     loop = asyncio.get_running_loop()
     while True:
+        listener = None
         try:
-            async with await psycopg.AsyncConnection.connect(**{k: v for k, v in params.items() if v},
-                                                             autocommit=True) as listener:
-                await listener.execute(f"LISTEN {CHANNEL}")
-                # Whatever was committed while no one listened is read now.
-                for (hub_loop, _cid), each in list(_hubs.items()):
-                    if hub_loop is loop:
-                        each.poke()
-                async for note in listener.notifies():
-                    wake(int(note.payload))
+            listener = await psycopg.AsyncConnection.connect(**{k: v for k, v in params.items() if v}, autocommit=True)
+            await listener.execute(f"LISTEN {CHANNEL}")
+            # Whatever was committed while no one listened is read now.
+            for (hub_loop, _cid), each in list(_hubs.items()):
+                if hub_loop is loop:
+                    each.poke()
+            async for note in listener.notifies():
+                wake(int(note.payload))
         except asyncio.CancelledError:
             raise
         except Exception:  # noqa: BLE001 - the listener must outlive a database restart
             log.warning("The change listener lost its connection; retrying in 1 s.", exc_info=True)
             await asyncio.sleep(1)
+        finally:
+            if listener is not None:
+                await listener.close()
 
 
 # --- database calls from the event loop ----------------------------------------------------------
@@ -291,14 +294,13 @@ async def _db(function, *args):
 
 
 def _kept(function):
-    """Each pool thread keeps its database connection between calls (a wake-up must not wait for a
-    new connection); one that fails is dropped, and the next call opens a fresh one."""
+    """Each call hands its connection back when done, as a request does: to PostgreSQL's
+    connection pool (cheap to take again), or closed (SQLite, where opening one is cheap)."""
     def call(*args):
         try:
             return function(*args)
-        except Exception:
+        finally:
             connection.close()
-            raise
     return call
 
 

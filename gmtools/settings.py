@@ -79,6 +79,9 @@ if os.environ.get("GMTOOLS_DB_ENGINE") == "postgresql":
             "USER": os.environ.get("GMTOOLS_DB_USER", "postgres"),
             "HOST": os.environ.get("GMTOOLS_DB_HOST", "127.0.0.1"),
             "PORT": os.environ.get("GMTOOLS_DB_PORT", "5432"),
+            # psycopg's pool: each request thread and each live stream's read takes a connection
+            # and gives it back, instead of opening a new one every time.
+            "OPTIONS": {"pool": {"min_size": 2, "max_size": 20, "timeout": 10}},
         }
     }
 else:

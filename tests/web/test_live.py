@@ -13,7 +13,9 @@ import threading
 import time
 
 import pytest
+from asgiref.sync import sync_to_async
 from django.contrib.auth.models import User
+from django.db import connections
 from django.test import AsyncClient, Client
 from django.urls import reverse
 
@@ -192,6 +194,8 @@ def events(text: str) -> list[dict]:
 def read(campaign_id: int, cursor: int, audience: str, token: str = "", until: int = 1, write=None,
          timeout: float = 10.0) -> tuple[list[dict], float]:
     """Run a stream until ``until`` events came (``write`` runs in a thread once it is open)."""
+    writers: list[threading.Thread] = []
+
     async def consume() -> tuple[list[dict], float]:
         got: list[dict] = []
         started = time.monotonic()
@@ -200,14 +204,19 @@ def read(campaign_id: int, cursor: int, audience: str, token: str = "", until: i
             async with asyncio.timeout(timeout):
                 async for chunk in stream:
                     if chunk.startswith("retry") and write is not None:
-                        threading.Thread(target=write).start()
+                        writers.append(threading.Thread(target=write))
+                        writers[-1].start()
                     got += events(chunk)
                     if len(got) >= until:
                         break
         finally:
             await stream.aclose()
         return got, time.monotonic() - started
-    return asyncio.run(consume())
+    try:
+        return asyncio.run(consume())
+    finally:
+        for writer in writers:
+            writer.join(timeout)
 
 
 def in_thread(function):
@@ -323,6 +332,9 @@ def test_the_stream_view_serves_events_under_asgi_and_resumes_from_last_event_id
                 while not events("".join(chunks)):
                     chunks.append((await anext(iterator)).decode())
             await iterator.aclose()
+        # The test client keeps connections open after a request (a server closes them); the view's
+        # own, taken in asgiref's shared thread, is closed there.
+        await sync_to_async(connections.close_all)()
         return response.status_code, "".join(chunks), dict(response.headers)
 
     status, text, headers = asyncio.run(first_event(reverse("stream", args=[v5.campaign_id]),
