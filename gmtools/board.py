@@ -35,14 +35,16 @@ def annotate_turn(cast: list[Character], scene: Scene | None) -> None:
         c.in_scene = scene is not None
 
 
-def turn_order(scene: Scene | None, cast: list[Character]) -> list[SceneParticipant]:
+def turn_order(scene: Scene | None, cast: list[Character], player: bool = False) -> list[SceneParticipant]:
     """The scene's turn order; whose turn it is: the first in the order who has not acted this turn.
 
-    ``cast`` must be annotated (``annotate_turn``) so that nothing more is queried.
+    ``cast`` must be annotated (``annotate_turn``) so that nothing more is queried. For the
+    players, a secret roll not yet revealed is no sign of having acted: the turn order must not
+    tell them the GM rolled for someone.
     """
     if scene is None:
         return []
-    acted = {c.pk for c in cast if c.turn_rolls}
+    acted = {c.pk for c in cast if any(not (player and r.private) for r in c.turn_rolls)}
     order = list(scene.participants.select_related("character"))
     current = next((p for p in order if p.character_id not in acted), None)
     for p in order:
@@ -51,12 +53,12 @@ def turn_order(scene: Scene | None, cast: list[Character]) -> list[SceneParticip
     return order
 
 
-def time_context(campaign: Campaign) -> dict:
+def time_context(campaign: Campaign, player: bool = False) -> dict:
     scene = Scene.objects.current(campaign)
     cast = list(characters(campaign))
     annotate_turn(cast, scene)
     return {"campaign": campaign, "scene": scene, "characters": cast, "scene_form": SceneForm(),
-            "participants": turn_order(scene, cast)}
+            "participants": turn_order(scene, cast, player)}
 
 
 def extended_context(campaign: Campaign) -> dict:

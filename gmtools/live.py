@@ -140,7 +140,7 @@ def _draw(change_id: int, viewer: Viewer) -> str:
     campaign, parts = change.campaign, PARTS[change.kind]
     if audience == "player" and not change.public:
         return ""
-    context = board.time_context(campaign)
+    context = board.time_context(campaign, player=audience == "player")
     wanted: set[int] = set()
     if "characters" in parts:
         wanted = {c.pk for c in context["characters"]}

@@ -37,7 +37,7 @@ def player(request: HttpRequest, token: str, tv: bool = False) -> HttpResponse:
     campaign = _campaign(token)
     cursor = board.cursor(campaign)  # first: the stream resumes after what the page shows
     return render(request, "player.html", {
-        **board.time_context(campaign), **board.extended_context(campaign), "cursor": cursor, "player": True,
+        **board.time_context(campaign, player=True), **board.extended_context(campaign), "cursor": cursor, "player": True,
         "tv": tv, "log": _log(campaign, size=TV_LOG if tv else LOG_PAGE), "urls": _urls(token),
     })
 
@@ -61,7 +61,7 @@ def player_recap(request: HttpRequest, token: str) -> HttpResponse:
     if part in ("scene", "episode"):
         last = Scene.objects.filter(episode__story__campaign=campaign).order_by("-id").first()
         part = "campaign" if last is None else f"scene-{last.pk}" if part == "scene" else f"episode-{last.episode_id}"
-    form = recap.ExportForm(campaign, {"part": part, "format": "md"})
+    form = recap.ExportForm(campaign, {"part": part, "format": "md"}, inline=True)
     if not form.is_valid():
         raise Http404
     return recap.download(campaign, form, player=True)

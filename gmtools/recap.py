@@ -21,7 +21,6 @@ from django import forms
 from django.db.models import QuerySet
 from django.http import HttpResponse
 from django.utils import timezone
-from django.utils.formats import date_format
 from django.utils.text import slugify
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
@@ -38,10 +37,12 @@ class ExportForm(forms.Form):
 
     part = forms.ChoiceField(label=_("What to export"))
     format = forms.ChoiceField(choices=FORMATS, initial="md", label=_("Format"))
+    players = forms.BooleanField(required=False, label=_("As the players see it (no secrets), to share with them"))
 
-    def __init__(self, campaign: Campaign, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, campaign: Campaign, *args: Any, inline: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.campaign = campaign
+        self.inline = inline  # shown in the browser (the players' recap), not downloaded
         episodes = Episode.objects.filter(story__campaign=campaign).select_related("story").order_by("-id")
         scenes = Scene.objects.filter(episode__story__campaign=campaign).select_related("episode__story").order_by("-id")
         self.episodes = {f"episode-{e.pk}": e for e in episodes}
@@ -103,7 +104,9 @@ def rolls_for(campaign: Campaign, form: ExportForm, player: bool) -> QuerySet[Ro
 
 
 def download(campaign: Campaign, form: ExportForm, player: bool) -> HttpResponse:
-    """The file to download, named after the campaign and the part exported."""
+    """The GM's file to download, named after the campaign and the part exported; the players'
+    recap is shown as plain text instead, which a phone can select and paste into Discord."""
+    player = player or form.cleaned_data.get("players", False)
     rolls = rolls_for(campaign, form, player)
     fmt = "md" if player else form.cleaned_data["format"]
     name = slugify(f"{campaign.name} {form.title()}")[:80] or "log"
@@ -111,8 +114,8 @@ def download(campaign: Campaign, form: ExportForm, player: bool) -> HttpResponse
         response = HttpResponse(to_csv(rolls, player), content_type="text/csv; charset=utf-8")
     else:
         response = HttpResponse(to_markdown(campaign, form.title(), rolls, player),
-                                content_type="text/markdown; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{name}.{fmt}"'
+                                content_type="text/plain; charset=utf-8" if form.inline else "text/markdown; charset=utf-8")
+    response["Content-Disposition"] = ("inline" if form.inline else "attachment") + f'; filename="{name}.{fmt}"'
     return response
 
 
@@ -169,6 +172,10 @@ def extras(roll: Roll, player: bool) -> list[str]:
     if result.get("team"):
         helpers = ", ".join(f"{h['name']} {h['successes']}" for h in result["team"])
         lines.append(f"{gettext('Teamwork')}: {helpers} — {gettext('total')} {result.get('team_total')}")
+    if result.get("extended"):
+        extended = result["extended"]
+        lines.append(gettext("Into “%(name)s”: %(total)s so far") % {"name": extended.get("name", ""),
+                                                                    "total": extended.get("total", 0)})
     if result.get("helpers"):
         lines.append(gettext("Helped by") + " " + ", ".join(result["helpers"]))
     if result.get("effect"):
@@ -203,7 +210,9 @@ def _signed(value: int) -> str:
 
 # --- Markdown ------------------------------------------------------------------------------
 
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-!|~>@])")
+# What Discord and common Markdown act on in the middle of a line (user text never starts one):
+# emphasis, code, strikethrough, spoilers, links, HTML and mentions.
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|~@])")
 
 
 def md(text: Any) -> str:
@@ -218,7 +227,7 @@ def _where(roll: Roll) -> str:
 def to_markdown(campaign: Campaign, title: str, rolls: Iterable[Roll], player: bool) -> str:
     lines = [f"# {md(campaign.name)} — {md(title)}", "",
              f"_{Game(campaign.game).label} · " + gettext("exported %(when)s") % {
-                 "when": date_format(timezone.localtime(), "DATETIME_FORMAT")} + "_"]
+                 "when": f"{timezone.localtime():%Y-%m-%d %H:%M}"} + "_"]
     heading, count = None, 0
     for roll in rolls:
         where = _where(roll)

@@ -31,3 +31,19 @@
     htmx.ajax("POST", list.dataset.orderUrl, { source: list, target: "#turn-order", swap: "outerHTML", values: { order } });
   });
 })();
+
+// The table's drop-down panels (players' link, export): one open at a time, closed by Esc or a click elsewhere.
+(function () {
+  const panels = () => document.querySelectorAll("details.dropdown-details[open]");
+  document.addEventListener("toggle", (event) => {
+    const opened = event.target;
+    if (!opened.matches || !opened.matches("details.dropdown-details") || !opened.open) return;
+    panels().forEach((other) => { if (other !== opened) other.open = false; });
+  }, true);
+  document.addEventListener("click", (event) => {
+    panels().forEach((panel) => { if (!panel.contains(event.target)) panel.open = false; });
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") panels().forEach((panel) => { panel.open = false; });
+  });
+})();

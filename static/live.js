@@ -75,6 +75,7 @@
     clearTimeout(retry);
     clearInterval(pollTimer);
     setStatus("gone");
+    root.classList.add("live-gone");  // what is on screen is no longer followed
   }
 
   function connect() {

@@ -249,7 +249,7 @@ def test_the_players_recap_of_this_scene_this_episode_or_everything(v5):
 
     def recap(part: str | None) -> str:
         response = Client().get(url, {"part": part} if part else {})
-        assert response.status_code == 200 and response["Content-Type"].startswith("text/markdown")
+        assert response.status_code == 200 and response["Content-Type"].startswith("text/plain")
         return response.content.decode()
 
     labels = {r.label for r in (first, second, third)}
@@ -257,3 +257,40 @@ def test_the_players_recap_of_this_scene_this_episode_or_everything(v5):
                         ("campaign", labels)):
         text = recap(part)
         assert {label for label in labels if label in text} == shown, part
+
+
+def test_a_secret_roll_does_not_move_the_players_turn_order(make_character):
+    ada = make_character(Game.SCIFI, name="Ada")
+    Character.objects.create_with_sheet(campaign=ada.campaign, name="Bo")
+    services.start_scene(ada.campaign)
+    roll(ada.campaign, ada, (2,), hidden="on")
+    assert re.search(r'data-testid="whose-turn">\s*1\. Ada', page(ada.campaign))  # as if Ada had not acted
+    table = Client()
+    table.force_login(ada.campaign.gm)
+    gm_html = table.get(reverse("table", args=[ada.campaign.pk])).content.decode()
+    assert re.search(r'Bo</span><span class="badge text-bg-primary" data-testid="whose-turn"', gm_html)
+
+
+def test_an_extended_action_finished_in_this_scene_shows_how_it_ended(v5):
+    services.start_scene(v5.campaign)
+    scene = Scene.objects.current(v5.campaign)
+    action = services.create_extended(v5.campaign, scene, name="Cross the river", goal=1)
+    logged = roll(v5.campaign, v5, (6, 7, 2, 10), extended=action.pk)
+    html = page(v5.campaign)
+    block = html.split('data-testid="extended-%d"' % action.pk, 1)[1].split("</div>\n        \n", 1)[0]
+    assert "Cross the river" in block and "Done" in block
+    assert "Into “Cross the river”: 3 so far" in Client().get(
+        reverse("player-recap", args=[v5.campaign.player_token])).content.decode()
+    assert logged.result["extended"]["total"] == 3  # 6, 7 and the hunger 10
+    services.start_scene(v5.campaign)
+    assert f'data-testid="extended-{action.pk}"' not in page(v5.campaign)  # a new scene: only running actions
+
+
+def test_the_gm_can_export_what_the_players_see(v5, gm_client):
+    roll(v5.campaign, v5, (6, 7, 2, 10), hidden="on", label="Spot the ambush")
+    roll(v5.campaign, v5, (6, 7, 2, 10), label="Open the door")
+    url = reverse("export", args=[v5.campaign.pk])
+    full = gm_client.get(url, {"part": "campaign", "format": "md"}).content.decode()
+    shared = gm_client.get(url, {"part": "campaign", "format": "md", "players": "on"}).content.decode()
+    assert "Spot the ambush" in full and "Open the door" in full
+    assert "Spot the ambush" not in shared and "Open the door" in shared
