@@ -199,9 +199,9 @@ class Hub:
         """Read the changes committed since the last read (one query), then wake every stream."""
         async with self.lock:
             if not self.loaded:
-                self.floor, self.token = await _db(_start, self.campaign_id)
+                self.floor, self.token = await read(_start, self.campaign_id)
                 self.loaded = True
-            rows, token = await _db(_after, self.campaign_id, self.latest, None)
+            rows, token = await read(_after, self.campaign_id, self.latest, None)
             if token is not None:
                 self.token = token
             self.recent.extend(rows)
@@ -217,7 +217,7 @@ class Hub:
             await self.refresh()
         if cursor >= self.floor:
             return [row for row in self.recent if row.id > cursor]
-        rows, _token = await _db(_after, self.campaign_id, cursor, REPLAY_LIMIT + 1)
+        rows, _token = await read(_after, self.campaign_id, cursor, REPLAY_LIMIT + 1)
         return None if len(rows) > REPLAY_LIMIT else rows
 
     def poke(self) -> None:
@@ -288,9 +288,24 @@ async def _listen() -> None:
 
 # --- database calls from the event loop ----------------------------------------------------------
 
-async def _db(function, *args):
-    # thread_sensitive=False: a shared pool of a few threads, not one thread held per open stream.
+async def read(function, *args):
+    """Run a database read off the event loop and give its connection back at once.
+
+    The streams and their views use this, never Django's async ORM: that runs in the request's
+    own thread and keeps its connection until the response ends, and a stream's response does
+    not end, so 50 open phones would hold 50 database connections. Here a shared pool of a few
+    threads (thread_sensitive=False) does the reads.
+    """
     return await sync_to_async(_kept(function), thread_sensitive=False)(*args)
+
+
+async def lookup(request: HttpRequest, function):
+    """A stream view's own read (may this visitor open it?): through ``read`` under ASGI; under a
+    WSGI server (and the test client) the async view runs inside the request's thread, where the
+    request's connection lives and is closed at its end, so the read goes there."""
+    if isinstance(request, ASGIRequest):
+        return await read(function)
+    return await sync_to_async(function)()
 
 
 def _kept(function):
@@ -331,7 +346,7 @@ async def _drawn(change_id: int, viewer: Viewer) -> str:
     key = (asyncio.get_running_loop(), change_id, viewer)
     drawing = _drawing.get(key)
     if drawing is None:
-        drawing = _drawing[key] = asyncio.ensure_future(_db(render_change, change_id, viewer))
+        drawing = _drawing[key] = asyncio.ensure_future(read(render_change, change_id, viewer))
         drawing.add_done_callback(lambda _done: _drawing.pop(key, None))
     return await asyncio.shield(drawing)
 

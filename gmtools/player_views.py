@@ -69,7 +69,9 @@ def player_recap(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_GET
 async def player_stream(request: HttpRequest, token: str) -> HttpResponse:
-    campaign_id = await Campaign.objects.filter(player_token=token).values_list("pk", flat=True).afirst()
+    # Not the async ORM: it would hold a connection for as long as the stream is open (live.read).
+    campaign_id = await live.lookup(
+        request, lambda: Campaign.objects.filter(player_token=token).values_list("pk", flat=True).first())
     if campaign_id is None:
         raise Http404
     return live.response(request, campaign_id, "player", token)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.paginator import Paginator
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
@@ -412,12 +413,20 @@ def export(request: HttpRequest, pk: int) -> HttpResponse:
     return recap.download(campaign, form, player=False)
 
 
-@login_required
 @require_GET
 async def stream(request: HttpRequest, pk: int) -> HttpResponse:
-    """The GM's other tabs and devices follow the table live (server-sent events)."""
-    user = await request.auser()
-    if not await Campaign.objects.visible_to(user).filter(pk=pk).aexists():
+    """The GM's other tabs and devices follow the table live (server-sent events).
+
+    Not @login_required: its check would hold a database connection for as long as the stream
+    stays open (see ``live.read``), so the same check is made here through ``live.lookup``.
+    """
+    def allowed() -> tuple[bool, bool]:
+        return request.user.is_authenticated, Campaign.objects.visible_to(request.user).filter(pk=pk).exists()
+
+    authenticated, visible = await live.lookup(request, allowed)
+    if not authenticated:
+        return redirect_to_login(request.get_full_path())
+    if not visible:
         raise Http404
     return live.response(request, pk, "gm")
 

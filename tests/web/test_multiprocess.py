@@ -94,3 +94,32 @@ def test_a_roll_through_one_process_reaches_the_streams_of_another(postgres: Non
         asyncio.run(roll_through_a_watch_on_b(cluster))
         errors = cluster.errors()
         assert not errors, "the servers logged errors:\n" + "\n".join(errors)
+
+
+async def open_many_then_count_connections(cluster: Cluster, count: int) -> tuple[int, int]:
+    """Database sessions of the servers before and after ``count`` phones and a GM tab open streams."""
+    server = cluster.servers[0]
+    v5 = cluster.campaign("v5")
+    sessions = "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+    async with httpx.AsyncClient() as gm_browser, httpx.AsyncClient() as phones, servers.streams() as opened:
+        gm = await servers.GM.login(server, gm_browser)
+        opened.append(await servers.gm_stream(gm, server, v5.pk))
+        [(before,)] = servers.query(cluster.database, sessions)
+        opened += await asyncio.gather(*(servers.player_stream(phones, server, v5.player_token, after=0)
+                                         for _ in range(count)))
+        rolled = await gm.roll(server, v5.pk)
+        for stream in opened:  # every stream is alive and served
+            while rolled.pk not in (await arrival(stream, rolled.sent_at, "open stream")).rolls:
+                pass
+        [(after,)] = servers.query(cluster.database, sessions)
+    return before, after
+
+
+def test_open_streams_hold_no_database_connection(postgres: None) -> None:
+    """30 phones watching do not cost 30 database sessions: a stream holds none while it waits."""
+    with servers.running(1) as cluster:
+        before, after = asyncio.run(open_many_then_count_connections(cluster, 30))
+        # The pool may keep a few more for the threads that drew the roll, never one per phone.
+        assert after < before + 30 // 2, (before, after)
+        errors = cluster.errors()
+        assert not errors, "the servers logged errors:\n" + "\n".join(errors)
