@@ -5,9 +5,21 @@ from __future__ import annotations
 
 from django.db.models import Max, Prefetch, QuerySet
 
-from gmtools.composer import scifi_budget
+from gmtools.composer import ComposerForm, scifi_budget
 from gmtools.forms import ExtendedForm, SceneForm
-from gmtools.models import Aspect, Campaign, Change, Character, Roll, Scene, SceneParticipant, Trait, TurnDeclaration
+from gmtools.models import (
+    Aspect,
+    Campaign,
+    Change,
+    ChangeKind,
+    Character,
+    CharacterKind,
+    Roll,
+    Scene,
+    SceneParticipant,
+    Trait,
+    TurnDeclaration,
+)
 from gmtools.odds import extended_panel
 from gmtools.sheets import Game
 
@@ -72,3 +84,58 @@ def extended_context(campaign: Campaign) -> dict:
 def cursor(campaign: Campaign) -> int:
     """The newest change at the table; read before the page, so the stream resumes from here."""
     return Change.objects.filter(campaign=campaign).aggregate(n=Max("id"))["n"] or 0
+
+
+def roll_into(campaign: Campaign, scene: Scene | None, chosen: object = None, oob: bool = False) -> str:
+    """The composer's "Roll into extended action" list as it stands: the running actions only
+    (empty for a game whose composer has no such list); ``oob`` to swap it into an htmx answer."""
+    form = ComposerForm(campaign, initial={"extended": chosen}, scene=scene)
+    if "extended" not in form.fields:
+        return ""
+    return form["extended"].as_widget(attrs={"hx-swap-oob": "true"} if oob else None)
+
+
+# Which parts of the page each kind of change redraws.
+PARTS: dict[str, frozenset[str]] = {
+    ChangeKind.ROLL: frozenset({"cards", "character", "order", "extended", "time"}),
+    ChangeKind.REVEAL: frozenset({"cards"}),
+    ChangeKind.CHARACTER: frozenset({"character"}),
+    ChangeKind.TIME: frozenset({"time", "order", "characters", "extended"}),
+    ChangeKind.ORDER: frozenset({"order"}),
+    ChangeKind.EXTENDED: frozenset({"extended"}),
+    ChangeKind.SWITCH: frozenset({"time"}),
+    ChangeKind.LINK: frozenset({"link"}),
+}
+
+
+def redraw(campaign: Campaign, kind: str, roll: Roll | None = None, character_id: int | None = None,
+           player: bool = False, oob: bool = False) -> dict:
+    """What a change redraws, as the context of a ``live-change`` partial (GM's or players').
+
+    The live streams draw each change with it, and the GM's own click gets the same parts in its
+    answer (``oob``: each swapped out of band), so the table that made a change and the tables
+    that hear of it show the same thing.
+    """
+    parts = PARTS[kind]
+    context = time_context(campaign, player=player)
+    if "characters" in parts:
+        wanted = {c.pk for c in context["characters"]}
+    elif "character" in parts:
+        wanted = {character_id or (roll.character_id if roll else None)} - {None}
+    else:
+        wanted = set()
+    shown = [c for c in context["characters"] if c.pk in wanted and (not player or c.kind == CharacterKind.PC)]
+    cards: list[Roll] = []
+    if "cards" in parts and roll is not None:
+        # The roll and the rest of its follow-up chain: a follow-up changes what its parent offers.
+        rolls = Roll.objects.for_log().filter(campaign=campaign, pk__in=roll.family())
+        cards = list(rolls.for_players() if player else rolls)
+    extended = "extended" in parts and not (kind == ChangeKind.ROLL and roll is not None and not roll.extended_id)
+    if extended:
+        context.update(extended_context(campaign))
+        if not player and campaign.extended_actions.exists():
+            # Still chosen after a roll into it, until it ends (then it is no longer on offer).
+            context["roll_into"] = roll_into(campaign, context["scene"], chosen=roll.extended_id if roll else None, oob=oob)
+    context.update(cards=cards, shown=shown, player=player, oob=oob, show_time="time" in parts,
+                   show_order=bool({"order", "time"} & parts), show_extended=extended, show_link="link" in parts)
+    return context

@@ -38,7 +38,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from gmtools import board, links
-from gmtools.models import Campaign, Change, ChangeKind, Character, CharacterKind, Roll
+from gmtools.models import Campaign, Change, ChangeKind, Character, Roll
 
 log = logging.getLogger(__name__)
 
@@ -119,50 +119,15 @@ def render_change(change_id: int, viewer: Viewer) -> str:
     return html
 
 
-# Which parts of the page each kind of change redraws.
-PARTS: dict[str, frozenset[str]] = {
-    ChangeKind.ROLL: frozenset({"cards", "character", "order", "extended", "time"}),
-    ChangeKind.REVEAL: frozenset({"cards"}),
-    ChangeKind.CHARACTER: frozenset({"character"}),
-    ChangeKind.TIME: frozenset({"time", "order", "characters", "extended"}),
-    ChangeKind.ORDER: frozenset({"order"}),
-    ChangeKind.EXTENDED: frozenset({"extended"}),
-    ChangeKind.SWITCH: frozenset({"time"}),
-    ChangeKind.LINK: frozenset({"link"}),
-}
-
-
 def _draw(change_id: int, viewer: Viewer) -> str:
-    audience = viewer.audience
     change = Change.objects.select_related("campaign", "roll").filter(pk=change_id).first()
-    if change is None:
+    if change is None or (viewer.audience == "player" and not change.public):
         return ""
-    campaign, parts = change.campaign, PARTS[change.kind]
-    if audience == "player" and not change.public:
-        return ""
-    context = board.time_context(campaign, player=audience == "player")
-    wanted: set[int] = set()
-    if "characters" in parts:
-        wanted = {c.pk for c in context["characters"]}
-    elif "character" in parts:
-        wanted = {change.character_id or (change.roll.character_id if change.roll else None)} - {None}
-    shown = [c for c in context["characters"] if c.pk in wanted]
-    if audience == "player":
-        shown = [c for c in shown if c.kind == CharacterKind.PC]
-    cards: list[Roll] = []
-    if "cards" in parts and change.roll_id:
-        # The roll and the rest of its follow-up chain: a follow-up changes what its parent offers.
-        rolls = Roll.objects.for_log().filter(campaign=campaign, pk__in=change.roll.family())
-        cards = list(rolls.for_players() if audience == "player" else rolls)
-    extended = "extended" in parts and not (change.kind == ChangeKind.ROLL and change.roll and not change.roll.extended_id)
-    context.update(
-        board.extended_context(campaign) if extended else {},
-        cards=cards, shown=shown, player=audience == "player", live=True,
-        show_time="time" in parts, show_order="order" in parts or "time" in parts, show_extended=extended,
-        show_link="link" in parts, base_url=viewer.base,
-    )
-    template = "player.html#live-change" if audience == "player" else "table.html#live-change"
-    return render_to_string(template, context)
+    player = viewer.audience == "player"
+    context = board.redraw(change.campaign, change.kind, roll=change.roll,
+                           character_id=change.character_id, player=player)
+    context["base_url"] = viewer.base
+    return render_to_string("player.html#live-change" if player else "table.html#live-change", context)
 
 
 # --- waking the streams ----------------------------------------------------------------------

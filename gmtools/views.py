@@ -16,11 +16,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import retarget, trigger_client_event
+from django_htmx.http import reswap, retarget, trigger_client_event
 
 from gmtools import board, links, live, recap, services
 from gmtools.composer import ComposerForm
-from gmtools.models import Aspect, Campaign, Character, Roll, Scene
+from gmtools.models import Aspect, Campaign, ChangeKind, Character, Roll, Scene
 from gmtools.forms import ExtendedForm, LogFilter, SceneForm
 from gmtools.odds import odds_panel
 
@@ -113,21 +113,25 @@ def odds(request: HttpRequest, pk: int) -> HttpResponse:
                                                "turn_notes": composition.notes if composition else ()})
 
 
-def _refused(request: HttpRequest, message: str, status: int = 400) -> HttpResponse:
-    response = render(request, "table.html#refusal", {"message": message}, status=status)
-    return retarget(response, "#table-messages")
+# A refusal is a 422 (the request was understood and refused), never a 400: under DEBUG, which
+# ``make run`` ships, django-htmx's debug script replaces the whole page with any 400/403/404/500
+# answer. The page shows the message beside what was clicked (static/gmtools.js); the table's
+# message bar is where it goes when nothing nearer can hold it.
+REFUSED = 422
+
+
+def _refused(request: HttpRequest, message: str) -> HttpResponse:
+    response = render(request, "table.html#refusal", {"message": message}, status=REFUSED)
+    return reswap(retarget(response, "#table-messages"), "innerHTML")
 
 
 def _after_roll(request: HttpRequest, campaign: Campaign, roll: Roll) -> HttpResponse:
-    """The new log card, with the acting character's card (and extended actions) refreshed out of band."""
-    scene = Scene.objects.current(campaign)
-    characters = list(board.characters(campaign).filter(pk=roll.character_id))
-    board.annotate_turn(characters, scene)
+    """The new log card, and out of band all that the roll redrew: the cards it follows, the
+    character's card, the turn order, the extended actions, the Fate deck's count."""
+    context = board.redraw(campaign, ChangeKind.ROLL, roll=roll, oob=True)
     roll = Roll.objects.for_log().get(pk=roll.pk)
-    context = {"campaign": campaign, "roll": roll, "character": characters[0] if characters else None, "scene": scene}
-    if roll.extended_id:
-        context.update(board.extended_context(campaign), extended_oob=True)
-    response = render(request, "table.html#roll-response", context)
+    response = render(request, "table.html#roll-response", {**context, "roll": roll, "main": roll.pk,
+                                                             "base_url": links.base_url(request)})
     return trigger_client_event(response, "turn-changed")
 
 
@@ -349,10 +353,9 @@ def extended_create(request: HttpRequest, pk: int) -> HttpResponse:
         action = services.create_extended(campaign, scene, **form.cleaned_data)
     except services.Refused as refusal:
         return _refused(request, str(refusal))
-    # The composer's "Roll into" list gets the new action too (out of band), keeping the GM's other choices.
-    roll_into = ComposerForm(campaign, initial={"extended": action}, scene=scene)["extended"]
+    # The composer's "Roll into" list gets the new action too (out of band), chosen, keeping the GM's other choices.
     return render(request, "table.html#extended-created", {
-        **board.extended_context(campaign), "roll_into": roll_into.as_widget(attrs={"hx-swap-oob": "true"}),
+        **board.extended_context(campaign), "roll_into": board.roll_into(campaign, scene, chosen=action, oob=True),
     })
 
 

@@ -47,3 +47,27 @@
     if (event.key === "Escape") panels().forEach((panel) => { panel.open = false; });
   });
 })();
+
+// Refusals (422, see gmtools/views.py) show beside what was clicked: in the nearest section that has
+// a place for them (the composer, a character's card, a roll's card, the time bar...), else in the
+// table's message bar. The section's next successful request clears it; nothing else changes.
+(function () {
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    if (event.detail.xhr.status !== 422) return;
+    const source = event.detail.requestConfig && event.detail.requestConfig.elt;
+    const section = source && source.closest("[data-refusals]");
+    const slot = section && section.querySelector("[data-refusal-slot]");
+    if (!slot) return;
+    event.detail.target = slot;
+    event.detail.swapOverride = "innerHTML";
+  });
+  document.addEventListener("htmx:afterRequest", (event) => {
+    if (!event.detail.successful || event.detail.xhr.status === 422) return;
+    const section = event.detail.elt.closest && event.detail.elt.closest("[data-refusals]");
+    if (section) section.querySelectorAll("[data-refusal-slot]").forEach((slot) => { slot.innerHTML = ""; });
+  });
+  document.addEventListener("click", (event) => {
+    const close = event.target.closest && event.target.closest("[data-dismiss-refusal]");
+    if (close) close.closest("[role=alert]").remove();
+  });
+})();

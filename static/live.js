@@ -23,11 +23,12 @@
     document.querySelectorAll("[data-live-status]").forEach((el) => { el.dataset.liveStatus = state; });
   }
 
-  // Keep what the viewer has open (a <details>) when its element is redrawn.
+  // Keep what the viewer has open (a <details>) and chosen (a list) when its element is redrawn.
   function keepOpen(from, to) {
     const open = [...from.querySelectorAll("details")].map((d) => d.open);
     [...to.querySelectorAll("details")].forEach((d, i) => { if (open[i]) d.open = true; });
     if (from.matches("details") && from.open) to.open = true;
+    if (from.matches("select") && [...to.options].some((o) => o.value === from.value)) to.value = from.value;
   }
 
   function activate(el) {

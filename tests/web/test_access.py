@@ -565,7 +565,7 @@ def test_the_owner_never_gets_a_server_error_in_any_game(name, game, make_world,
     if entry.method == "get":
         assert response.status_code in entry.owner, (name, game, response.status_code)
     elif response.status_code != 200:
-        assert response.status_code == 400 and response["HX-Retarget"] == "#table-messages", \
+        assert response.status_code == 422 and response["HX-Retarget"] == "#table-messages", \
             (name, game, response.status_code)
 
 

@@ -4,9 +4,13 @@ What these tests prove that the view tests cannot: htmx wiring (the composer re-
 another character, the odds fragment follows every change, a roll's card lands at the top of the
 log and the character's card is refreshed out of band) works in a browser, without a page reload.
 
+The server is what ``make run`` gives a user: uvicorn serving ``gmtools.asgi`` with DEBUG on
+(django-htmx's debug script included, which replaced the whole page on a 400 answer), in a thread
+of this process.
+
 Determinism: every die the server rolls comes from ``ScriptedDice``, patched in where the rules
 draw when no source is given (``rules.dice.system_random``, and the names ``rules.scifi`` and
-``rules.fate`` imported from it). The live server runs in a thread of this process, so the patch
+``rules.fate`` imported from it). The server runs in a thread of this process, so the patch
 reaches it. Each test scripts the exact faces, asserts on what they imply, and checks that every
 scripted face was drawn; an unscripted draw fails the request (and the test) instead of rolling.
 
@@ -19,6 +23,9 @@ leave them out with ``-m "not browser"``. Screenshots of each game's table go to
 from __future__ import annotations
 
 import os
+import socket
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -42,6 +49,7 @@ pytestmark = [
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed: pip install -e '.[test]'")
 expect = sync_api.expect
 
+import uvicorn  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.contrib.auth.models import User  # noqa: E402
 from django.test import Client  # noqa: E402
@@ -117,13 +125,37 @@ def gm_user(transactional_db) -> User:
 
 
 @pytest.fixture
-def page(browser: sync_api.Browser, live_server, gm_user: User) -> Iterator[sync_api.Page]:
+def asgi_server(transactional_db, settings) -> Iterator[str]:
+    """uvicorn on 127.0.0.1 in a thread, with the settings of ``make run`` (DEBUG on)."""
+    settings.DEBUG = True
+    from gmtools.asgi import application
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    # Streams still open when a test ends are cut at shutdown; uvicorn's report of that is noise
+    # (a server error would fail the test through the page's 5xx check instead).
+    server = uvicorn.Server(uvicorn.Config(application, host="127.0.0.1", port=port, lifespan="off",
+                                           log_level="critical", timeout_graceful_shutdown=1))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture
+def page(browser: sync_api.Browser, asgi_server: str, gm_user: User) -> Iterator[sync_api.Page]:
     """A logged-in page at 1366×768 in English; fails the test on any server error or JS error."""
     client = Client()
     client.force_login(gm_user)
-    context = browser.new_context(base_url=live_server.url, locale="en-US", viewport={"width": 1366, "height": 768})
+    context = browser.new_context(base_url=asgi_server, locale="en-US", viewport={"width": 1366, "height": 768})
     session = client.cookies[settings.SESSION_COOKIE_NAME].value
-    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": live_server.url}])
+    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": asgi_server}])
     context.set_default_timeout(TIMEOUT_MS)
     problems: list[str] = []
     page = context.new_page()
@@ -430,7 +462,7 @@ def test_refused_spend_shows_the_message_and_logs_nothing(page, gm_user, dice):
 
     page.check("#composer [name=willpower]")
     page.click("#roll-button")
-    refusal = page.locator("#table-messages [data-testid=refusal]")
+    refusal = page.locator("#composer [data-testid=refusal]")  # beside the Roll button, not over the page
     expect(refusal).to_contain_text("Tired Solar has no temporary Willpower left.")
     expect(refusal).to_have_attribute("role", "alert")
     expect(cards(page)).to_have_count(1)  # only the earlier roll

@@ -8,16 +8,12 @@ the test client's. Each test drives two pages at once, the GM's table at 1366×7
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
-from collections.abc import Iterator
-
 import pytest
 
 # The fixtures (browser, gm_user, dice) are imported so that pytest finds them in this module.
 from tests.web.test_browser import (  # noqa: F401
     SCREENSHOTS,
+    asgi_server,
     browser,
     dice,
     expect,
@@ -26,7 +22,6 @@ from tests.web.test_browser import (  # noqa: F401
     sync_api,
 )
 
-import uvicorn  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.contrib.auth.models import User  # noqa: E402
 from django.test import Client  # noqa: E402
@@ -38,28 +33,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1366, "height": 768}
-
-
-@pytest.fixture
-def asgi_server(transactional_db, settings) -> Iterator[str]:
-    """uvicorn on 127.0.0.1 in a thread, with the settings of ``make run`` (DEBUG on)."""
-    settings.DEBUG = True
-    from gmtools.asgi import application
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(application, host="127.0.0.1", port=port, lifespan="off",
-                                           log_level="warning", timeout_graceful_shutdown=1))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
 
 
 class Watch:

@@ -16,9 +16,10 @@ import re
 
 import pytest
 
-# The fixtures (browser, gm_user, page, dice) are imported so that pytest finds them in this module;
+# The fixtures (browser, asgi_server, gm_user, page, dice) are imported so that pytest finds them in this module;
 # pytestmark brings the same marks: browser, skipped without Chromium (outside CI), transactional db.
 from tests.web.test_browser import (  # noqa: F401
+    asgi_server,
     assert_not_reloaded,
     browser,
     campaign_of,
@@ -71,7 +72,8 @@ def budget(page: Page, character: Character) -> Locator:
 
 
 def refusals(page: Page) -> Locator:
-    return page.locator("#table-messages [data-testid=refusal]")
+    """The refusals on the page: each shows beside what was clicked (the composer, a card...)."""
+    return page.locator("[data-testid=refusal]")
 
 
 def turn_note(page: Page) -> Locator:

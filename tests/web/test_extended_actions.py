@@ -75,7 +75,7 @@ def html(response) -> str:
 
 
 def refusal(response) -> str:
-    assert response.status_code == 400, (response.status_code, html(response)[:500])
+    assert response.status_code == 422, (response.status_code, html(response)[:500])
     assert response["HX-Retarget"] == "#table-messages"
     match = re.search(r'data-testid="refusal">(.*?)\s*<button', html(response), re.S)
     assert match, html(response)
@@ -84,7 +84,7 @@ def refusal(response) -> str:
 
 def status(response, action: ExtendedAction) -> str:
     """The text of an extended action's card in the list, whitespace folded."""
-    match = re.search(rf'data-testid="extended-{action.pk}">(.*?)</div>\s*</div>\s*(?=<div class="card|<details)',
+    match = re.search(rf'data-testid="extended-{action.pk}">(.*?)</div>\s*</div>\s*(?=<div class="card|<div class="refusal-slot|<details)',
                       html(response), re.S)
     assert match, html(response)[:2000]
     return " ".join(re.sub(r"<[^>]+>", " ", match.group(1)).split())

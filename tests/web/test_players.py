@@ -188,7 +188,7 @@ def test_the_reveal_view_redraws_the_card_as_revealed(v5, gm_client):
     assert response.status_code == 200 and html.count("Revealed") == 2 and f'id="roll-{reroll.pk}"' in html
     assert not Roll.objects.filter(pk__in=[secret.pk, reroll.pk], revealed_at__isnull=True).exists()
     again = gm_client.post(reverse("reveal", args=[v5.campaign.pk, secret.pk]))
-    assert again.status_code == 400 and "not secret" in again.content.decode()
+    assert again.status_code == 422 and "not secret" in again.content.decode()
 
 
 def test_a_secret_roll_cannot_go_into_an_extended_action(v5, gm_client):

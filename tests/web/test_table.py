@@ -60,7 +60,7 @@ def html(response) -> str:
 
 def refusal(response) -> str:
     """The message of a refused request (the alert htmx swaps into #table-messages)."""
-    assert response.status_code == 400, (response.status_code, html(response)[:500])
+    assert response.status_code == 422, (response.status_code, html(response)[:500])
     assert response["HX-Retarget"] == "#table-messages"
     match = re.search(r'data-testid="refusal">(.*?)\s*<button', html(response), re.S)
     assert match, html(response)
@@ -410,7 +410,7 @@ def test_writes_need_post_and_reads_need_get(gm_client, world):
         assert other(url, data).status_code == 405, url
 
 
-# --- bad input: 400, a clear message, nothing recorded ---------------------------------------
+# --- bad input: 422, a clear message, nothing recorded ---------------------------------------
 
 
 def test_an_exalted_pool_of_zero_dice_is_refused(gm_client, table):
@@ -633,12 +633,12 @@ def test_query_count_does_not_grow_with_characters_and_traits(gm_client, gm, gam
     bounds = {}
     for name, (method, url, data) in requests(small).items():
         with CaptureQueriesContext(connection) as queries:
-            assert getattr(gm_client, method)(url, data).status_code in (200, 400), name
+            assert getattr(gm_client, method)(url, data).status_code in (200, 422), name
         bounds[name] = len(queries)
     print(f"\n{game} query bounds (2 characters of 40 traits): {bounds}")
     for name, (method, url, data) in requests(big).items():
         with django_assert_max_num_queries(bounds[name]):
-            assert getattr(gm_client, method)(url, data).status_code in (200, 400), name
+            assert getattr(gm_client, method)(url, data).status_code in (200, 422), name
 
 
 @pytest.mark.parametrize("game", [
@@ -661,7 +661,7 @@ def test_an_id_too_large_for_any_column_is_a_form_error_not_a_500(gm_client, gm,
     game = Game.FATE if field == "invoke" else Game.EXALTED
     campaign = Campaign.objects.create(name="Overflow", game=game, gm=gm)
     response = gm_client.post(reverse("roll", args=[campaign.pk]), {field: "99999999999999999999"})
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert not Roll.objects.exists()
 
 
@@ -679,7 +679,7 @@ def test_the_gm_flips_the_fate_deck_and_the_scifi_adventure_from_the_table(gm_cl
     scifi_campaign.refresh_from_db()
     assert scifi_campaign.scifi_adventure_open
     v5_campaign = Campaign.objects.create(name="Nights", game=Game.V5, gm=gm)
-    assert gm_client.post(reverse("flip", args=[v5_campaign.pk])).status_code == 400
+    assert gm_client.post(reverse("flip", args=[v5_campaign.pk])).status_code == 422
 
 
 def test_another_gm_cannot_flip_a_campaign(client, other_gm, gm):

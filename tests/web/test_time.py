@@ -85,7 +85,7 @@ def html(response) -> str:
 
 def refusal(response) -> str:
     """The message of a refused request (the alert htmx swaps into #table-messages)."""
-    assert response.status_code == 400, (response.status_code, html(response)[:500])
+    assert response.status_code == 422, (response.status_code, html(response)[:500])
     assert response["HX-Retarget"] == "#table-messages"
     match = re.search(r'data-testid="refusal">(.*?)\s*<button', html(response), re.S)
     assert match, html(response)
