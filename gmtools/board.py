@@ -31,20 +31,23 @@ def characters(campaign: Campaign) -> QuerySet[Character]:
 
 
 def annotate_turn(cast: list[Character], scene: Scene | None) -> None:
-    """Each character's rolls and declared actions this turn (2 queries for all of them)."""
+    """Each character's rolls and declared actions this turn, and whether it is in the scene's turn
+    order (3 queries for all of them)."""
     rolls: dict[int, list[Roll]] = {}
     declared: dict[int, int] = {}
+    taking_part: set[int] = set()
     if scene is not None:
         for r in Roll.objects.filter(scene=scene, turn=scene.turn, kind="roll").order_by("id"):
             rolls.setdefault(r.character_id, []).append(r)
         declared = dict(TurnDeclaration.objects.filter(scene=scene, turn=scene.turn).values_list("character_id", "actions"))
+        taking_part = set(scene.participants.values_list("character_id", flat=True))
     for c in cast:
         c.turn_rolls = rolls.get(c.pk, [])
         c.turn_declared = declared.get(c.pk, 1)
         c.turn_actions = sum(r.action != "reflexive" for r in c.turn_rolls)
         c.turn_slots = scifi_budget(c.turn_rolls).used if c.game == Game.SCIFI else 0
         c.turn_next_penalty = (c.turn_declared + c.turn_actions) if c.turn_declared > 1 else 0
-        c.in_scene = scene is not None
+        c.in_scene = c.pk in taking_part  # outside the turn order, no action budget to show
 
 
 def turn_order(scene: Scene | None, cast: list[Character], player: bool = False) -> list[SceneParticipant]:

@@ -134,6 +134,8 @@ class ComposerForm(forms.Form):
     WIDE_FIELDS = ("first", "second", "label", "opponent", "opponent_dice")
     # Drawn beside the Roll button, not in the grid.
     BESIDE_ROLL = ("hidden",)
+    # What one roll spends or decides: back to its default once the roll is made (static/gmtools.js).
+    RESET_AFTER_ROLL = ("willpower", "stunt", "invoke", "specialty", "hidden")
 
     def __init__(self, campaign: Campaign, *args: Any, scene: Scene | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -178,8 +180,10 @@ class ComposerForm(forms.Form):
             # Only the actions still running: one query, then "over" is judged on each row.
             running = [a.pk for a in campaign.extended_actions.filter(ruined=False) if not a.over]
             self.fields["extended"].queryset = campaign.extended_actions.filter(pk__in=running)
-        for bound in self.fields.values():
+        for name, bound in self.fields.items():
             widget = bound.widget
+            if name in self.RESET_AFTER_ROLL:
+                widget.attrs["data-reset-after-roll"] = ""
             if isinstance(widget, forms.CheckboxSelectMultiple | forms.CheckboxInput):
                 widget.attrs["class"] = "form-check-input"
             elif isinstance(widget, forms.Select):

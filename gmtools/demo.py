@@ -321,7 +321,8 @@ FATE = _campaign(
         ),
     ],
     fate_uses_deck=True,
-    fate_deck=list(range(81)),
+    # Empty: the first draw shuffles the whole deck (a deck listed in order would deal card 0, 1, 2...).
+    fate_deck=[],
 )
 
 SCIFI = _campaign(

@@ -443,15 +443,30 @@ def _open_episode(campaign: Campaign) -> Episode | None:
     return Episode.objects.filter(story__campaign=campaign, ended_at__isnull=True).order_by("-id").first()
 
 
-def _end(rows) -> None:
-    rows.filter(ended_at__isnull=True).update(ended_at=timezone.now())
+def _end(rows) -> int:
+    return rows.filter(ended_at__isnull=True).update(ended_at=timezone.now())
+
+
+# What the end of a scene clears, per game: Fate's stress boxes empty after each scene (its
+# consequences stay). Exalted's and scifi's per-turn budgets (declared actions, Willpower once a
+# turn, action slots, an extended action carried into the next turn) belong to the scene they
+# were taken in, so a new scene starts without them.
+SCENE_CLEARS: dict[str, dict[str, Any]] = {
+    Game.FATE: {"fate_stress_1": False, "fate_stress_2": False, "fate_stress_3": False},
+}
+
+
+def _end_scenes(campaign: Campaign, scenes) -> None:
+    """End these scenes (those still open), and clear what the game clears when a scene ends."""
+    if _end(scenes) and campaign.game in SCENE_CLEARS:
+        Character.objects.filter(campaign=campaign).update(**SCENE_CLEARS[campaign.game])
 
 
 @transaction.atomic
 def start_story(campaign: Campaign, title: str = "") -> Story:
     """A new story (ending the one in play, its episode and scene)."""
     _lock_campaign(campaign)
-    _end(Scene.objects.filter(episode__story__campaign=campaign))
+    _end_scenes(campaign, Scene.objects.filter(episode__story__campaign=campaign))
     _end(Episode.objects.filter(story__campaign=campaign))
     _end(campaign.stories.all())
     number = (campaign.stories.aggregate(n=Max("number"))["n"] or 0) + 1
@@ -464,7 +479,7 @@ def start_episode(campaign: Campaign, title: str = "") -> Episode:
     """A new episode of the story in play (a first story is started if there is none)."""
     _lock_campaign(campaign)
     story = _open_story(campaign) or start_story(campaign)
-    _end(Scene.objects.filter(episode__story=story))
+    _end_scenes(campaign, Scene.objects.filter(episode__story=story))
     _end(story.episodes.all())
     number = (story.episodes.aggregate(n=Max("number"))["n"] or 0) + 1
     announce(campaign.pk, ChangeKind.TIME)
@@ -479,7 +494,7 @@ def start_scene(campaign: Campaign, title: str = "", downtime: bool = False, com
         raise Refused(_("A combat scene is never calm."))
     _lock_campaign(campaign)
     episode = _open_episode(campaign) or start_episode(campaign)
-    _end(episode.scenes.all())
+    _end_scenes(campaign, episode.scenes.all())
     number = (episode.scenes.aggregate(n=Max("number"))["n"] or 0) + 1
     scene = Scene.objects.create(episode=episode, number=number, title=title, downtime=downtime, combat=combat, calm=calm)
     if characters is None:
@@ -493,14 +508,15 @@ def start_scene(campaign: Campaign, title: str = "", downtime: bool = False, com
 
 @transaction.atomic
 def end_scene(scene: Scene) -> None:
-    _end(Scene.objects.filter(pk=scene.pk))
-    announce(scene.episode.story.campaign_id, ChangeKind.TIME)
+    campaign = scene.episode.story.campaign
+    _end_scenes(campaign, Scene.objects.filter(pk=scene.pk))
+    announce(campaign.pk, ChangeKind.TIME)
 
 
 @transaction.atomic
 def end_episode(campaign: Campaign) -> None:
     _lock_campaign(campaign)
-    _end(Scene.objects.filter(episode__story__campaign=campaign))
+    _end_scenes(campaign, Scene.objects.filter(episode__story__campaign=campaign))
     _end(Episode.objects.filter(story__campaign=campaign))
     announce(campaign.pk, ChangeKind.TIME)
 

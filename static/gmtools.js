@@ -71,3 +71,35 @@
     if (close) close.closest("[role=alert]").remove();
   });
 })();
+
+// After a roll, what it spent or decided (Willpower, stunt dice, invocations, specialty, secret)
+// goes back to its default, so the next roll does not spend it again by mistake; the odds follow.
+(function () {
+  document.addEventListener("htmx:afterRequest", (event) => {
+    const form = event.detail.elt;
+    if (!form.matches || !form.matches("#composer") || !event.detail.successful || event.detail.xhr.status !== 200) return;
+    let changed = null;
+    form.querySelectorAll("[data-reset-after-roll]").forEach((field) => {
+      if (field.type === "checkbox") {
+        if (field.checked) { field.checked = false; changed = field; }
+      } else if (field.tagName === "SELECT" && field.selectedIndex !== 0) {
+        field.selectedIndex = 0;
+        changed = field;
+      }
+    });
+    if (changed) changed.dispatchEvent(new Event("change", { bubbles: true }));
+  });
+})();
+
+// Clicking a character's card (not one of its buttons or fields) picks that character in the composer.
+(function () {
+  document.addEventListener("click", (event) => {
+    const card = event.target.closest && event.target.closest(".character-card[id^='character-']");
+    if (!card || event.target.closest("button, input, select, textarea, a, label, form")) return;
+    const select = document.querySelector("#composer [name=character]");
+    const id = card.id.replace("character-", "");
+    if (!select || select.value === id || ![...select.options].some((o) => o.value === id)) return;
+    select.value = id;
+    select.dispatchEvent(new Event("change", { bubbles: true }));
+  });
+})();

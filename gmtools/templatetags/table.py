@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django import template
+from django.utils import timezone
+from django.utils.formats import date_format
 
 from gmtools import links, models, recap
 from gmtools.sheets import Game
@@ -79,3 +83,12 @@ def player_link(campaign: models.Campaign, base: str) -> links.PlayerLink:
 def spends_text(spends: list[dict]) -> str:
     """What a roll spent, in words: "1 Willpower, Daring pilot" (never a stored key)."""
     return ", ".join(text for text in map(recap.spend_text, spends) if text)
+
+
+@register.filter
+def when(moment: datetime) -> str:
+    """A roll's time; its date too when it was not rolled today (a log that spans sessions)."""
+    local = timezone.localtime(moment)
+    if local.date() == timezone.localdate():
+        return date_format(local, "H:i:s")
+    return date_format(local, "SHORT_DATE_FORMAT") + " " + date_format(local, "H:i")

@@ -87,6 +87,7 @@ def test_demo_characters_reproduce_the_seed_examples():
     assert Character.objects.get(name="Mara Quell").scifi_off_rol_allowed
 
     fate = Campaign.objects.get(game=Game.FATE)
-    assert fate.fate_uses_deck and len(fate.fate_deck) == 81
+    # The demo deck is shuffled at its first draw, never dealt in order (card 0, 1, 2...).
+    assert fate.fate_uses_deck and fate.fate_deck == [] and fate.fate_cards_left == 81
     for character in fate.characters.filter(kind="pc"):
         assert set(character.aspects.values_list("kind", flat=True)) == {"high_concept", "trouble", "other"}

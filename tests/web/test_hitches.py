@@ -12,7 +12,7 @@ import pytest
 from django.urls import reverse
 
 from gmtools import services
-from gmtools.models import Character, ExtendedAction, Roll
+from gmtools.models import Character, ExtendedAction, Roll, Scene
 from gmtools.sheets import Game
 from tests.web.helpers import Faces
 from tests.web.test_live import roll
@@ -72,3 +72,34 @@ def test_a_roll_into_a_running_action_keeps_it_chosen(make_character, set_rating
     html = gm_client.post(reverse("roll", args=[koi.campaign.pk]), data).content.decode()
     assert re.search(rf'<option value="{action.pk}" selected>', html)
     assert Roll.objects.get().extended_id == action.pk
+
+
+@pytest.mark.parametrize("end", ["end-scene", "start-scene", "end-episode", "start-episode", "start-story"])
+def test_the_end_of_a_scene_empties_fates_stress_boxes_and_keeps_consequences(make_character, gm_client, end):
+    hero = make_character(Game.FATE, name="Brann", fate_stress_1=True, fate_stress_3=True, fate_consequence_mild="Bruised")
+    services.start_scene(hero.campaign)
+    Character.objects.filter(pk=hero.pk).update(fate_stress_2=True)
+    response = gm_client.post(reverse("time", args=[hero.campaign.pk]), {"do": end})
+    assert response.status_code == 200
+    hero.refresh_from_db()
+    assert (hero.fate_stress_1, hero.fate_stress_2, hero.fate_stress_3) == (False, False, False)
+    assert hero.fate_consequence_mild == "Bruised"
+    assert f'id="character-{hero.pk}"' in response.content.decode()  # the card is redrawn empty
+
+
+def test_a_new_scene_starts_without_the_last_scenes_declared_actions(make_character, set_ratings):
+    koi = make_character(Game.EXALTED, name="Koi")
+    scene = services.start_scene(koi.campaign)
+    services.declare_actions(scene, koi, 3)
+    services.start_scene(koi.campaign)
+    from gmtools import board
+    cast = list(board.characters(koi.campaign))
+    board.annotate_turn(cast, Scene.objects.current(koi.campaign))
+    assert cast[0].turn_declared == 1
+
+
+def test_stress_is_not_cleared_when_no_scene_was_in_play(make_character):
+    hero = make_character(Game.FATE, name="Brann", fate_stress_1=True)
+    services.start_scene(hero.campaign)  # the first scene: nothing ended
+    hero.refresh_from_db()
+    assert hero.fate_stress_1
