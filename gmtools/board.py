@@ -95,7 +95,8 @@ def roll_into(campaign: Campaign, scene: Scene | None, chosen: object = None, oo
     form = ComposerForm(campaign, initial={"extended": chosen}, scene=scene)
     if "extended" not in form.fields:
         return ""
-    return form["extended"].as_widget(attrs={"hx-swap-oob": "true"} if oob else None)
+    attrs = {"data-keep-value": ""} | ({"hx-swap-oob": "true"} if oob else {})
+    return form["extended"].as_widget(attrs=attrs)
 
 
 # Which parts of the page each kind of change redraws.

@@ -173,13 +173,23 @@ class ComposerForm(forms.Form):
                 if name in self.fields and name not in self.initial:
                     self.initial[name] = self.fields[name].queryset.order_by("-rating", "id").first()
         if "invoke" in self.fields:
-            self.fields["invoke"].queryset = Aspect.objects.filter(character=character)
+            # Only what the character can pay for: an aspect with a free invocation, or any aspect
+            # while it has fate points (how many it can pay for is checked with the roll).
+            aspects = Aspect.objects.filter(character=character)
+            if character is not None and character.fate_points < 1:
+                aspects = aspects.filter(free_invocations__gte=1)
+            self.fields["invoke"].queryset = aspects
+        if "willpower" in self.fields and not self._willpower_on_offer(character):
+            # Drawn unavailable (and the odds do not count it): nothing left, or already spent this
+            # turn. Only drawn so: a request that asks for it anyway is refused, never rolled without it.
+            self.fields["willpower"].widget.attrs["disabled"] = "disabled"
         if game == Game.FATE:
             del self.fields["extended"]
         else:
             # Only the actions still running: one query, then "over" is judged on each row.
             running = [a.pk for a in campaign.extended_actions.filter(ruined=False) if not a.over]
             self.fields["extended"].queryset = campaign.extended_actions.filter(pk__in=running)
+            self.fields["extended"].widget.attrs["data-keep-value"] = ""  # the live redraw keeps the GM's choice
         for name, bound in self.fields.items():
             widget = bound.widget
             if name in self.RESET_AFTER_ROLL:
@@ -190,6 +200,13 @@ class ComposerForm(forms.Form):
                 widget.attrs["class"] = "form-select form-select-sm"
             else:
                 widget.attrs["class"] = "form-control form-control-sm"
+
+    def _willpower_on_offer(self, character: Character | None) -> bool:
+        """Exalted: Willpower's automatic success, if the character has a temporary point and has not
+        spent one this turn (an unnamed NPC has none to spend)."""
+        if character is None or character.exalted_willpower_temporary < 1:
+            return False
+        return self.scene is None or not Roll.objects.this_turn(self.scene, character).filter(willpower_spent=True).exists()
 
     def _group(self, extra: bool, flags: bool) -> list[forms.BoundField]:
         return [
@@ -275,6 +292,7 @@ class Composition:
     extended: ExtendedAction | None = None
     notes: tuple[str, ...] = ()  # what the turn did to the roll, e.g. "second of 3 actions: −4 dice"
     deck: tuple[int, ...] | None = None  # fate: the cards left when the campaign draws from its deck
+    willpower_on_offer: bool = False  # exalted: the character could spend Willpower on this roll
 
     @property
     def module(self) -> Any:
@@ -416,8 +434,11 @@ def compose(campaign: Campaign, data: dict[str, Any], scene: Scene | None = None
         shortcut = "automatic" if calm and request.dice >= exalted.AUTOMATIC_SUCCESS_DICE and not request.willpower else "roll"
         opponent = exalted.Request(pool=opponent_dice) if opponent_dice else None
         team = tuple((c.name, exalted.Request(pool=p, difficulty=0)) for c, p, _ in team_pools if p > 0)
+        on_offer = (character is not None and character.exalted_willpower_temporary >= 1
+                     and not any(r.willpower_spent for r in earlier))
         return Composition(**common, request=request, opponent=opponent, spends=spends, shortcut=shortcut,
-                           team=team, team_names=names, action=action, notes=(note,) if note else ())
+                           team=team, team_names=names, action=action, notes=(note,) if note else (),
+                           willpower_on_offer=on_offer)
 
     if game == Game.V5:
         if team_pools:
@@ -442,6 +463,11 @@ def compose(campaign: Campaign, data: dict[str, Any], scene: Scene | None = None
             else Spend("fate_point", character.pk, aspect.pk, aspect.text)
             for aspect in aspects
         )
+        paid = sum(spend.what == "fate_point" for spend in spends)
+        if character is not None and paid > character.fate_points:
+            raise RulesError(ngettext("%(name)s has %(n)d fate point: invoke fewer aspects, or those with a free invocation.",
+                                      "%(name)s has %(n)d fate points: invoke fewer aspects, or those with a free invocation.",
+                                      character.fate_points) % {"name": character.name, "n": character.fate_points})
         opponent = fate.Request(bonus=opponent_dice) if data.get("opponent") or opponent_dice else None
         label = data.get("label") or (str(data["first"].label) if data.get("first") is not None else gettext("No approach"))
         return Composition(**{**common, "label": label}, request=request, opponent=opponent, spends=spends,

@@ -105,7 +105,7 @@ def _exalted(comp: Composition) -> OddsPanel:
         return OddsPanel((Chance(_("Automatic success"), 1.0),), message=_("No roll: the difficulty is met, no extra successes."))
     o = exalted.odds(req)
     buys = []
-    if not req.willpower and comp.character is not None:
+    if not req.willpower and comp.willpower_on_offer:
         buys.append(Buy(_("Willpower"), o.p_success, exalted.odds(replace(req, willpower=True)).p_success))
     for stunt in range(req.stunt + 1, 4):
         buys.append(Buy(_("Stunt %(n)d") % {"n": stunt}, o.p_success, exalted.odds(replace(req, stunt=stunt)).p_success))

@@ -103,3 +103,16 @@
     select.dispatchEvent(new Event("change", { bubbles: true }));
   });
 })();
+
+// When the odds already know the roll will be refused (their warning shows), the Roll button says
+// so and cannot be pressed; it comes back as soon as the odds accept the roll again.
+(function () {
+  document.addEventListener("htmx:afterSettle", (event) => {
+    const odds = document.getElementById("odds");
+    const button = document.getElementById("roll-button");
+    if (!odds || !button || !(event.detail.elt === odds || odds.contains(event.detail.elt) || event.detail.elt.contains(odds))) return;
+    const refused = odds.querySelector("[data-testid=odds-error]") !== null;
+    button.disabled = refused;
+    button.textContent = refused ? button.dataset.labelRefused : button.dataset.label;
+  });
+})();

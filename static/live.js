@@ -23,12 +23,34 @@
     document.querySelectorAll("[data-live-status]").forEach((el) => { el.dataset.liveStatus = state; });
   }
 
-  // Keep what the viewer has open (a <details>) and chosen (a list) when its element is redrawn.
+  // Keep what the viewer has open (a <details>), and what they were typing or choosing, when its
+  // element is redrawn: a change made elsewhere must not wipe a number half-typed into a card.
+  function edited(field) {
+    if (field.type === "checkbox" || field.type === "radio") return field.checked !== field.defaultChecked;
+    if (field.tagName === "SELECT") return [...field.options].some((o) => o.selected !== o.defaultSelected);
+    return field.value !== field.defaultValue;
+  }
   function keepOpen(from, to) {
     const open = [...from.querySelectorAll("details")].map((d) => d.open);
     [...to.querySelectorAll("details")].forEach((d, i) => { if (open[i]) d.open = true; });
     if (from.matches("details") && from.open) to.open = true;
-    if (from.matches("select") && [...to.options].some((o) => o.value === from.value)) to.value = from.value;
+    const fields = (el) => (el.matches("input, select, textarea") ? [el] : [...el.querySelectorAll("input, select, textarea")]);
+    const twins = fields(to);
+    fields(from).forEach((field, i) => {
+      const twin = twins[i];
+      if (!twin || twin.name !== field.name || twin.type !== field.type) return;
+      const focused = document.activeElement === field;
+      if (field.tagName === "SELECT") {
+        // The composer's own lists (data-keep-value) are the GM's choice, whatever the server drew.
+        const keep = edited(field) || field.hasAttribute("data-keep-value");
+        if (keep && [...twin.options].some((o) => o.value === field.value)) twin.value = field.value;
+      } else if (field.type === "checkbox" || field.type === "radio") {
+        if (edited(field)) twin.checked = field.checked;
+      } else if (edited(field)) {
+        twin.value = field.value;
+      }
+      if (focused) requestAnimationFrame(() => twin.focus());
+    });
   }
 
   function activate(el) {

@@ -455,12 +455,14 @@ def test_fate_invoke_spends_free_invocation_then_fate_point(page, gm_user, dice)
 def test_refused_spend_shows_the_message_and_logs_nothing(page, gm_user, dice):
     campaign = campaign_of(gm_user, Game.EXALTED)
     tired = make_character(campaign, "Tired Solar", {"strength": 3, "melee": 2}, exalted_willpower=5,
-                           exalted_willpower_temporary=0)
+                           exalted_willpower_temporary=1)
     log_earlier_roll(campaign)
     open_table(page, campaign)
-    expect(page.locator(f"#character-{tired.pk} [data-resource=willpower]")).to_have_text("0/5")
-
+    expect(page.locator(f"#character-{tired.pk} [data-resource=willpower]")).to_have_text("1/5")
     page.check("#composer [name=willpower]")
+    expect(page.locator("#odds .buys")).not_to_contain_text("Willpower:")  # chosen: no longer a choice to price
+    # The last point goes meanwhile (another tab): the composer offered it, the roll must refuse it.
+    Character.objects.filter(pk=tired.pk).update(exalted_willpower_temporary=0)
     page.click("#roll-button")
     refusal = page.locator("#composer [data-testid=refusal]")  # beside the Roll button, not over the page
     expect(refusal).to_contain_text("Tired Solar has no temporary Willpower left.")
@@ -469,7 +471,11 @@ def test_refused_spend_shows_the_message_and_logs_nothing(page, gm_user, dice):
     assert_not_reloaded(page)
     assert dice.drawn == []
     assert Roll.objects.filter(campaign=campaign).count() == 1
-    expect(page.locator(f"#character-{tired.pk} [data-resource=willpower]")).to_have_text("0/5")
+    # Drawn again for that character, Willpower is no longer on offer, nor priced by the odds.
+    page.locator(f"#character-{tired.pk} .card-body").click(position={"x": 5, "y": 5})
+    choose_character(page, tired, trait(tired, "strength"))
+    expect(page.locator("#composer [name=willpower]")).to_be_disabled()
+    expect(page.locator("#odds .buys")).not_to_contain_text("Willpower:")
 
 
 def test_odds_follow_the_pool(page, gm_user):

@@ -26,7 +26,7 @@ from django.conf import settings  # noqa: E402
 from django.contrib.auth.models import User  # noqa: E402
 from django.test import Client  # noqa: E402
 
-from gmtools.models import Campaign, Roll  # noqa: E402
+from gmtools.models import Campaign, Change, Roll  # noqa: E402
 from gmtools.sheets import Game  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -233,3 +233,26 @@ def test_the_tv_screen_shows_the_last_roll_big(browser, asgi_server, gm_user, ta
     shot(tv.page, "players-tv")
     dice.assert_all_drawn()
     gm.check(), tv.check()
+
+
+def test_a_live_update_keeps_what_the_gm_was_typing(browser, asgi_server, gm_user):
+    campaign = Campaign.objects.create(name="Realm garrison", game=Game.EXALTED, gm=gm_user)
+    koi = make_character(campaign, "Koi", {"dexterity": 4, "stealth": 2})
+    first, second = gm_page(browser, asgi_server, gm_user), gm_page(browser, asgi_server, gm_user)
+    for tab in (first, second):
+        open_live(tab, f"/campaigns/{campaign.pk}/")
+    first.page.click("#time-bar summary")
+    first.page.click("#start-scene")
+    actions = second.page.locator(f"#character-{koi.pk} input[name=actions]")
+    expect(actions).to_have_value("1")
+    # Once the second tab has drawn every change so far (a fill racing a redraw would type into
+    # the card being replaced), it types a number and does not declare it yet...
+    latest = Change.objects.filter(campaign=campaign).order_by("-id").values_list("id", flat=True).first()
+    second.page.wait_for_function(f"window.gmtoolsLive.cursor() >= {latest}")
+    actions.fill("4")
+    first.page.click("#next-turn")  # ...when the first tab's change redraws every card
+    expect(second.page.locator("[data-testid=where]")).to_have_text("Story 1 · Episode 1 · Scene 1 · Turn 2")
+    expect(actions).to_have_value("4")
+    second.page.locator(f"#character-{koi.pk}").get_by_role("button", name="Declare").click()
+    expect(second.page.locator(f"#character-{koi.pk} [data-testid=turn-budget]")).to_contain_text("0 of 4")
+    first.check(), second.check()

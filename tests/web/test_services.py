@@ -108,9 +108,10 @@ def test_exalted_willpower_is_spent_with_the_roll(solar):
 
 
 def test_exalted_willpower_with_none_left_is_refused_and_nothing_recorded(solar):
-    Character.objects.filter(pk=solar.pk).update(exalted_willpower_temporary=0)
     comp = composition(solar.campaign, character=solar.pk, first=trait(solar, "dexterity"),
                        second=trait(solar, "melee"), willpower="on")
+    # Spent meanwhile (another tab, another click): the composer offered it, the roll must refuse it.
+    Character.objects.filter(pk=solar.pk).update(exalted_willpower_temporary=0)
     before = resources(solar)
     rng = Faces(7, 7, 7, 7, 7)
     with pytest.raises(Refused, match="no temporary Willpower"):
@@ -132,7 +133,8 @@ def test_a_roll_that_fails_midway_undoes_its_willpower_spend(solar):
 def test_an_unnamed_npc_cannot_spend_willpower(solar):
     form = ComposerForm(solar.campaign, {**COMMON, "character": "", "dice": 5, "difficulty": 1, "stunt": 0,
                                          "willpower": "on"})
-    assert not form.is_valid()
+    assert "disabled" in form.fields["willpower"].widget.attrs  # not offered
+    assert not form.is_valid()  # and refused when asked for anyway
     assert "no Willpower" in str(form.errors)
 
 
@@ -472,9 +474,10 @@ def test_fate_invocation_without_a_free_one_costs_a_fate_point(hero):
 
 
 def test_fate_invocation_with_nothing_to_pay_is_refused_and_nothing_changes(hero):
-    Character.objects.filter(pk=hero.pk).update(fate_points=0)
     free, paid = aspects(hero)
     comp = composition(hero.campaign, character=hero.pk, first=trait(hero, "forceful"), invoke=[free.pk, paid.pk])
+    # The last fate point went meanwhile (another click): the composer offered it, the roll refuses it.
+    Character.objects.filter(pk=hero.pk).update(fate_points=0)
     with pytest.raises(Refused, match="no fate points"):
         services.record_roll(hero.campaign, comp, Faces(0, 0, 0, 0))
     assert Roll.objects.count() == 0
@@ -714,3 +717,28 @@ def test_a_logged_roll_cannot_be_saved_again(solar):
         Roll.objects.get(pk=roll.pk).save(update_fields=["label"])
     stored = Roll.objects.get(pk=roll.pk)
     assert stored.outcome == "success" and stored.label == "Dexterity + Melee"
+
+
+def test_fate_aspects_that_cannot_be_paid_for_are_not_offered(hero):
+    free, paid = aspects(hero)
+    Character.objects.filter(pk=hero.pk).update(fate_points=0)
+    form = ComposerForm(hero.campaign, initial={"character": hero.pk})
+    offered = set(form.fields["invoke"].queryset)
+    assert free in offered and paid not in offered  # only aspects with a free invocation are on offer
+    assert offered == set(Aspect.objects.filter(character=hero, free_invocations__gte=1))
+    Character.objects.filter(pk=hero.pk).update(fate_points=1)
+    data = {**COMMON, **DEFAULTS[Game.FATE], "character": hero.pk, "first": trait(hero, "forceful")}
+    two_paid = Aspect.objects.create(character=hero, text="Another paid aspect")
+    form = ComposerForm(hero.campaign, {**data, "invoke": [paid.pk, two_paid.pk]})
+    assert not form.is_valid() and "has 1 fate point" in str(form.errors)  # the odds say so; Roll is disabled
+    assert ComposerForm(hero.campaign, {**data, "invoke": [paid.pk, free.pk]}).is_valid()
+
+
+def test_exalted_willpower_is_not_offered_once_spent_this_turn(solar):
+    from gmtools.models import Scene
+    scene = services.start_scene(solar.campaign)
+    comp = composition(solar.campaign, character=solar.pk, first=trait(solar, "dexterity"),
+                       second=trait(solar, "melee"), willpower="on")
+    services.record_roll(solar.campaign, comp.__class__(**{**comp.__dict__, "scene": scene}), Faces(7, 7, 7, 7, 7))
+    form = ComposerForm(solar.campaign, initial={"character": solar.pk}, scene=Scene.objects.current(solar.campaign))
+    assert "disabled" in form.fields["willpower"].widget.attrs
