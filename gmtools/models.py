@@ -383,6 +383,16 @@ class Character(models.Model):
         return ratings.get("composure", 0) + ratings.get("resolve", 0)
 
     @property
+    def v5_willpower_left(self) -> int:
+        """Undamaged Willpower boxes: what a Willpower reroll can still spend."""
+        return max(0, self.v5_willpower_boxes - self.v5_willpower_superficial - self.v5_willpower_aggravated)
+
+    def invocable_aspects(self) -> list["Aspect"]:
+        """Fate: the aspects this character can invoke now: with a free invocation, or any while it
+        has a fate point to pay with (from the prefetched aspects)."""
+        return [a for a in self.aspects.all() if a.free_invocations > 0 or self.fate_points > 0]
+
+    @property
     def v5_willpower_dice(self) -> int:
         """A Willpower roll uses the undamaged boxes, never fewer than 1 die."""
         damage = self.v5_willpower_superficial + self.v5_willpower_aggravated
@@ -618,7 +628,8 @@ class RollQuerySet(models.QuerySet):
 
     def for_log(self) -> Self:
         """Newest first, with what a log card shows, in a constant number of queries."""
-        return self.select_related("parent", "character").prefetch_related("children", "character__aspects").order_by("-id")
+        return (self.select_related("parent", "character")
+                .prefetch_related("children", "character__aspects", "character__traits").order_by("-id"))
 
     def for_players(self) -> Self:
         """What the player link may see: every roll but the secret ones the GM has not revealed."""

@@ -103,3 +103,26 @@ def test_stress_is_not_cleared_when_no_scene_was_in_play(make_character):
     services.start_scene(hero.campaign)  # the first scene: nothing ended
     hero.refresh_from_db()
     assert hero.fate_stress_1
+
+
+def test_a_reroll_is_not_offered_without_willpower_left(v5, gm_client):
+    logged = roll(v5.campaign, v5, (6, 2, 9))
+    html = gm_client.get(reverse("table", args=[v5.campaign.pk])).content.decode()
+    assert "reroll-form" in html
+    Character.objects.filter(pk=v5.pk).update(v5_willpower_superficial=4)  # Composure 2 + Resolve 2: all damaged
+    html = gm_client.get(reverse("table", args=[v5.campaign.pk])).content.decode()
+    assert "reroll-form" not in html and f'id="roll-{logged.pk}"' in html
+
+
+def test_an_invocation_offers_only_what_can_be_paid(make_character, set_ratings, gm_client):
+    from gmtools.models import Aspect
+    hero = make_character(Game.FATE, name="Zara", fate_points=0)
+    free = Aspect.objects.create(character=hero, text="Free-spirited pilot", free_invocations=1)
+    paid = Aspect.objects.create(character=hero, text="Owes the mob")
+    roll(hero.campaign, hero, (0, 0, 0, 0))
+    html = gm_client.get(reverse("table", args=[hero.campaign.pk])).content.decode()
+    form = html.split('class="d-flex flex-wrap gap-1 align-items-center small mt-1 invoke-form"', 1)[1].split("</form>", 1)[0]
+    assert f'value="{free.pk}"' in form and f'value="{paid.pk}"' not in form and "Fate point" not in form
+    Aspect.objects.filter(pk=free.pk).update(free_invocations=0)
+    html = gm_client.get(reverse("table", args=[hero.campaign.pk])).content.decode()
+    assert "invoke-form" not in html  # nothing left to pay with: no invocation on offer
