@@ -27,7 +27,7 @@ from django.db import models, transaction
 from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils.functional import Promise
-from django.utils.translation import gettext, ngettext, override
+from django.utils.translation import gettext, override
 from django.utils.translation import gettext_lazy as _
 
 from gmtools.sheets import (
@@ -729,49 +729,6 @@ class Roll(models.Model):
     def follow_up(self, kind: str) -> "Roll | None":
         """The follow-up of that kind, from the prefetched children."""
         return next((child for child in self.children.all() if child.kind == kind), None)
-
-
-# The verdict of a logged roll in the game's own words (the Spanish comes from the published
-# editions' terms in RULES.md), with a tone for its colour.
-_VERDICTS = {
-    (Game.EXALTED, "success"): (_("Success"), "good"),
-    (Game.EXALTED, "failure"): (_("Failure"), "bad"),
-    (Game.SCIFI, "failure"): (_("Failure"), "bad"),
-    (Game.SCIFI, "fumble"): (_("Fumble"), "worst"),
-    (Game.FATE, "fail"): (_("Fail"), "bad"),
-    (Game.FATE, "tie"): (_("Tie"), "neutral"),
-    (Game.FATE, "success"): (_("Success"), "good"),
-    (Game.FATE, "style"): (_("Success with style"), "best"),
-    (Game.V5, "pass"): (_("Rouse check passed"), "good"),
-    (Game.V5, "fail"): (_("Rouse check failed: Hunger rises"), "bad"),
-}
-_SCIFI_DEGREES = {"barely": _("Barely a success"), "clean": _("Clean success"), "absolute": _("Absolute success")}
-
-
-def verdict(system: str, result: dict) -> tuple[str, str]:
-    """(text, tone) for one side's stored result; tone is good, best, neutral, bad or worst."""
-    outcome = result.get("outcome", "")
-    if system == Game.EXALTED and outcome == "botch":
-        ones = result.get("ones", 1)
-        return ngettext("Botch (%(n)d one)", "Botch (%(n)d ones)", ones) % {"n": ones}, "worst"
-    if system == Game.V5 and outcome in ("win", "failure"):
-        if result.get("messy"):
-            return gettext("Messy critical"), "worst"
-        if result.get("critical"):
-            return gettext("Critical win"), "best"
-        if outcome == "win":
-            return gettext("Win"), "good"
-        if result.get("bestial"):
-            text = gettext("Bestial failure")
-            return (text + " · " + gettext("Total failure") if result.get("total_failure") else text), "worst"
-        if result.get("total_failure"):
-            return gettext("Total failure"), "bad"
-        return gettext("Failure (win at a cost?)"), "bad"
-    if system == Game.SCIFI and outcome == "success":
-        degree = result.get("degree")
-        return (str(_SCIFI_DEGREES[degree]) if degree else gettext("Success")), "good"
-    text, tone = _VERDICTS.get((system, outcome), (outcome, "neutral"))
-    return str(text), tone
 
 
 # --- time at the table: stories, episodes, scenes, turns -------------------------------------

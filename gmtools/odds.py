@@ -103,12 +103,18 @@ def _exalted(comp: Composition) -> OddsPanel:
     req = comp.request
     if comp.shortcut == "automatic":
         return OddsPanel((Chance(_("Automatic success"), 1.0),), message=_("No roll: the difficulty is met, no extra successes."))
-    o = exalted.odds(req)
+    helpers = [helper for _name, helper in comp.team]
+
+    def price(r: exalted.Request) -> exalted.Odds:
+        # Teamwork: the helpers' successes count too (with none, the roll's own odds).
+        return exalted.teamwork_odds(r, helpers)
+
+    o = price(req)
     buys = []
     if not req.willpower and comp.willpower_on_offer:
-        buys.append(Buy(_("Willpower"), o.p_success, exalted.odds(replace(req, willpower=True)).p_success))
+        buys.append(Buy(_("Willpower"), o.p_success, price(replace(req, willpower=True)).p_success))
     for stunt in range(req.stunt + 1, 4):
-        buys.append(Buy(_("Stunt %(n)d") % {"n": stunt}, o.p_success, exalted.odds(replace(req, stunt=stunt)).p_success))
+        buys.append(Buy(_("Stunt %(n)d") % {"n": stunt}, o.p_success, price(replace(req, stunt=stunt)).p_success))
     return OddsPanel(
         chances=(Chance(_("Success"), o.p_success), Chance(_("Botch"), o.p_botch, "bad")),
         bars=bars(o.distribution, lambda v: v >= req.difficulty), buys=tuple(buys),

@@ -26,7 +26,8 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from gmtools import notes
-from gmtools.models import Campaign, Episode, Roll, RollKind, Scene, verdict
+from gmtools.models import Campaign, Episode, Roll, RollKind, Scene
+from gmtools.verdicts import headline, notes_shown
 from gmtools.sheets import Game
 
 FORMATS = [("md", "Markdown"), ("csv", "CSV")]
@@ -135,43 +136,26 @@ def dice_text(roll: Roll) -> str:
 
 
 def result_text(roll: Roll, player: bool) -> str:
-    """The verdict and the count beside it, as the card shows them.
-
-    The counts use the card's own phrases (``%(n)s``, as its ``blocktranslate`` writes them), so
-    the catalog translates them once for both.
-    """
-    main = roll.main
+    """The verdict and the count beside it, as the card shows them (gmtools/verdicts.py)."""
     if roll.kind == RollKind.REWARD:
         motes = roll.result.get("reward", {}).get("motes")
         return (ngettext("Regained %(n)s mote", "Regained %(n)s motes", motes) % {"n": motes} if motes
                 else gettext("Regained 1 Willpower"))
-    count = main.get("successes") or 0
-    successes = ngettext("%(n)s success", "%(n)s successes", count) % {"n": count}
-    if player and roll.difficulty_secret:
-        return gettext("The GM keeps the difficulty secret") + f" ({successes})"
-    text, _tone = verdict(roll.system, main)
-    if roll.system == Game.FATE:
-        count = gettext("total") + f" {_signed(main.get('total', 0))} · " + gettext("shifts") + f" {_signed(main.get('shifts', 0))}"
-    elif roll.kind == RollKind.ROUSE:
-        count = gettext("Hunger") + f" {main.get('hunger_before')} → {main.get('hunger_after')}"
-    else:
-        count = successes + (f" · {gettext('margin')} {_signed(main['margin'])}" if main.get("margin") is not None else "")
-    return f"{text} ({count})"
+    line = headline(roll, player)
+    return f"{line.text} ({line.count})"
 
 
 def extras(roll: Roll, player: bool) -> list[str]:
     """The lines under the verdict: the opposition, teamwork, the Fate effect, notes, spends."""
     result, lines = roll.result, []
     if result.get("opposed"):
-        opposed = result["opposed"]
-        net = abs(opposed.get("net", 0))
-        outcome = (gettext("wins by %(n)s") % {"n": net} if opposed.get("winner") == "first"
-                   else gettext("loses by %(n)s") % {"n": net} if opposed.get("winner") == "second"
-                   else gettext("tie: nobody prevails"))
-        lines.append(f"{gettext('vs')} {result.get('opponent', {}).get('name') or gettext('opposition')}: {outcome}")
+        other = result.get("opponent", {})
+        faces = " ".join(str(f) for f in other.get("faces", []))
+        lines.append(f"{gettext('vs')} {other.get('name') or gettext('the opposition')}: {faces}")
     if result.get("team"):
-        helpers = ", ".join(f"{h['name']} {h['successes']}" for h in result["team"])
-        lines.append(f"{gettext('Teamwork')}: {helpers} — {gettext('total')} {result.get('team_total')}")
+        helpers = ", ".join(f"{h['name']} " + ngettext("%(n)s success", "%(n)s successes", h["successes"]) % {"n": h["successes"]}
+                            for h in result["team"])
+        lines.append(f"{gettext('Helpers')}: {helpers}")
     if result.get("extended"):
         extended = result["extended"]
         lines.append(gettext("Into “%(name)s”: %(total)s so far") % {"name": extended.get("name", ""),
@@ -180,8 +164,7 @@ def extras(roll: Roll, player: bool) -> list[str]:
         lines.append(gettext("Helped by") + " " + ", ".join(result["helpers"]))
     if result.get("effect"):
         lines.append(notes.effect_text(result["effect"]))
-    if not (player and roll.difficulty_secret):
-        lines += [notes.note_text(n) for n in roll.main.get("notes", [])]
+    lines += [notes.note_text(n) for n in notes_shown(roll, player)]
     spent = [text for text in (spend_text(s) for s in roll.spends) if text]
     if spent:
         lines.append(gettext("Spent") + ": " + ", ".join(spent))
@@ -244,7 +227,7 @@ def to_markdown(campaign: Campaign, title: str, rolls: Iterable[Roll], player: b
         faces = dice_text(roll)
         turn = (gettext("turn %(n)d") % {"n": roll.turn} + " · ") if roll.turn else ""
         lines.append(f"- {turn}{timezone.localtime(roll.created_at):%H:%M} **{md(roll.actor)}** — {label}: "
-                     + (f"`{faces}` → " if faces else "") + f"**{result_text(roll, player)}**{mark}")
+                     + (f"`{faces}` → " if faces else "") + f"**{md(result_text(roll, player))}**{mark}")
         lines += [f"  - {md(line)}" for line in extras(roll, player)]
     if not count:
         lines += ["", gettext("No rolls.")]

@@ -233,6 +233,23 @@ def odds(req: Request) -> Odds:
     return Odds(req, dist, p_success, p_failure, p_botch)
 
 
+def teamwork_odds(lead: Request, helpers: Sequence[Request]) -> Odds:
+    """Teamwork: the lead and each helper roll apart and add their successes, against the lead's
+    difficulty. The team botches when its total is zero and the lead's dice show a 1 (a helper's
+    1s alone do not make the team's action a botch)."""
+    dist = successes_distribution(lead)
+    nobody_else = 1.0
+    for helper in helpers:
+        helping = successes_distribution(helper)
+        dist = dist.convolve(helping)
+        nobody_else *= helping.p(0)
+    p_botch = _p_botch(lead) * nobody_else
+    zero_meets = lead.difficulty == 0
+    p_success = dist.p_at_least(lead.difficulty) - (p_botch if zero_meets else 0.0)
+    p_failure = dist.p_below(lead.difficulty) - (0.0 if zero_meets else p_botch)
+    return Odds(lead, dist, p_success, p_failure, p_botch)
+
+
 def contest(a: Request, b: Request) -> ContestOdds:
     """Opposed action: the side with more successes wins (for the first side)."""
     return contest_odds(successes_distribution(a), successes_distribution(b))

@@ -116,3 +116,22 @@
     button.textContent = refused ? button.dataset.labelRefused : button.dataset.label;
   });
 })();
+
+// An opposed roll is judged against the other side, not the difficulty: the difficulty dims and
+// says so while the composer has an opposition (dice, or in Fate an opponent's name).
+(function () {
+  function sync() {
+    const form = document.getElementById("composer");
+    if (!form) return;
+    const dice = Number((form.querySelector("[name=opponent_dice]") || {}).value || 0);
+    const named = form.dataset.opposedByName === "true" && (form.querySelector("[name=opponent]") || {}).value;
+    const difficulty = form.querySelector("[name=difficulty]");
+    if (!difficulty) return;
+    const opposed = dice > 0 || Boolean(named);
+    difficulty.classList.toggle("opposed-ignored", opposed);
+    difficulty.title = opposed ? form.dataset.opposedNote : "";
+  }
+  document.addEventListener("input", (event) => { if (event.target.closest && event.target.closest("#composer")) sync(); });
+  document.addEventListener("htmx:afterSettle", sync);
+  document.addEventListener("DOMContentLoaded", sync);
+})();

@@ -8,7 +8,7 @@ from django import template
 from django.utils import timezone
 from django.utils.formats import date_format
 
-from gmtools import links, models, recap
+from gmtools import links, models, recap, verdicts
 from gmtools.sheets import Game
 
 register = template.Library()
@@ -30,9 +30,10 @@ def _d10_class(system: str, face: int, hunger: bool = False) -> str:
     return " ".join(classes)
 
 
-@register.simple_tag
-def verdict(system: str, result: dict) -> tuple[str, str]:
-    return models.verdict(system, result)
+@register.simple_tag(takes_context=True)
+def headline(context: template.Context, roll: models.Roll) -> verdicts.Headline:
+    """The roll's verdict and count, for the players when the card is drawn for them."""
+    return verdicts.headline(roll, bool(context.get("player")))
 
 
 @register.simple_tag
@@ -92,3 +93,8 @@ def when(moment: datetime) -> str:
     if local.date() == timezone.localdate():
         return date_format(local, "H:i:s")
     return date_format(local, "SHORT_DATE_FORMAT") + " " + date_format(local, "H:i")
+
+
+@register.simple_tag(takes_context=True)
+def card_notes(context: template.Context, roll: models.Roll) -> list[dict]:
+    return verdicts.notes_shown(roll, bool(context.get("player")))

@@ -30,6 +30,7 @@ from rules.exalted import (
     second_chance_difficulty,
     stunt_rewards,
     teamwork,
+    teamwork_odds,
 )
 from rules.extended import BotchPolicy, ExtendedState, advance
 from tests.rules.stats import assert_fits
@@ -540,3 +541,41 @@ def test_roller_fits_the_exact_odds(request_):
         verdict = Outcome.SUCCESS if successes >= request_.difficulty else Outcome.FAILURE
         expected[(verdict.value, successes)] = p
     assert_fits(samples, {k: p for k, p in expected.items() if p > 0})
+
+
+# --- teamwork odds --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("lead_pool, helper_pools, difficulty, willpower", [
+    (2, (2,), 1, False), (2, (1, 1), 2, False), (1, (2,), 0, False), (3, (1,), 3, True), (1, (), 1, False),
+])
+def test_teamwork_odds_match_every_outcome(lead_pool, helper_pools, difficulty, willpower):
+    """Brute force over every face of every die: the team's total against the lead's difficulty, and
+    a botch only when the total is zero and the lead rolled a 1."""
+    from itertools import product
+
+    lead = Request(pool=lead_pool, difficulty=difficulty, willpower=willpower)
+    helpers = [Request(pool=p, difficulty=0) for p in helper_pools]
+
+    def hits(faces):
+        return sum(2 if f == 10 else 1 if f >= 7 else 0 for f in faces)
+
+    success = botch = 0.0
+    dice = lead_pool + sum(helper_pools)
+    for faces in product(range(1, 11), repeat=dice):
+        lead_faces, rest = faces[:lead_pool], faces[lead_pool:]
+        total = hits(lead_faces) + int(willpower) + hits(rest)
+        botched = total == 0 and 1 in lead_faces
+        botch += botched
+        success += total >= difficulty and not botched
+    n = 10 ** dice
+    team = teamwork_odds(lead, helpers)
+    assert team.p_success == pytest.approx(success / n, abs=1e-12)
+    assert team.p_botch == pytest.approx(botch / n, abs=1e-12)
+    assert team.p_success + team.p_failure + team.p_botch == pytest.approx(1.0, abs=1e-12)
+
+
+def test_teamwork_without_helpers_is_the_lead_alone():
+    lead = Request(pool=6, difficulty=2)
+    alone, team = odds(lead), teamwork_odds(lead, [])
+    assert (team.p_success, team.p_botch, team.distribution.as_dict()) == (alone.p_success, alone.p_botch,
+                                                                            alone.distribution.as_dict())

@@ -126,3 +126,76 @@ def test_an_invocation_offers_only_what_can_be_paid(make_character, set_ratings,
     Aspect.objects.filter(pk=free.pk).update(free_invocations=0)
     html = gm_client.get(reverse("table", args=[hero.campaign.pk])).content.decode()
     assert "invoke-form" not in html  # nothing left to pay with: no invocation on offer
+
+
+# --- one verdict for an opposed roll (item 3) ---------------------------------------------------
+
+def card_of(html: str, roll_pk: int) -> str:
+    return html.split(f'id="roll-{roll_pk}"', 1)[1].split("</article>", 1)[0]
+
+
+def verdict_of(card: str) -> str:
+    return re.search(r'data-testid="verdict">([^<]*)<', card).group(1)
+
+
+@pytest.mark.parametrize("game, traits, faces, opponent, expected, not_shown", [
+    # Exalted: 3 vs 2 (the seed's Koi and the guard), difficulty 3 would have failed her.
+    (Game.EXALTED, {"dexterity": 3, "stealth": 3}, (1, 3, 5, 7, 8, 8, 3, 6, 8, 9), 4, "Koi wins by 1", ["Failure", "margin"]),
+    # V5: 1 success against 3 at difficulty 4: the guard wins by 2, no "Total failure · margin".
+    (Game.V5, {"strength": 2, "brawl": 1}, (6, 2, 2, 7, 7, 7), 3, "Guard wins by 2", ["margin", "Failure"]),
+    # scifi: 2 vs 1, the seed's tracker: a narrow win.
+    (Game.SCIFI, {"perception": 3, "survival": 2}, (4, 9, 2, 2, 7, 1, 5, 8), 3, "Koi wins narrowly (by 1)", ["margin"]),
+])
+def test_an_opposed_roll_has_one_verdict_from_the_contest(make_character, set_ratings, gm_client, scripted_dice,
+                                                         game, traits, faces, opponent, expected, not_shown):
+    koi = make_character(game, name="Koi", **({"v5_hunger": 0} if game == Game.V5 else {}))
+    set_ratings(koi, **traits)
+    first, second = list(traits)
+    data = {"character": koi.pk, "first": koi.traits.get(key=first).pk, "second": koi.traits.get(key=second).pk,
+            "dice": 0, "modifier": 0, "pool_from": "traits", "stunt": 0, "shortcut": "roll", "kind": "short",
+            "difficulty": {Game.EXALTED: 3, Game.V5: 4, Game.SCIFI: "hard"}[game],
+            "opponent_dice": opponent, "opponent": "Guard"}
+    scripted_dice(*faces)
+    html = gm_client.post(reverse("roll", args=[koi.campaign.pk]), data).content.decode()
+    card = card_of(html, Roll.objects.get().pk)
+    assert verdict_of(card) == expected
+    assert card.count('data-testid="verdict"') == 1
+    for word in not_shown:
+        assert word not in card, word
+
+
+def test_a_fate_opposed_roll_is_judged_against_the_opponent_not_the_ladder(make_character, set_ratings, gm_client,
+                                                                           scripted_dice):
+    hero = make_character(Game.FATE, name="Zara")
+    set_ratings(hero, forceful=2)
+    data = {"character": hero.pk, "first": hero.traits.get(key="forceful").pk, "dice": 0, "modifier": 0,
+            "difficulty": 0, "stunt_bonus": 0, "helpers": 0, "action": "overcome", "opponent_dice": 3, "opponent": "Ogre"}
+    scripted_dice(1, 1, 0, 0, -1, 0, 0, 0)  # Zara +2 +2 = +4; the Ogre +3 −1 = +2: success by 2, not "style" vs Mediocre
+    html = gm_client.post(reverse("roll", args=[hero.campaign.pk]), data).content.decode()
+    card = card_of(html, Roll.objects.get().pk)
+    assert verdict_of(card) == "Success against Ogre"
+    assert "total +4 vs +2 · shifts +2" in card and "Success with style" not in card
+
+
+# --- teamwork (item 8) -----------------------------------------------------------------------
+
+def test_exalted_teamwork_card_and_odds_count_the_helpers(make_character, set_ratings, gm_client, scripted_dice):
+    from gmtools.templatetags.table import percent
+    from rules import exalted
+    lead = make_character(Game.EXALTED, name="Smith")
+    helper = Character.objects.create_with_sheet(campaign=lead.campaign, name="Lyra")
+    set_ratings(lead, strength=4, athletics=3)
+    helper.traits.filter(key="strength").update(rating=3)
+    helper.traits.filter(key="athletics").update(rating=2)
+    data = {"character": lead.pk, "first": lead.traits.get(key="strength").pk,
+            "second": lead.traits.get(key="athletics").pk, "dice": 0, "modifier": 0, "pool_from": "traits",
+            "stunt": 0, "difficulty": 4, "team": [helper.pk]}
+    odds = gm_client.get(reverse("odds", args=[lead.campaign.pk]), data).content.decode()
+    team = exalted.teamwork_odds(exalted.Request(pool=7, difficulty=4), [exalted.Request(pool=5, difficulty=0)])
+    assert percent(team.p_success) in odds and percent(exalted.odds(exalted.Request(pool=7, difficulty=4)).p_success) not in odds
+    # The seed's teamwork: 1 3 4 6 7 9 9 (3) + Lyra's 1 1 3 6 7 (1) = 4 of difficulty 4: a success.
+    scripted_dice(1, 3, 4, 6, 7, 9, 9, 1, 1, 3, 6, 7)
+    html = gm_client.post(reverse("roll", args=[lead.campaign.pk]), data).content.decode()
+    card = card_of(html, Roll.objects.get().pk)
+    assert verdict_of(card) == "Success"
+    assert "4 successes with help (3 own) · margin 0" in card and "Lyra 1 success" in card

@@ -216,11 +216,15 @@ def test_v5_opposed_roll_says_who_won_and_by_how_much(gm_client, kindred):
     # Ana: normal 6 7 2, hunger 3 5 → 2 successes; the guard's 2 dice 9 1 → 1 success: Ana by 1.
     roll(kindred, scene, (6, 7, 2, 3, 5, 9, 1), label="Shove", opponent_dice=2, opponent="Night guard")
     details = entry_with_details(body(export(gm_client, kindred.campaign)), "Shove")
-    assert "  - vs Night guard: wins by 1" in details.splitlines()
-    # And the other way round: 1 success against the guard's 3 (10 10 6: a pair scores 4, +1).
+    # One verdict, the contest's, never the difficulty's beside it.
+    assert f"**{kindred.name} wins by 1 (2 vs 1 successes)**" in details.splitlines()[0]
+    assert "  - vs Night guard: 9 1" in details.splitlines()
+    assert "Win" not in details and "margin" not in details
+    # And the other way round: 1 success against the guard's 4 (10 10: a pair scores 4).
     roll(kindred, scene, (6, 2, 2, 3, 5, 10, 10), label="Shove again", opponent_dice=2, opponent="Night guard")
     details = entry_with_details(body(export(gm_client, kindred.campaign)), "Shove again")
-    assert "  - vs Night guard: loses by 3" in details.splitlines()
+    assert "**Night guard wins by 3 (1 vs 4 successes)**" in details.splitlines()[0]
+    assert "  - vs Night guard: 10 10" in details.splitlines()
 
 
 def test_exalted_botch_and_a_willpower_spend(gm_client, solar):
@@ -497,7 +501,9 @@ def test_markdown_escapes_names_labels_and_titles(gm_client, gm, set_ratings):
         assert r"\`code\` \_em\_ !\[img\](x) {y} #tag +1 -1 !" in line
         assert "## Story 1 · Episode 1 · Scene 1: \\> quote \\| \\~\\~strike\\~\\~" in text.splitlines()
         assert text.splitlines()[0].startswith(r"# # Big\_Campaign — ")
-        assert r"  - vs \<\@123\> \*\*boss\*\*: wins by 1" in text.splitlines()
+        assert r"  - vs \<\@123\> \*\*boss\*\*: 4" in text.splitlines()
+        # The contest's verdict names the winner: escaped there too.
+        assert f"**{EVIL_ESCAPED} wins by 1 (1 vs 0 successes)**" in line
         assert EVIL not in text and "<script>" not in text and "<@" not in text
         assert unescaped(text, "@") == [] and unescaped(text, "<") == [] and unescaped(text, "[") == []
         # The only bold markers left are the module's own: around the actor and around the verdict.

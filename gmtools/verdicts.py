@@ -1,0 +1,182 @@
+"""A logged roll's verdict in the game's own words, and the line a card (or a recap) leads with.
+
+One roll has one verdict. An opposed roll's verdict comes from the contest, never from the
+difficulty: who wins, by how much, and what a tie means in that game; a teamwork roll's from
+the team's total. The Spanish comes from the published editions' terms in RULES.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
+
+from gmtools.models import Roll, RollKind
+from gmtools.sheets import Game
+from rules import fate
+
+# Each outcome in the game's words, with a tone for its colour.
+_VERDICTS = {
+    (Game.EXALTED, "success"): (_("Success"), "good"),
+    (Game.EXALTED, "failure"): (_("Failure"), "bad"),
+    (Game.SCIFI, "failure"): (_("Failure"), "bad"),
+    (Game.SCIFI, "fumble"): (_("Fumble"), "worst"),
+    (Game.FATE, "fail"): (_("Fail"), "bad"),
+    (Game.FATE, "tie"): (_("Tie"), "neutral"),
+    (Game.FATE, "success"): (_("Success"), "good"),
+    (Game.FATE, "style"): (_("Success with style"), "best"),
+    (Game.V5, "pass"): (_("Rouse check passed"), "good"),
+    (Game.V5, "fail"): (_("Rouse check failed: Hunger rises"), "bad"),
+}
+_SCIFI_DEGREES = {"barely": _("Barely a success"), "clean": _("Clean success"), "absolute": _("Absolute success")}
+
+
+def verdict(system: str, result: dict) -> tuple[str, str]:
+    """(text, tone) for one side's stored result; tone is good, best, neutral, bad or worst."""
+    outcome = result.get("outcome", "")
+    if system == Game.EXALTED and outcome == "botch":
+        ones = result.get("ones", 1)
+        return ngettext("Botch (%(n)d one)", "Botch (%(n)d ones)", ones) % {"n": ones}, "worst"
+    if system == Game.V5 and outcome in ("win", "failure"):
+        if result.get("messy"):
+            return gettext("Messy critical"), "worst"
+        if result.get("critical"):
+            return gettext("Critical win"), "best"
+        if outcome == "win":
+            return gettext("Win"), "good"
+        if result.get("bestial"):
+            text = gettext("Bestial failure")
+            return (text + " · " + gettext("Total failure") if result.get("total_failure") else text), "worst"
+        if result.get("total_failure"):
+            return gettext("Total failure"), "bad"
+        return gettext("Failure (win at a cost?)"), "bad"
+    if system == Game.SCIFI and outcome == "success":
+        degree = result.get("degree")
+        return (str(_SCIFI_DEGREES[degree]) if degree else gettext("Success")), "good"
+    text, tone = _VERDICTS.get((system, outcome), (outcome, "neutral"))
+    return str(text), tone
+
+
+
+# What a tie in a contest means, per game (RULES.md: Exalted "nobody prevails"; the scifi seed's
+# "tablas": nobody gets it, or the contest goes on another round).
+_TIES = {
+    Game.EXALTED: _("Tie: nobody prevails"),
+    Game.V5: _("Tie: neither side prevails"),
+    Game.SCIFI: _("Stalemate: nobody gets it, or another round"),
+}
+_SCIFI_VICTORIES = {"narrowly": _("narrowly"), "clearly": _("clearly"), "overwhelmingly": _("overwhelmingly")}
+
+
+@dataclass(frozen=True)
+class Headline:
+    text: str
+    tone: str  # good | best | neutral | bad | worst
+    count: str  # what stands beside it: successes and margin, a Fate total and shifts...
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value > 0 else str(value).replace("-", "−")
+
+
+def _successes(n: int) -> str:
+    return ngettext("%(n)s success", "%(n)s successes", n) % {"n": n}
+
+
+def headline(roll: Roll, player: bool = False) -> Headline:
+    """The verdict and the count beside it, as the roll's card and the recap show them."""
+    main, result = roll.main, roll.result
+    if player and roll.difficulty_secret:
+        return Headline(gettext("The GM keeps the difficulty secret"), "neutral", _successes(main.get("successes") or 0))
+    if result.get("opposed"):
+        return _contest(roll)
+    if "team_total" in result:
+        return _team(roll)
+    text, tone = verdict(roll.system, main)
+    if roll.system == Game.FATE:
+        count = gettext("total") + f" {_signed(main.get('total', 0))} · " + gettext("shifts") + f" {_signed(main.get('shifts', 0))}"
+    elif roll.kind == RollKind.ROUSE:
+        count = gettext("Hunger") + f" {main.get('hunger_before')} → {main.get('hunger_after')}"
+    else:
+        count = _successes(main.get("successes") or 0)
+        if main.get("margin") is not None:
+            count += f" · {gettext('margin')} {_signed(main['margin'])}"
+    return Headline(text, tone, count)
+
+
+def _contest(roll: Roll) -> Headline:
+    main, result = roll.main, roll.result
+    opposed, other = result["opposed"], result.get("opponent", {})
+    them = other.get("name") or gettext("the opposition")
+    net = opposed.get("net", 0)
+    if roll.system == Game.FATE:
+        # Shifts against the opponent's total, in the Fate outcomes' own words.
+        text, tone = verdict(Game.FATE, {"outcome": str(fate.outcome_of(net))})
+        count = (gettext("total") + f" {_signed(main.get('total', 0))} " + gettext("vs") + f" {_signed(other.get('total', 0))}"
+                 + " · " + gettext("shifts") + f" {_signed(net)}")
+        return Headline(gettext("%(outcome)s against %(them)s") % {"outcome": text, "them": them}, tone, count)
+    if opposed.get("winner") == "first":
+        text, tone = gettext("%(name)s wins by %(n)s") % {"name": roll.actor, "n": net}, "good"
+        victory = opposed.get("victory")
+        if roll.system == Game.SCIFI and victory in _SCIFI_VICTORIES:
+            text = gettext("%(name)s wins %(how)s (by %(n)s)") % {"name": roll.actor, "how": _SCIFI_VICTORIES[victory],
+                                                                  "n": net}
+    elif opposed.get("winner") == "second":
+        text, tone = gettext("%(name)s wins by %(n)s") % {"name": them, "n": -net}, "bad"
+    else:
+        text, tone = str(_TIES.get(roll.system, _("Tie"))), "neutral"
+    text, tone = _contest_marks(roll, text, tone, opposed.get("winner"))
+    count = gettext("%(a)s vs %(b)s successes") % {"a": main.get("successes", 0), "b": other.get("successes", 0)}
+    return Headline(text, tone, count)
+
+
+def _contest_marks(roll: Roll, text: str, tone: str, winner: str | None) -> tuple[str, str]:
+    """What the dice add to a contest's verdict: an Exalted botch, a V5 critical or bestial result
+    judged against the contest (won or lost), a scifi fumble of the side that lost."""
+    main = roll.main
+    if roll.system == Game.EXALTED and main.get("outcome") == "botch":
+        return text + " · " + verdict(Game.EXALTED, main)[0], "worst"
+    if roll.system == Game.V5:
+        hunger = main.get("hunger_faces", [])
+        pairs = (list(main.get("faces", [])) + list(hunger)).count(10) // 2
+        if winner == "first" and pairs:
+            return (text + " · " + gettext("Messy critical"), "worst") if 10 in hunger else (
+                text + " · " + gettext("Critical win"), "best")
+        if winner == "second" and 1 in hunger:
+            return text + " · " + gettext("Bestial failure"), "worst"
+    if roll.system == Game.SCIFI and winner == "second" and main.get("faces", [None])[0] == 1:
+        return text + " · " + gettext("Fumble"), "worst"
+    return text, tone
+
+
+def _team(roll: Roll) -> Headline:
+    """Exalted teamwork: the team's total against the lead's difficulty."""
+    main, total = roll.main, roll.result["team_total"]
+    difficulty = roll.request.get("difficulty", 1)
+    if total == 0 and main.get("outcome") == "botch":
+        text, tone = verdict(Game.EXALTED, main)
+    elif total >= difficulty:
+        text, tone = gettext("Success"), "good"
+    else:
+        text, tone = gettext("Failure"), "bad"
+    count = (gettext("%(n)s successes with help (%(own)s own)") % {"n": total, "own": main.get("successes", 0)}
+             + f" · {gettext('margin')} {_signed(total - difficulty)}")
+    return Headline(text, tone, count)
+
+
+# Notes that judge the roll against its difficulty: beside a contest's or a team's verdict they
+# would contradict it ("Success" beside "loses by 4"), so such cards leave them out.
+_DIFFICULTY_NOTES = {"met", "short", "win", "failure", "total_failure", "critical_win", "messy_critical",
+                     "bestial_failure", "fumble", "total", "botch"}
+
+
+def notes_shown(roll: Roll, player: bool = False) -> list[dict]:
+    """The engine's notes a card lists: none of a secret difficulty's to the players, and no
+    difficulty's verdict beside a contest's or a team's."""
+    notes = roll.main.get("notes", [])
+    if player and roll.difficulty_secret:
+        return []
+    if roll.result.get("opposed") or "team_total" in roll.result:
+        return [n for n in notes if n.get("code") not in _DIFFICULTY_NOTES and not str(n.get("code", "")).startswith("outcome_")]
+    return list(notes)
