@@ -116,7 +116,10 @@ class ComposerForm(forms.Form):
     reflexive = forms.BooleanField(required=False, label=_("Reflexive (no multiple-action penalty)"))
     second_chance = forms.BooleanField(required=False, label=_("Second chance: +1 success needed per earlier failure"))
     kind = forms.ChoiceField(choices=SCIFI_ACTIONS, initial="short", label=_("Action"))
-    off_rol = forms.BooleanField(required=False, label=_("Off-Rol action"))
+    off_rol = forms.BooleanField(
+        required=False, label=_("Off-Rol action"),
+        help_text=_("Off-Rol: outside the adventure (shopping, healing between adventures, crafting, selling); "
+                    "closed to a character while its adventure is open, unless the GM stages the scene (downtime)."))
     extended = forms.ModelChoiceField(queryset=ExtendedAction.objects.none(), required=False,
                                       empty_label=_("None"), label=_("Roll into extended action"))
     # every game: the players see nothing of the roll until the GM reveals it
@@ -278,6 +281,7 @@ class Composition:
     character: Character | None
     label: str
     request: Any
+    label_parts: tuple[str, ...] = ()  # what a label the composer made is made of, for every language
     opponent: Any | None = None
     opponent_name: str = ""
     team: tuple[tuple[str, Any], ...] = ()  # exalted: each helper's own request, rolled apart
@@ -310,6 +314,13 @@ def _ratings(data: dict[str, Any]) -> int:
 def _trait_label(data: dict[str, Any]) -> str:
     names = [str(trait.label) for trait in (data.get("first"), data.get("second")) if trait is not None]
     return " + ".join(names) if names else gettext("%(n)d dice") % {"n": data.get("dice") or 0}
+
+
+def _label_parts(data: dict[str, Any]) -> tuple[str, ...]:
+    """What the label made from the traits is made of (see ``Roll.display_label``)."""
+    parts = tuple(f"trait:{t.key}" if t.key else f"name:{t.name}"
+                  for t in (data.get("first"), data.get("second")) if t is not None)
+    return parts or (f"dice:{data.get('dice') or 0}",)
 
 
 def _team_pools(data: dict[str, Any]) -> list[tuple[Character, int, int]]:
@@ -399,6 +410,7 @@ def compose(campaign: Campaign, data: dict[str, Any], scene: Scene | None = None
     pool = _ratings(data) + (data.get("dice") or 0)
     modifiers = (data["modifier"],) if data.get("modifier") else ()
     label = data.get("label") or _trait_label(data)
+    label_parts = () if data.get("label") else _label_parts(data)
     opponent_dice = data.get("opponent_dice") or 0
     earlier = list(Roll.objects.this_turn(scene, character)) if scene and character else []
     extended = data.get("extended")
@@ -407,7 +419,8 @@ def compose(campaign: Campaign, data: dict[str, Any], scene: Scene | None = None
         raise RulesError(gettext("A secret roll cannot go into an extended action: the players see its progress."))
     if extended is not None and extended.kind != ExtendedKind.SOLO and not opponent_dice:
         raise RulesError(gettext("A race or tug-of-war needs the opposing side's dice (Opposed by)."))
-    common = dict(game=game, character=character, label=label, opponent_name=data.get("opponent") or "",
+    common = dict(game=game, character=character, label=label, label_parts=label_parts,
+                  opponent_name=data.get("opponent") or "",
                   scene=scene, earlier_actions=len(earlier), extended=extended, hidden=bool(data.get("hidden")))
     team_pools = _team_pools(data) if game in (Game.EXALTED, Game.V5) else []
     names = tuple(c.name for c, _, _ in team_pools)
@@ -418,6 +431,7 @@ def compose(campaign: Campaign, data: dict[str, Any], scene: Scene | None = None
         pool = _sheet_pool(game, character, from_sheet) + (data.get("dice") or 0)
         label = data.get("label") or {"willpower": gettext("Willpower roll"), "humanity": gettext("Humanity roll")}[from_sheet]
         common["label"] = label
+        common["label_parts"] = () if data.get("label") else (f"term:{from_sheet}_roll",)
 
     if game == Game.EXALTED:
         if data.get("willpower") and character is None:
@@ -470,7 +484,8 @@ def compose(campaign: Campaign, data: dict[str, Any], scene: Scene | None = None
                                       character.fate_points) % {"name": character.name, "n": character.fate_points})
         opponent = fate.Request(bonus=opponent_dice) if data.get("opponent") or opponent_dice else None
         label = data.get("label") or (str(data["first"].label) if data.get("first") is not None else gettext("No approach"))
-        return Composition(**{**common, "label": label}, request=request, opponent=opponent, spends=spends,
+        parts = common["label_parts"] if data.get("first") is not None or data.get("label") else ("term:no_approach",)
+        return Composition(**{**common, "label": label, "label_parts": parts}, request=request, opponent=opponent, spends=spends,
                            action=data.get("action") or "overcome",
                            deck=tuple(campaign.fate_deck) if campaign.fate_uses_deck else None)
 

@@ -27,7 +27,7 @@ from django.db import models, transaction
 from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils.functional import Promise
-from django.utils.translation import gettext, override
+from django.utils.translation import gettext, ngettext_lazy, override
 from django.utils.translation import gettext_lazy as _
 
 from gmtools.sheets import (
@@ -616,6 +616,24 @@ class RollKind(models.TextChoices):
     REWARD = "reward", _("Stunt reward")
 
 
+_LABEL_TERMS = {
+    "willpower_roll": _("Willpower roll"), "humanity_roll": _("Humanity roll"), "no_approach": _("No approach"),
+    "rouse_check": _("Rouse check"),
+}
+
+
+def _label_part(system: str, token: str) -> str:
+    kind, _sep, value = token.partition(":")
+    if kind == "trait":
+        standard = STANDARD_TRAITS.get(system, {}).get(value)
+        return str(standard.label) if standard else value
+    if kind == "dice":
+        return gettext("%(n)d dice") % {"n": int(value)}
+    if kind == "term":
+        return str(_LABEL_TERMS.get(value, value))
+    return value  # "name:…": a trait the GM named, as named
+
+
 class RollQuerySet(models.QuerySet):
     def this_turn(self, scene: "Scene", character: Character) -> Self:
         """The character's own rolls (not follow-ups) in the scene's current turn, oldest first."""
@@ -658,6 +676,9 @@ class Roll(models.Model):
         "self", on_delete=models.PROTECT, null=True, blank=True, related_name="children", verbose_name=_("follows")
     )
     label = models.CharField(_("what"), max_length=200, blank=True)
+    # What a label the composer made is made of ("trait:dexterity", "term:rouse_check", ...), so
+    # that every viewer reads it in their own language; empty when the GM typed the label.
+    label_parts = models.JSONField(_("label parts"), default=list, blank=True)
     request = models.JSONField(_("request"), default=dict)
     result = models.JSONField(_("result"), default=dict)
     outcome = models.CharField(_("outcome"), max_length=20)
@@ -705,6 +726,13 @@ class Roll(models.Model):
     @property
     def main(self) -> dict:
         return self.result.get("main", {})
+
+    @property
+    def display_label(self) -> str:
+        """The label in the active language (as rolled, when the GM typed it)."""
+        if not self.label_parts:
+            return self.label
+        return " + ".join(_label_part(self.system, token) for token in self.label_parts)
 
     @property
     def difficulty_secret(self) -> bool:
@@ -852,6 +880,33 @@ class TurnDeclaration(models.Model):
         ]
 
 
+_UNIT_WORDS = {
+    "second": ("second", "seconds", "segundo", "segundos", "s"),
+    "turn": ("turn", "turns", "turno", "turnos"),
+    "round": ("round", "rounds", "asalto", "asaltos"),
+    "minute": ("minute", "minutes", "min", "minuto", "minutos"),
+    "hour": ("hour", "hours", "h", "hora", "horas"),
+    "scene": ("scene", "scenes", "escena", "escenas"),
+    "day": ("day", "days", "día", "días", "dia", "dias"),
+    "week": ("week", "weeks", "semana", "semanas"),
+    "month": ("month", "months", "mes", "meses"),
+}
+_UNIT_PHRASES = {
+    "second": ngettext_lazy("%(n)d second", "%(n)d seconds", "n"),
+    "turn": ngettext_lazy("%(n)d turn", "%(n)d turns", "n"),
+    "round": ngettext_lazy("%(n)d round", "%(n)d rounds", "n"),
+    "minute": ngettext_lazy("%(n)d minute", "%(n)d minutes", "n"),
+    "hour": ngettext_lazy("%(n)d hour", "%(n)d hours", "n"),
+    "scene": ngettext_lazy("%(n)d scene", "%(n)d scenes", "n"),
+    "day": ngettext_lazy("%(n)d day", "%(n)d days", "n"),
+    "week": ngettext_lazy("%(n)d week", "%(n)d weeks", "n"),
+    "month": ngettext_lazy("%(n)d month", "%(n)d months", "n"),
+}
+# An extended action's interval unit, as a GM types it in either language → its phrase, counted
+# (singular or plural by the number given, in the active language).
+_TIME_UNITS = {word: _UNIT_PHRASES[unit] for unit, words in _UNIT_WORDS.items() for word in words}
+
+
 class ExtendedKind(models.TextChoices):
     SOLO = "solo", _("Accumulate successes")
     RACE = "race", _("Race (first to the goal)")
@@ -932,11 +987,14 @@ class ExtendedAction(models.Model):
 
     @property
     def elapsed(self) -> str:
-        """Rolls × interval: "3 × 10 minutes" reads "30 minutes"."""
+        """Rolls × interval: "3 × 10 minutes" reads "30 minutes", "3 × 1 turn" reads "3 turns"
+        (in the active language when the unit is one of ``_TIME_UNITS``; else as the GM wrote it)."""
         match = re.fullmatch(r"\s*(\d+)\s*(.*?)\s*", self.interval)
-        if match:
-            return f"{int(match[1]) * self.rolls} {match[2]}".strip()
-        return f"{self.rolls} × {self.interval}"
+        if not match:
+            return f"{self.rolls} × {self.interval}"
+        n, unit = int(match[1]) * self.rolls, match[2]
+        known = _TIME_UNITS.get(unit.casefold())
+        return known % {"n": n} if known else f"{n} {unit}".strip()
 
     @property
     def opponent_percent(self) -> int:

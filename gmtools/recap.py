@@ -151,11 +151,13 @@ def extras(roll: Roll, player: bool) -> list[str]:
     if result.get("opposed"):
         other = result.get("opponent", {})
         faces = " ".join(str(f) for f in other.get("faces", []))
-        lines.append(f"{gettext('vs')} {other.get('name') or gettext('the opposition')}: {faces}")
+        versus, them = gettext("vs"), other.get("name") or gettext("the opposition")
+        lines.append(f"{versus} {them}: {faces}")
     if result.get("team"):
         helpers = ", ".join(f"{h['name']} " + ngettext("%(n)s success", "%(n)s successes", h["successes"]) % {"n": h["successes"]}
                             for h in result["team"])
-        lines.append(f"{gettext('Helpers')}: {helpers}")
+        helped = gettext("Helpers")
+        lines.append(f"{helped}: {helpers}")
     if result.get("extended"):
         extended = result["extended"]
         lines.append(gettext("Into “%(name)s”: %(total)s so far") % {"name": extended.get("name", ""),
@@ -182,6 +184,8 @@ def spend_text(spend: dict[str, Any]) -> str:
         return spend["label"]
     if what == "v5_willpower":
         return gettext("1 Willpower")
+    if what == "fate_point":
+        return gettext("1 fate point")
     if what == "hunger":
         return ""
     return what
@@ -223,7 +227,7 @@ def to_markdown(campaign: Campaign, title: str, rolls: Iterable[Roll], player: b
             mark = " " + (gettext("(revealed)") if roll.revealed_at else gettext("(secret roll)"))
         elif roll.revealed_at:
             mark = " " + gettext("(revealed)")
-        label = md(roll.label) + (f" · {roll.get_kind_display()}" if roll.kind != RollKind.ROLL else "")
+        label = md(roll.display_label) + (f" · {roll.get_kind_display()}" if roll.kind not in (RollKind.ROLL, RollKind.ROUSE) else "")
         faces = dice_text(roll)
         turn = (gettext("turn %(n)d") % {"n": roll.turn} + " · ") if roll.turn else ""
         lines.append(f"- {turn}{timezone.localtime(roll.created_at):%H:%M} **{md(roll.actor)}** — {label}: "
@@ -253,7 +257,7 @@ def to_csv(rolls: Iterable[Roll], player: bool) -> str:
         writer.writerow([_cell(v) for v in (
             roll.pk, roll.created_at.isoformat(),
             scene.episode.story.number if scene else "", scene.episode.number if scene else "",
-            scene.number if scene else "", roll.turn or "", roll.actor, roll.label, roll.get_kind_display(),
+            scene.number if scene else "", roll.turn or "", roll.actor, roll.display_label, roll.get_kind_display(),
             dice_text(roll), result_text(roll, player), roll.main.get("successes", ""),
             "" if concealed or roll.main.get("margin") is None else roll.main["margin"],
             " / ".join(extras(roll, player)),

@@ -214,7 +214,8 @@ def record_roll(campaign: Campaign, comp: Composition, rng: RandomSource | None 
         raise Refused(refusal_text(error)) from None
     logged = Roll.objects.create(
         campaign=campaign, character=comp.character, actor=comp.actor, system=comp.game, kind=RollKind.ROLL,
-        label=comp.label, request={**request_doc(comp.request), "shortcut": comp.shortcut},
+        label=comp.label, label_parts=list(comp.label_parts),
+        request={**request_doc(comp.request), "shortcut": comp.shortcut},
         result=document, outcome=str(main.outcome), spends=[s.as_json() for s in comp.spends], secret=comp.secret,
         hidden=comp.hidden, scene=scene, turn=turn, extended=comp.extended,
         action=comp.action if comp.game != Game.FATE else "action",
@@ -231,7 +232,7 @@ def _child(parent: Roll, kind: str, **fields: Any) -> Roll:
             child = Roll.objects.create(campaign=parent.campaign, character=parent.character, actor=parent.actor,
                                         system=parent.system, kind=kind, parent=parent, hidden=parent.hidden,
                                         secret=parent.secret, revealed_at=parent.revealed_at, scene=parent.scene,
-                                        turn=parent.turn, **fields)
+                                        turn=parent.turn, label_parts=parent.label_parts, **fields)
     except IntegrityError:
         raise Refused(_("This roll has already been followed up that way.")) from None
     announce(parent.campaign_id, ChangeKind.ROLL, roll=child, public=not (child.hidden and child.revealed_at is None))
@@ -250,7 +251,7 @@ def rouse(character: Character, rng: RandomSource | None = None) -> Roll:
     logged = Roll.objects.create(
         campaign=character.campaign, character=character, actor=character.name, system=Game.V5,
         scene=scene, turn=scene.turn if scene else None,
-        kind=RollKind.ROUSE, label=_("Rouse check"), request={"hunger": check.hunger_before},
+        kind=RollKind.ROUSE, label=_("Rouse check"), label_parts=["term:rouse_check"], request={"hunger": check.hunger_before},
         result={"main": check.as_json()}, outcome=str(check.outcome),
         spends=[{"what": "hunger", "amount": check.hunger_after - check.hunger_before}],
     )

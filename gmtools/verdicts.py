@@ -74,6 +74,15 @@ class Headline:
     text: str
     tone: str  # good | best | neutral | bad | worst
     count: str  # what stands beside it: successes and margin, a Fate total and shifts...
+    hint: str = ""  # what the words mean, where the game's own words read alike
+
+
+# The scifi seed's degrees read alike in Spanish (ajustado, justo): each says how many it spared.
+_SCIFI_DEGREE_HINTS = {
+    "barely": _("Barely: exactly the successes needed, none to spare."),
+    "clean": _("Clean: one success to spare."),
+    "absolute": _("Absolute: two or more successes to spare."),
+}
 
 
 def _signed(value: int) -> str:
@@ -101,8 +110,10 @@ def headline(roll: Roll, player: bool = False) -> Headline:
     else:
         count = _successes(main.get("successes") or 0)
         if main.get("margin") is not None:
-            count += f" · {gettext('margin')} {_signed(main['margin'])}"
-    return Headline(text, tone, count)
+            margin = gettext("margin")
+            count += f" · {margin} {_signed(main['margin'])}"
+    hint = _SCIFI_DEGREE_HINTS.get(main.get("degree")) if roll.system == Game.SCIFI else None
+    return Headline(text, tone, count, str(hint) if hint else "")
 
 
 def _contest(roll: Roll) -> Headline:
@@ -160,8 +171,9 @@ def _team(roll: Roll) -> Headline:
         text, tone = gettext("Success"), "good"
     else:
         text, tone = gettext("Failure"), "bad"
+    margin = gettext("margin")
     count = (gettext("%(n)s successes with help (%(own)s own)") % {"n": total, "own": main.get("successes", 0)}
-             + f" · {gettext('margin')} {_signed(total - difficulty)}")
+             + f" · {margin} {_signed(total - difficulty)}")
     return Headline(text, tone, count)
 
 

@@ -6,7 +6,7 @@ from datetime import datetime
 
 from django import template
 from django.utils import timezone
-from django.utils.formats import date_format
+from django.utils.formats import date_format, number_format
 
 from gmtools import links, models, recap, verdicts
 from gmtools.sheets import Game
@@ -61,13 +61,15 @@ def follow_up_done(roll: models.Roll, kind: str) -> bool:
 
 @register.filter
 def percent(p: float) -> str:
+    """A chance as the active language writes it: 62.5% in English, 62,5% in Spanish (like the mean beside it)."""
     if p is None:
         return ""
     if 0 < p < 0.001:
-        return "<0.1%"
+        return "<" + number_format(0.1, 1) + "%"
     if 0.999 < p < 1:
-        return ">99.9%"
-    return f"{p * 100:.1f}%".replace(".0%", "%")
+        return ">" + number_format(99.9, 1) + "%"
+    value = round(p * 100, 1)
+    return number_format(value, 0 if value == int(value) else 1) + "%"
 
 
 @register.filter

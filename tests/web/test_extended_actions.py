@@ -268,7 +268,7 @@ def test_the_limit_in_intervals_ends_it(campaign, gm_client):
     stale = compose(campaign, dice=3, extended=task.pk)
     roll_into(task, (7, 7, 2), dice=3)
     task = fresh(task)
-    assert (task.total, task.rolls, task.winner, task.over, task.elapsed) == (5, 2, None, True, "2 hour")
+    assert (task.total, task.rolls, task.winner, task.over, task.elapsed) == (5, 2, None, True, "2 hours")  # not "2 hour"
     with pytest.raises(Refused, match="already over"):
         services.record_roll(campaign, stale, Faces(10, 10, 10))
     assert "extended" in refused_by_composer(campaign, dice=3, extended=task.pk)

@@ -199,3 +199,51 @@ def test_exalted_teamwork_card_and_odds_count_the_helpers(make_character, set_ra
     card = card_of(html, Roll.objects.get().pk)
     assert verdict_of(card) == "Success"
     assert "4 successes with help (3 own) · margin 0" in card and "Lyra 1 success" in card
+
+
+# --- words (items 9 and 10) --------------------------------------------------------------------
+
+@pytest.mark.parametrize("interval, rolls, english, spanish", [
+    ("1 turn", 3, "3 turns", "3 turnos"), ("1 turn", 1, "1 turn", "1 turno"), ("10 minutes", 3, "30 minutes", "30 minutos"),
+    ("1 día", 2, "2 days", "2 días"), ("2 ratas", 2, "4 ratas", "4 ratas"),
+])
+def test_elapsed_time_is_a_sentence_in_the_active_language(interval, rolls, english, spanish):
+    from django.utils import translation
+    action = ExtendedAction(interval=interval, rolls=rolls)
+    with translation.override("en"):
+        assert action.elapsed == english
+    with translation.override("es"):
+        assert action.elapsed == spanish
+
+
+def test_a_rolls_label_reads_in_the_viewers_language_whatever_it_was_rolled_in(v5, gm_client):
+    from django.utils import translation
+    with translation.override("es"):
+        logged = roll(v5.campaign, v5, (6, 2, 9))  # composed by a GM reading Spanish
+    assert logged.label == "Fuerza + Pelea"
+    english = gm_client.get(reverse("table", args=[v5.campaign.pk])).content.decode()
+    spanish = gm_client.get(reverse("table", args=[v5.campaign.pk]), HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "Strength + Brawl" in card_of(english, logged.pk) and "Fuerza + Pelea" in card_of(spanish, logged.pk)
+    services.rouse(v5, Faces(8))
+    rouse = Roll.objects.latest("id")
+    assert "Rouse check · Rouse check" not in gm_client.get(reverse("table", args=[v5.campaign.pk])).content.decode()
+    assert "Control de Enardecimiento" in card_of(
+        gm_client.get(reverse("table", args=[v5.campaign.pk]), HTTP_ACCEPT_LANGUAGE="es").content.decode(), rouse.pk)
+
+
+def test_spends_read_as_words_never_as_keys(make_character, gm_client):
+    from gmtools.models import Aspect
+    hero = make_character(Game.FATE, name="Zara", fate_points=2)
+    Aspect.objects.create(character=hero, text="Owes the mob")
+    first = roll(hero.campaign, hero, (0, 0, 0, 0))
+    services.invoke(first, None, "bonus", Faces())  # paid with a fate point, no aspect named
+    html = gm_client.get(reverse("table", args=[hero.campaign.pk])).content.decode()
+    assert "fate_point" not in html and "1 fate point" in html
+
+
+def test_chances_use_the_languages_decimal_mark(v5, gm_client):
+    data = {"character": v5.pk, "first": v5.traits.get(key="strength").pk, "second": v5.traits.get(key="brawl").pk,
+            "dice": 0, "modifier": 0, "difficulty": 2, "pool_from": "traits", "shortcut": "roll"}
+    spanish = gm_client.get(reverse("odds", args=[v5.campaign.pk]), data, HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    chances = re.findall(r'<div class="p">([^<]*)</div>', spanish)
+    assert chances and all("." not in c for c in chances) and any("," in c for c in chances)
