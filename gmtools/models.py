@@ -37,6 +37,7 @@ from gmtools.sheets import (
     STANDARD_TRAITS,
     Game,
     TraitCategory,
+    known_name,
     rating_bounds,
 )
 
@@ -525,7 +526,7 @@ class Trait(models.Model):
         """The name to show: a standard trait's translated label, else the GM's own name."""
         if self.key:
             return STANDARD_TRAITS[self.character.game][self.key].label
-        return self.name
+        return known_name(self.character.game, self.name)
 
     def clean(self) -> None:
         if not self.character_id:
@@ -631,7 +632,7 @@ def _label_part(system: str, token: str) -> str:
         return gettext("%(n)d dice") % {"n": int(value)}
     if kind == "term":
         return str(_LABEL_TERMS.get(value, value))
-    return value  # "name:…": a trait the GM named, as named
+    return known_name(system, value)  # "name:…": a trait the GM named, as named (or as the game names it)
 
 
 class RollQuerySet(models.QuerySet):

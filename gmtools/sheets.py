@@ -260,3 +260,28 @@ STANDARD_SHEETS: dict[str, tuple[StandardTrait, ...]] = {
 STANDARD_TRAITS: dict[str, dict[str, StandardTrait]] = {
     game: {trait.key: trait for trait in sheet} for game, sheet in STANDARD_SHEETS.items()
 }
+
+
+# Traits a GM adds by hand but that the published games name: V5's Disciplines and Backgrounds.
+# A hand-added trait called one of these (in English, as the demo and most character sheets write
+# them) reads in the active language; any other name is the GM's text and shows as typed.
+KNOWN_NAMES: dict[str, dict[str, object]] = {
+    Game.V5: {
+        "animalism": pgettext_lazy("v5", "Animalism"), "auspex": pgettext_lazy("v5", "Auspex"),
+        "blood sorcery": pgettext_lazy("v5", "Blood Sorcery"), "celerity": pgettext_lazy("v5", "Celerity"),
+        "dominate": pgettext_lazy("v5", "Dominate"), "fortitude": pgettext_lazy("v5", "Fortitude"),
+        "obfuscate": pgettext_lazy("v5", "Obfuscate"), "oblivion": pgettext_lazy("v5", "Oblivion"),
+        "potence": pgettext_lazy("v5", "Potence"), "presence": pgettext_lazy("v5", "Presence"),
+        "protean": pgettext_lazy("v5", "Protean"), "thin-blood alchemy": pgettext_lazy("v5", "Thin-blood Alchemy"),
+        "allies": pgettext_lazy("v5", "Allies"), "contacts": pgettext_lazy("v5", "Contacts"),
+        "fame": pgettext_lazy("v5", "Fame"), "haven": pgettext_lazy("v5", "Haven"), "herd": pgettext_lazy("v5", "Herd"),
+        "influence": pgettext_lazy("v5", "Influence"), "mask": pgettext_lazy("v5", "Mask"),
+        "resources": pgettext_lazy("v5", "Resources"), "retainers": pgettext_lazy("v5", "Retainers"),
+        "status": pgettext_lazy("v5", "Status"),
+    },
+}
+
+
+def known_name(game: str, name: str) -> str:
+    """A hand-added trait's name, in the active language when the game publishes it (see KNOWN_NAMES)."""
+    return str(KNOWN_NAMES.get(game, {}).get(name.casefold(), name))

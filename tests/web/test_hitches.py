@@ -247,3 +247,14 @@ def test_chances_use_the_languages_decimal_mark(v5, gm_client):
     spanish = gm_client.get(reverse("odds", args=[v5.campaign.pk]), data, HTTP_ACCEPT_LANGUAGE="es").content.decode()
     chances = re.findall(r'<div class="p">([^<]*)</div>', spanish)
     assert chances and all("." not in c for c in chances) and any("," in c for c in chances)
+
+
+def test_published_discipline_names_and_blank_choices_read_in_spanish(v5, gm_client):
+    from gmtools.models import Trait
+    from django.utils import translation
+    dominate = Trait.objects.create(character=v5, category="discipline", name="Dominate", rating=2)
+    own = Trait.objects.create(character=v5, category="discipline", name="Whispering Shadows", rating=1)
+    with translation.override("es"):
+        assert str(dominate.label) == "Dominación" and str(own.label) == "Whispering Shadows"
+    html = gm_client.get(reverse("table", args=[v5.campaign.pk]), HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "- Select an option -" not in html and "- Elige una opción -" in html
