@@ -98,7 +98,9 @@ class ComposerForm(forms.Form):
     stunt = forms.TypedChoiceField(choices=[(n, str(n)) for n in range(4)], coerce=int, initial=0,
                                    label=_("Stunt dice"))
     willpower = forms.BooleanField(required=False, label=_("Spend Willpower (+1 success)"))
-    calm = forms.BooleanField(required=False, label=_("Calm scene: automatic success when the pool allows"))
+    calm = forms.BooleanField(required=False, label=_("Calm: automatic success"),
+                              help_text=_("Outside stress (never in combat), a pool of 7 or more meets the difficulty "
+                                          "without a roll, with no extra successes."))
     # v5
     specialty = forms.BooleanField(required=False, label=_("Specialty (+1 die)"))
     secret = forms.BooleanField(required=False, label=_("Secret difficulty"))
@@ -106,15 +108,19 @@ class ComposerForm(forms.Form):
     # fate
     stunt_bonus = forms.TypedChoiceField(choices=[(0, "0"), (1, "+1"), (2, "+2")], coerce=int, initial=0,
                                          label=_("Stunt bonus"))
-    helpers = forms.IntegerField(initial=0, min_value=0, max_value=5, label=_("Helping allies (+1 each)"))
+    helpers = forms.IntegerField(initial=0, min_value=0, max_value=5, label=_("Allies helping"),
+                                 help_text=_("+1 for each ally who helps."))
     invoke = ModelMultipleChoiceField(queryset=Aspect.objects.none(), required=False,
                                             widget=forms.CheckboxSelectMultiple,
                                             label=_("Invoke aspects (+2 each)"),
                                             help_text=_("A free invocation is used first, else a fate point."))
     action = forms.ChoiceField(choices=FATE_ACTIONS, initial="overcome", label=_("Action"))
     # turns: exalted reflexive actions and second chances; scifi's action kinds and Off-Rol
-    reflexive = forms.BooleanField(required=False, label=_("Reflexive (no multiple-action penalty)"))
-    second_chance = forms.BooleanField(required=False, label=_("Second chance: +1 success needed per earlier failure"))
+    reflexive = forms.BooleanField(required=False, label=_("Reflexive"),
+                                   help_text=_("No multiple-action penalty (resisting poison, say)."))
+    second_chance = forms.BooleanField(required=False, label=_("Second chance"),
+                                       help_text=_("+1 success needed per earlier failure at the same task in this "
+                                                   "scene (never in combat)."))
     kind = forms.ChoiceField(choices=SCIFI_ACTIONS, initial="short", label=_("Action"))
     off_rol = forms.BooleanField(
         required=False, label=_("Off-Rol action"),
@@ -134,7 +140,7 @@ class ComposerForm(forms.Form):
     ALL_GAME_FIELDS = {name for names in GAME_FIELDS.values() for name in names}
     # Shown folded under "Opposed, teamwork, note", and the fields laid out two to a row.
     EXTRA_FIELDS = ("label", "opponent_dice", "opponent", "team", "extended")
-    WIDE_FIELDS = ("first", "second", "label", "opponent", "opponent_dice")
+    WIDE_FIELDS = ("first", "second", "label", "opponent", "opponent_dice", "difficulty", "action", "kind")
     # Drawn beside the Roll button, not in the grid.
     BESIDE_ROLL = ("hidden",)
     # What one roll spends or decides: back to its default once the roll is made (static/gmtools.js).
