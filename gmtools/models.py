@@ -27,7 +27,7 @@ from django.db import models, transaction
 from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils.functional import Promise
-from django.utils.translation import gettext, ngettext_lazy, override
+from django.utils.translation import gettext, ngettext_lazy, override, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from gmtools.sheets import (
@@ -610,7 +610,7 @@ FAILED_OUTCOMES = ("failure", "botch", "fumble", "fail")
 
 
 class RollKind(models.TextChoices):
-    ROLL = "roll", _("Roll")
+    ROLL = "roll", pgettext_lazy("kind of log entry", "Roll")  # the noun: Spanish "Tirada", not the button's "Tirar"
     ROUSE = "rouse", _("Rouse check")
     REROLL = "reroll", _("Willpower reroll")
     INVOKE = "invoke", _("Invocation")

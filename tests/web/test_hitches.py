@@ -258,3 +258,13 @@ def test_published_discipline_names_and_blank_choices_read_in_spanish(v5, gm_cli
         assert str(dominate.label) == "Dominación" and str(own.label) == "Whispering Shadows"
     html = gm_client.get(reverse("table", args=[v5.campaign.pk]), HTTP_ACCEPT_LANGUAGE="es").content.decode()
     assert "- Select an option -" not in html and "- Elige una opción -" in html
+
+
+def test_the_spanish_export_names_a_roll_with_the_noun(v5, gm_client):
+    import csv
+    import io
+    roll(v5.campaign, v5, (6, 2, 9))
+    text = gm_client.get(reverse("export", args=[v5.campaign.pk]), {"part": "campaign", "format": "csv"},
+                         HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert [row["kind"] for row in rows] == ["Tirada"]  # not "Tirar", the Roll button's verb
