@@ -51,7 +51,7 @@ def annotate_turn(cast: list[Character], scene: Scene | None) -> None:
 
 
 def turn_order(scene: Scene | None, cast: list[Character], player: bool = False) -> list[SceneParticipant]:
-    """The scene's turn order; whose turn it is: the first in the order who has not acted this turn.
+    """The scene's turn order; whose turn it is: the first in the order who has not used up its turn.
 
     ``cast`` must be annotated (``annotate_turn``) so that nothing more is queried. For the
     players, a secret roll not yet revealed is no sign of having acted: the turn order must not
@@ -59,13 +59,24 @@ def turn_order(scene: Scene | None, cast: list[Character], player: bool = False)
     """
     if scene is None:
         return []
-    acted = {c.pk for c in cast if any(not (player and r.private) for r in c.turn_rolls)}
+    acted = {c.pk for c in cast if _turn_done(c, player)}
     order = list(scene.participants.select_related("character"))
     current = next((p for p in order if p.character_id not in acted), None)
     for p in order:
         p.acted = p.character_id in acted
         p.current = p is current
     return order
+
+
+def _turn_done(c: Character, player: bool) -> bool:
+    """Has this character used up its turn? Exalted: its declared actions; scifi: its action
+    slots; the other games: one roll. Reflexive actions use up nothing."""
+    rolls = [r for r in c.turn_rolls if not (player and r.private)]
+    if c.game == Game.EXALTED:
+        return sum(r.action != "reflexive" for r in rolls) >= c.turn_declared
+    if c.game == Game.SCIFI:
+        return scifi_budget(rolls).used >= c.scifi_action_slots
+    return bool(rolls)
 
 
 def time_context(campaign: Campaign, player: bool = False) -> dict:
@@ -102,7 +113,7 @@ def roll_into(campaign: Campaign, scene: Scene | None, chosen: object = None, oo
 # Which parts of the page each kind of change redraws.
 PARTS: dict[str, frozenset[str]] = {
     ChangeKind.ROLL: frozenset({"cards", "character", "order", "extended", "time"}),
-    ChangeKind.REVEAL: frozenset({"cards"}),
+    ChangeKind.REVEAL: frozenset({"cards", "order"}),  # a revealed roll may show who has acted
     ChangeKind.CHARACTER: frozenset({"character"}),
     ChangeKind.TIME: frozenset({"time", "order", "characters", "extended"}),
     ChangeKind.ORDER: frozenset({"order"}),

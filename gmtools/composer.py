@@ -127,7 +127,9 @@ class ComposerForm(forms.Form):
         help_text=_("Off-Rol: outside the adventure (shopping, healing between adventures, crafting, selling); "
                     "closed to a character while its adventure is open, unless the GM stages the scene (downtime)."))
     extended = forms.ModelChoiceField(queryset=ExtendedAction.objects.none(), required=False,
-                                      empty_label=_("None"), label=_("Roll into extended action"))
+                                      empty_label=_("None"), label=_("Roll into extended action"),
+                                      error_messages={"invalid_choice": _("That extended action is over (or gone): "
+                                                                          "choose another, or none.")})
     # every game: the players see nothing of the roll until the GM reveals it
     hidden = forms.BooleanField(required=False, label=_("Secret roll"))
 
@@ -144,7 +146,8 @@ class ComposerForm(forms.Form):
     # Drawn beside the Roll button, not in the grid.
     BESIDE_ROLL = ("hidden",)
     # What one roll spends or decides: back to its default once the roll is made (static/gmtools.js).
-    RESET_AFTER_ROLL = ("willpower", "stunt", "invoke", "specialty", "hidden")
+    RESET_AFTER_ROLL = ("willpower", "stunt", "invoke", "specialty", "hidden", "shortcut", "opponent_dice",
+                        "opponent", "label")
 
     def __init__(self, campaign: Campaign, *args: Any, scene: Scene | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -303,6 +306,7 @@ class Composition:
     notes: tuple[str, ...] = ()  # what the turn did to the roll, e.g. "second of 3 actions: −4 dice"
     deck: tuple[int, ...] | None = None  # fate: the cards left when the campaign draws from its deck
     willpower_on_offer: bool = False  # exalted: the character could spend Willpower on this roll
+    invocation_on_offer: bool = False  # fate: the character could pay for one more invocation
 
     @property
     def module(self) -> Any:
@@ -491,7 +495,11 @@ def compose(campaign: Campaign, data: dict[str, Any], scene: Scene | None = None
         opponent = fate.Request(bonus=opponent_dice) if data.get("opponent") or opponent_dice else None
         label = data.get("label") or (str(data["first"].label) if data.get("first") is not None else gettext("No approach"))
         parts = common["label_parts"] if data.get("first") is not None or data.get("label") else ("term:no_approach",)
+        free_left = any(a.free_invocations > 0 for a in Aspect.objects.filter(character=character).exclude(
+            pk__in=[a.pk for a in aspects])) if character is not None else False
+        on_offer = character is not None and (character.fate_points > paid or free_left)
         return Composition(**{**common, "label": label, "label_parts": parts}, request=request, opponent=opponent, spends=spends,
+                           invocation_on_offer=on_offer,
                            action=data.get("action") or "overcome",
                            deck=tuple(campaign.fate_deck) if campaign.fate_uses_deck else None)
 

@@ -85,7 +85,9 @@ def odds_panel(comp: Composition) -> OddsPanel:
         panel = _contest(comp)
     else:
         panel = {Game.EXALTED: _exalted, Game.V5: _v5, Game.FATE: _fate, Game.SCIFI: _scifi}[comp.game](comp)
-    return replace(panel, turn_notes=comp.notes)
+    # A choice that changes nothing (already certain) is not worth a line.
+    buys = tuple(buy for buy in panel.buys if percent(buy.before) != percent(buy.after))
+    return replace(panel, turn_notes=comp.notes, buys=buys)
 
 
 def _contest(comp: Composition) -> OddsPanel:
@@ -153,7 +155,8 @@ def _fate(comp: Composition) -> OddsPanel:
     o = fate.deck_odds(req, deck) if deck is not None else fate.odds(req)
     invoked = replace(req, bonus=req.bonus + fate.INVOKE_BONUS)
     up = fate.deck_odds(invoked, deck) if deck is not None else fate.odds(invoked)
-    buys = (Buy(_("Invoke an aspect (+2)"), o.p_success + o.p_style, up.p_success + up.p_style),)
+    buys = ((Buy(_("Invoke an aspect (+2)"), o.p_success + o.p_style, up.p_success + up.p_style),)
+            if comp.invocation_on_offer else ())
     return OddsPanel(
         chances=(Chance(_("Success"), o.p_success), Chance(_("Success with style"), o.p_style, "good"),
                  Chance(_("Tie"), o.p_tie), Chance(_("Fail"), o.p_fail, "bad")),

@@ -107,9 +107,9 @@ def rolls_for(campaign: Campaign, form: ExportForm, player: bool) -> QuerySet[Ro
 def download(campaign: Campaign, form: ExportForm, player: bool) -> HttpResponse:
     """The GM's file to download, named after the campaign and the part exported; the players'
     recap is shown as plain text instead, which a phone can select and paste into Discord."""
+    fmt = "md" if form.inline else form.cleaned_data["format"]  # the players' link only ever reads Markdown
     player = player or form.cleaned_data.get("players", False)
     rolls = rolls_for(campaign, form, player)
-    fmt = "md" if player else form.cleaned_data["format"]
     name = slugify(f"{campaign.name} {form.title()}")[:80] or "log"
     if fmt == "csv":
         response = HttpResponse(to_csv(rolls, player), content_type="text/csv; charset=utf-8")
@@ -162,7 +162,7 @@ def extras(roll: Roll, player: bool) -> list[str]:
         extended = result["extended"]
         lines.append(gettext("Into “%(name)s”: %(total)s so far") % {"name": extended.get("name", ""),
                                                                     "total": extended.get("total", 0)})
-    if result.get("helpers"):
+    if result.get("helpers") and not result.get("team"):
         lines.append(gettext("Helped by") + " " + ", ".join(result["helpers"]))
     if result.get("effect"):
         lines.append(notes.effect_text(result["effect"]))
@@ -174,21 +174,21 @@ def extras(roll: Roll, player: bool) -> list[str]:
 
 
 def spend_text(spend: dict[str, Any]) -> str:
-    """A spend in words: its label, else what a label-less kind means, never a stored key.
+    """A spend in words, in the viewer's language: never a stored key, nor a label stored in the
+    language the roll was made in. An aspect's text (the GM's) is kept as written.
 
-    A Willpower reroll's spend has no label (``v5_willpower``), and a rouse check's Hunger is
-    already in its count ("Hunger 1 → 2"), so it is left out rather than read as "hunger".
+    A rouse check's Hunger is already in its count ("Hunger 1 → 2"), so it is left out.
     """
-    what = spend.get("what", "")
-    if spend.get("label"):
-        return spend["label"]
-    if what == "v5_willpower":
+    what, aspect = spend.get("what", ""), spend.get("label", "")
+    if what in ("willpower", "v5_willpower"):
         return gettext("1 Willpower")
     if what == "fate_point":
-        return gettext("1 fate point")
+        return gettext("1 fate point") + (f" ({aspect})" if aspect else "")
+    if what == "free_invocation":
+        return gettext("free invocation of “%(aspect)s”") % {"aspect": aspect}
     if what == "hunger":
         return ""
-    return what
+    return aspect or what
 
 
 def _signed(value: int) -> str:
@@ -253,13 +253,13 @@ def to_csv(rolls: Iterable[Roll], player: bool) -> str:
                      "successes", "margin", "details", "secret", "revealed"])
     for roll in rolls:
         scene = roll.scene
-        concealed = player and roll.difficulty_secret
+        line = headline(roll, player)
         writer.writerow([_cell(v) for v in (
             roll.pk, roll.created_at.isoformat(),
             scene.episode.story.number if scene else "", scene.episode.number if scene else "",
             scene.number if scene else "", roll.turn or "", roll.actor, roll.display_label, roll.get_kind_display(),
-            dice_text(roll), result_text(roll, player), roll.main.get("successes", ""),
-            "" if concealed or roll.main.get("margin") is None else roll.main["margin"],
+            dice_text(roll), result_text(roll, player),
+            "" if line.successes is None else line.successes, "" if line.margin is None else line.margin,
             " / ".join(extras(roll, player)),
             "secret roll" if roll.hidden else "secret difficulty" if roll.secret else "",
             roll.revealed_at.isoformat() if roll.revealed_at else "",

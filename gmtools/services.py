@@ -329,6 +329,11 @@ def claim_stunt_reward(parent: Roll, choice: str) -> Roll:
         raise Refused(_("That reward is not on offer for this roll."))
     character = _lock(parent.character_id)
     reward = options[choice]
+    if reward.willpower and character.exalted_willpower_temporary >= character.exalted_willpower:
+        raise Refused(_("%(name)s's temporary Willpower is already at its permanent rating: take the motes.")
+                      % {"name": character.name})
+    if not reward.willpower and character.exalted_motes >= character.exalted_motes_max:
+        raise Refused(_("%(name)s's mote pool is already full.") % {"name": character.name})
     if reward.willpower:
         _update(character, exalted_willpower_temporary=min(character.exalted_willpower,
                                                            character.exalted_willpower_temporary + 1))

@@ -75,6 +75,8 @@ class Headline:
     tone: str  # good | best | neutral | bad | worst
     count: str  # what stands beside it: successes and margin, a Fate total and shifts...
     hint: str = ""  # what the words mean, where the game's own words read alike
+    successes: int | None = None  # the number the verdict judged (a team's total, one side's successes)
+    margin: int | None = None  # by how much: over the difficulty, over the other side, over the team's bar
 
 
 # The scifi seed's degrees read alike in Spanish (ajustado, justo): each says how many it spared.
@@ -97,7 +99,8 @@ def headline(roll: Roll, player: bool = False) -> Headline:
     """The verdict and the count beside it, as the roll's card and the recap show them."""
     main, result = roll.main, roll.result
     if player and roll.difficulty_secret:
-        return Headline(gettext("The GM keeps the difficulty secret"), "neutral", _successes(main.get("successes") or 0))
+        return Headline(gettext("The GM keeps the difficulty secret"), "neutral", _successes(main.get("successes") or 0),
+                        successes=main.get("successes"))
     if result.get("opposed"):
         return _contest(roll)
     if "team_total" in result:
@@ -113,7 +116,8 @@ def headline(roll: Roll, player: bool = False) -> Headline:
             margin = gettext("margin")
             count += f" · {margin} {_signed(main['margin'])}"
     hint = _SCIFI_DEGREE_HINTS.get(main.get("degree")) if roll.system == Game.SCIFI else None
-    return Headline(text, tone, count, str(hint) if hint else "")
+    return Headline(text, tone, count, str(hint) if hint else "",
+                    successes=main.get("total" if roll.system == Game.FATE else "successes"), margin=main.get("margin"))
 
 
 def _contest(roll: Roll) -> Headline:
@@ -126,7 +130,8 @@ def _contest(roll: Roll) -> Headline:
         text, tone = verdict(Game.FATE, {"outcome": str(fate.outcome_of(net))})
         count = (gettext("total") + f" {_signed(main.get('total', 0))} " + gettext("vs") + f" {_signed(other.get('total', 0))}"
                  + " · " + gettext("shifts") + f" {_signed(net)}")
-        return Headline(gettext("%(outcome)s against %(them)s") % {"outcome": text, "them": them}, tone, count)
+        return Headline(gettext("%(outcome)s against %(them)s") % {"outcome": text, "them": them}, tone, count,
+                        successes=main.get("total"), margin=net)
     if opposed.get("winner") == "first":
         text, tone = gettext("%(name)s wins by %(n)s") % {"name": roll.actor, "n": net}, "good"
         victory = opposed.get("victory")
@@ -139,7 +144,7 @@ def _contest(roll: Roll) -> Headline:
         text, tone = str(_TIES.get(roll.system, _("Tie"))), "neutral"
     text, tone = _contest_marks(roll, text, tone, opposed.get("winner"))
     count = gettext("%(a)s vs %(b)s successes") % {"a": main.get("successes", 0), "b": other.get("successes", 0)}
-    return Headline(text, tone, count)
+    return Headline(text, tone, count, successes=main.get("successes"), margin=net)
 
 
 def _contest_marks(roll: Roll, text: str, tone: str, winner: str | None) -> tuple[str, str]:
@@ -174,7 +179,7 @@ def _team(roll: Roll) -> Headline:
     margin = gettext("margin")
     count = (gettext("%(n)s successes with help (%(own)s own)") % {"n": total, "own": main.get("successes", 0)}
              + f" · {margin} {_signed(total - difficulty)}")
-    return Headline(text, tone, count)
+    return Headline(text, tone, count, successes=total, margin=total - difficulty)
 
 
 # Notes that judge the roll against its difficulty: beside a contest's or a team's verdict they

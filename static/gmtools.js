@@ -61,10 +61,11 @@
     event.detail.target = slot;
     event.detail.swapOverride = "innerHTML";
   });
+  // Something done since: the table has moved on, and an old refusal would only mislead.
   document.addEventListener("htmx:afterRequest", (event) => {
-    if (!event.detail.successful || event.detail.xhr.status === 422) return;
-    const section = event.detail.elt.closest && event.detail.elt.closest("[data-refusals]");
-    if (section) section.querySelectorAll("[data-refusal-slot]").forEach((slot) => { slot.innerHTML = ""; });
+    const method = (event.detail.requestConfig && event.detail.requestConfig.verb) || "get";
+    if (!event.detail.successful || event.detail.xhr.status === 422 || method.toLowerCase() === "get") return;
+    document.querySelectorAll("[data-refusal-slot], #table-messages").forEach((slot) => { slot.innerHTML = ""; });
   });
   document.addEventListener("click", (event) => {
     const close = event.target.closest && event.target.closest("[data-dismiss-refusal]");
@@ -82,8 +83,11 @@
     form.querySelectorAll("[data-reset-after-roll]").forEach((field) => {
       if (field.type === "checkbox") {
         if (field.checked) { field.checked = false; changed = field; }
-      } else if (field.tagName === "SELECT" && field.selectedIndex !== 0) {
-        field.selectedIndex = 0;
+      } else if (field.tagName === "SELECT") {
+        if (field.selectedIndex !== 0) { field.selectedIndex = 0; changed = field; }
+      } else if (field.value !== (field.type === "number" ? "0" : "")) {
+        // The opposition and the note were this roll's: the next one starts without them.
+        field.value = field.type === "number" ? "0" : "";
         changed = field;
       }
     });

@@ -7,6 +7,7 @@ from datetime import datetime
 from django import template
 from django.utils import timezone
 from django.utils.formats import date_format, number_format
+from django.utils.translation import gettext_lazy as _
 
 from gmtools import links, models, recap, verdicts
 from gmtools.sheets import Game
@@ -100,3 +101,18 @@ def when(moment: datetime) -> str:
 @register.simple_tag(takes_context=True)
 def card_notes(context: template.Context, roll: models.Roll) -> list[dict]:
     return verdicts.notes_shown(roll, bool(context.get("player")))
+
+
+_ADJUST_LABELS = {
+    "willpower-spend": _("Spend 1 Willpower"), "willpower-regain": _("Regain 1 Willpower"),
+    "motes-spend": _("Spend 1 mote"), "motes-regain": _("Regain 1 mote"),
+    "hunger-down": _("Hunger −1"), "hunger-up": _("Hunger +1"),
+    "fate-point-spend": _("Spend a fate point"), "fate-point-gain": _("Gain a fate point"),
+    "health-damage": _("Lose 1 health"), "health-heal": _("Heal 1 health"),
+}
+
+
+@register.filter
+def adjust_label(action: str) -> str:
+    """What a one-click −/+ button does, in words (its tooltip and its name for screen readers)."""
+    return str(_ADJUST_LABELS.get(action, action))

@@ -142,6 +142,9 @@ def character(campaign: Campaign, name: str, **fields) -> Character:
 def build_world(gm: User, other_gm: User, game: str) -> World:
     campaign = Campaign.objects.create(name="The Drowned Court", game=game, gm=gm)
     pc = character(campaign, "Ana", player="Lucía")
+    if game == Game.EXALTED:
+        # Room for a stunt reward's motes (a reward that would regain nothing is refused).
+        Character.objects.filter(pk=pc.pk).update(exalted_motes_max=10, exalted_motes=2)
     npc = character(campaign, "Harbour guard", kind=CharacterKind.NPC)
     if game == Game.FATE:
         Aspect.objects.create(character=pc, kind="high_concept", text="Daring pilot", free_invocations=1)

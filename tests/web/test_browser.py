@@ -460,7 +460,8 @@ def test_refused_spend_shows_the_message_and_logs_nothing(page, gm_user, dice):
     open_table(page, campaign)
     expect(page.locator(f"#character-{tired.pk} [data-resource=willpower]")).to_have_text("1/5")
     page.check("#composer [name=willpower]")
-    expect(page.locator("#odds .buys")).not_to_contain_text("Willpower:")  # chosen: no longer a choice to price
+    expect(page.locator("#odds [data-testid=odds]")).to_contain_text("100%Success")  # Willpower: a success is sure
+    expect(page.locator("#odds")).not_to_contain_text("Willpower:")  # chosen: no longer a choice to price
     # The last point goes meanwhile (another tab): the composer offered it, the roll must refuse it.
     Character.objects.filter(pk=tired.pk).update(exalted_willpower_temporary=0)
     page.click("#roll-button")

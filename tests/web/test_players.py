@@ -69,7 +69,9 @@ def test_players_see_where_play_stands_and_whose_turn_it_is(make_character):
     html = page(campaign)
     assert "Story 1 · Episode 1 · Scene 1 · Turn 2" in html and "The jungle" in html and "Combat" in html
     assert re.search(r'data-testid="whose-turn">\s*1\. Ada', html)
-    roll(campaign, first, (2,))
+    roll(campaign, first, (2,))  # a short action: one of Ada's two slots, still her turn
+    assert re.search(r'data-testid="whose-turn">\s*1\. Ada', page(campaign))
+    roll(campaign, first, (2,))  # the second slot: her turn is used up
     assert re.search(r'data-testid="whose-turn">\s*2\. Bo', page(campaign))
     services.reorder(scene, [second.pk, first.pk])
     assert re.search(r'data-testid="whose-turn">\s*1\. Bo', page(campaign))
@@ -263,7 +265,7 @@ def test_a_secret_roll_does_not_move_the_players_turn_order(make_character):
     ada = make_character(Game.SCIFI, name="Ada")
     Character.objects.create_with_sheet(campaign=ada.campaign, name="Bo")
     services.start_scene(ada.campaign)
-    roll(ada.campaign, ada, (2,), hidden="on")
+    roll(ada.campaign, ada, (2,), hidden="on", kind="long")  # both of Ada's slots, in secret
     assert re.search(r'data-testid="whose-turn">\s*1\. Ada', page(ada.campaign))  # as if Ada had not acted
     table = Client()
     table.force_login(ada.campaign.gm)

@@ -275,7 +275,7 @@ def test_fate_faces_read_minus_zero_plus_and_an_invoked_aspect_is_spent(gm_clien
     assert "**Success with style (total +3 · shifts +3)**" in line
     cart = entry_with_details(text, "Lift the cart")
     assert "`− − 0 0`" in cart and "**Success (total +2 · shifts +2)**" in cart
-    assert "  - Spent: Strong as an ox" in cart.splitlines()
+    assert "  - Spent: 1 fate point (Strong as an ox)" in cart.splitlines()  # what paid for it, and for what
 
 
 def test_a_willpower_reroll_follows_its_roll_with_its_kind(gm_client, kindred):

@@ -226,8 +226,13 @@ def test_stunt_reward_willpower_for_two_dice_capped_at_permanent(solar):
     assert resources(solar)["exalted_willpower_temporary"] == 4
     Character.objects.filter(pk=solar.pk).update(exalted_willpower_temporary=5)
     again = stunted(solar, 3, (7, 1, 1, 1, 1, 1, 1, 1))
-    services.claim_stunt_reward(again, "willpower")
-    assert resources(solar)["exalted_willpower_temporary"] == 5  # never past the permanent rating
+    # Never past the permanent rating: a reward that would regain nothing is refused, not logged.
+    with pytest.raises(Refused, match="already at its permanent rating"):
+        services.claim_stunt_reward(again, "willpower")
+    assert resources(solar)["exalted_willpower_temporary"] == 5
+    assert not Roll.objects.filter(parent=again).exists()
+    services.claim_stunt_reward(again, "motes")  # the motes are still on offer
+    assert Roll.objects.filter(parent=again, kind=RollKind.REWARD).exists()
 
 
 def test_stunt_reward_not_on_offer(solar):
