@@ -142,7 +142,7 @@ class ComposerForm(forms.Form):
     ALL_GAME_FIELDS = {name for names in GAME_FIELDS.values() for name in names}
     # Shown folded under "Opposed, teamwork, note", and the fields laid out two to a row.
     EXTRA_FIELDS = ("label", "opponent_dice", "opponent", "team", "extended")
-    WIDE_FIELDS = ("first", "second", "label", "opponent", "opponent_dice", "difficulty", "action", "kind")
+    WIDE_FIELDS = ("first", "second", "label", "opponent", "opponent_dice", "difficulty", "action", "kind", "extended")
     # Drawn beside the Roll button, not in the grid.
     BESIDE_ROLL = ("hidden",)
     # What one roll spends or decides: back to its default once the roll is made (static/gmtools.js).

@@ -16,7 +16,8 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import F, Max
 from django.utils import timezone
-from django.utils.translation import gettext as _
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _, gettext_lazy
 
 from gmtools.composer import MODULES, Composition, Spend
 from gmtools.live import announce
@@ -346,7 +347,7 @@ def claim_stunt_reward(parent: Roll, choice: str) -> Roll:
 # --- one-click resource changes ------------------------------------------------------------
 
 def _step(field: str, delta: int, low: int | Callable[[Character], int], high: int | Callable[[Character], int],
-          message: str) -> Callable[[Character], dict[str, Any]]:
+          message: str | Promise) -> Callable[[Character], dict[str, Any]]:
     def change(c: Character) -> dict[str, Any]:
         value = getattr(c, field) + delta
         lo = low(c) if callable(low) else low
@@ -394,30 +395,30 @@ def _consequence(severity: str) -> Callable[[Character, str], dict[str, Any]]:
 
 ADJUSTMENTS: dict[str, dict[str, Callable[..., dict[str, Any]]]] = {
     Game.EXALTED: {
-        "willpower-spend": _step("exalted_willpower_temporary", -1, 0, 10, _("%(name)s has no temporary Willpower left.")),
+        "willpower-spend": _step("exalted_willpower_temporary", -1, 0, 10, gettext_lazy("%(name)s has no temporary Willpower left.")),
         "willpower-regain": _step("exalted_willpower_temporary", 1, 0, lambda c: c.exalted_willpower,
-                                  _("%(name)s's temporary Willpower is already at its permanent rating.")),
-        "motes-spend": _step("exalted_motes", -1, 0, 100, _("%(name)s has no motes left.")),
+                                  gettext_lazy("%(name)s's temporary Willpower is already at its permanent rating.")),
+        "motes-spend": _step("exalted_motes", -1, 0, 100, gettext_lazy("%(name)s has no motes left.")),
         "motes-regain": _step("exalted_motes", 1, 0, lambda c: c.exalted_motes_max,
-                              _("%(name)s's mote pool is already full.")),
+                              gettext_lazy("%(name)s's mote pool is already full.")),
     },
     Game.V5: {
-        "hunger-up": _step("v5_hunger", 1, 0, 5, _("%(name)s is already at Hunger 5.")),
-        "hunger-down": _step("v5_hunger", -1, 0, 5, _("%(name)s is already at Hunger 0.")),
+        "hunger-up": _step("v5_hunger", 1, 0, 5, gettext_lazy("%(name)s is already at Hunger 5.")),
+        "hunger-down": _step("v5_hunger", -1, 0, 5, gettext_lazy("%(name)s is already at Hunger 0.")),
         **{f"{track}-{kind}-{verb}": _v5_track(track, kind, verb == "heal")
            for track in ("health", "willpower") for kind in ("superficial", "aggravated") for verb in ("damage", "heal")},
     },
     Game.FATE: {
-        "fate-point-spend": _step("fate_points", -1, 0, 99, _("%(name)s has no fate points left.")),
-        "fate-point-gain": _step("fate_points", 1, 0, 99, _("%(name)s cannot hold more fate points.")),
+        "fate-point-spend": _step("fate_points", -1, 0, 99, gettext_lazy("%(name)s has no fate points left.")),
+        "fate-point-gain": _step("fate_points", 1, 0, 99, gettext_lazy("%(name)s cannot hold more fate points.")),
         "refresh": _fate_refresh,
         **{f"stress-{n}": _toggle(f"fate_stress_{n}") for n in (1, 2, 3)},
         **{f"consequence-{severity}": _consequence(severity) for severity in ("mild", "moderate", "severe")},
     },
     Game.SCIFI: {
         "adventure": _toggle("scifi_in_adventure"),
-        "health-damage": _step("scifi_health", -1, 0, 99, _("%(name)s has no health left to lose.")),
-        "health-heal": _step("scifi_health", 1, 0, lambda c: c.scifi_health_max, _("%(name)s is already at full health.")),
+        "health-damage": _step("scifi_health", -1, 0, 99, gettext_lazy("%(name)s has no health left to lose.")),
+        "health-heal": _step("scifi_health", 1, 0, lambda c: c.scifi_health_max, gettext_lazy("%(name)s is already at full health.")),
     },
 }
 

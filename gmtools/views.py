@@ -128,6 +128,7 @@ def _refused(request: HttpRequest, message: str) -> HttpResponse:
 def _after_roll(request: HttpRequest, campaign: Campaign, roll: Roll) -> HttpResponse:
     """The new log card, and out of band all that the roll redrew: the cards it follows, the
     character's card, the turn order, the extended actions, the Fate deck's count."""
+    campaign.refresh_from_db()  # the roll changed the row (a Fate card drawn): draw what it is now
     context = board.redraw(campaign, ChangeKind.ROLL, roll=roll, oob=True)
     roll = Roll.objects.for_log().get(pk=roll.pk)
     response = render(request, "table.html#roll-response", {**context, "roll": roll, "main": roll.pk,
