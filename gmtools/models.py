@@ -568,16 +568,24 @@ class AspectKind(models.TextChoices):
 
 
 class Aspect(models.Model):
-    """A Fate character's aspect; free invocations are those already paid for."""
+    """A Fate aspect: a character's, or a situation aspect of a scene (``scene`` set, no character).
+
+    Free invocations are those already paid for (Create an Advantage gives them). A boost is an
+    aspect that lasts until it is invoked once.
+    """
 
     character = models.ForeignKey(
-        Character, on_delete=models.CASCADE, related_name="aspects", verbose_name=_("character")
+        Character, on_delete=models.CASCADE, null=True, blank=True, related_name="aspects", verbose_name=_("character")
+    )
+    scene = models.ForeignKey(
+        "Scene", on_delete=models.CASCADE, null=True, blank=True, related_name="aspects", verbose_name=_("scene")
     )
     kind = models.CharField(_("kind"), max_length=12, choices=AspectKind.choices, default=AspectKind.OTHER)
     text = models.CharField(_("aspect"), max_length=200)
     free_invocations = models.PositiveSmallIntegerField(
         _("free invocations"), default=0, validators=[MaxValueValidator(9)]
     )
+    boost = models.BooleanField(_("boost"), default=False, help_text=_("Gone once invoked."))
 
     class Meta:
         ordering = ["id"]
@@ -586,6 +594,8 @@ class Aspect(models.Model):
         constraints = [
             models.CheckConstraint(condition=Q(kind__in=AspectKind.values), name="aspect_kind_known"),
             models.CheckConstraint(condition=~Q(text=""), name="aspect_text_not_empty"),
+            models.CheckConstraint(condition=Q(character__isnull=False) | Q(scene__isnull=False),
+                                   name="aspect_of_a_character_or_a_scene"),
             models.CheckConstraint(
                 condition=Q(free_invocations__gte=0, free_invocations__lte=9), name="aspect_free_invocations_range"
             ),
@@ -700,6 +710,10 @@ class Roll(models.Model):
     action = models.CharField(_("action"), max_length=10, blank=True)
     willpower_spent = models.BooleanField(_("Willpower spent"), default=False)
     created_at = models.DateTimeField(_("when"), auto_now_add=True)
+    # Voiding is a logged roll's other change (besides revealing): it stays in the log, struck through.
+    voided_at = models.DateTimeField(_("voided"), null=True, blank=True)
+    voided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                  related_name="+", verbose_name=_("voided by"))
 
     objects = RollQuerySet.as_manager()
 
@@ -822,6 +836,8 @@ class Scene(models.Model):
     downtime = models.BooleanField(_("downtime"), default=False)
     combat = models.BooleanField(_("combat"), default=False)
     calm = models.BooleanField(_("calm (no stress)"), default=False)
+    notes = models.TextField(_("scene notes"), blank=True, max_length=2000,
+                             help_text=_("What is on fire, who is hidden: shown in the time bar."))
     turn = models.PositiveIntegerField(_("turn"), default=1)
     started_at = models.DateTimeField(_("started"), auto_now_add=True)
     ended_at = models.DateTimeField(_("ended"), null=True, blank=True)
@@ -1040,3 +1056,45 @@ class Change(models.Model):
         verbose_name_plural = _("changes")
         indexes = [models.Index(fields=["campaign", "id"], name="change_cursor")]
         constraints = [models.CheckConstraint(condition=Q(kind__in=ChangeKind.values), name="change_kind_known")]
+
+
+# --- the GM's shortcuts and second thoughts -----------------------------------------------------
+
+
+class SavedRoll(models.Model):
+    """A roll the GM makes often ("Koi: Dexterity + Stealth, stunt 1"): the composer's fields as
+    submitted (trait ids, dice, difficulty, options), listed on the character's card."""
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="saved_rolls",
+                                  verbose_name=_("character"))
+    name = models.CharField(_("name"), max_length=80)
+    fields = models.JSONField(_("composer fields"), default=dict)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        verbose_name = _("saved roll")
+        verbose_name_plural = _("saved rolls")
+        constraints = [models.CheckConstraint(condition=~Q(name=""), name="saved_roll_name_not_empty")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class ResourceChange(models.Model):
+    """One one-click change to a character's resources (a Health box, a Willpower point), kept so
+    the GM can undo a misclick: the fields it changed, as they were before and after."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="resource_changes",
+                                 verbose_name=_("campaign"))
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="+", verbose_name=_("character"))
+    action = models.CharField(_("action"), max_length=40)
+    before = models.JSONField(_("before"), default=dict)
+    after = models.JSONField(_("after"), default=dict)
+    created_at = models.DateTimeField(_("when"), auto_now_add=True)
+    undone_at = models.DateTimeField(_("undone"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+        verbose_name = _("resource change")
+        verbose_name_plural = _("resource changes")
