@@ -20,13 +20,15 @@ from gmtools.models import (
     Trait,
     TurnDeclaration,
 )
+from gmtools import undo
 from gmtools.odds import extended_panel
 from gmtools.sheets import Game
 
 
 def characters(campaign: Campaign) -> QuerySet[Character]:
     return campaign.characters.order_by("kind", "name").prefetch_related(
-        Prefetch("traits", queryset=Trait.objects.order_by("id")), Prefetch("aspects", queryset=Aspect.objects.order_by("id"))
+        Prefetch("traits", queryset=Trait.objects.order_by("id")), Prefetch("aspects", queryset=Aspect.objects.order_by("id")),
+        "saved_rolls",
     )
 
 
@@ -37,7 +39,8 @@ def annotate_turn(cast: list[Character], scene: Scene | None) -> None:
     declared: dict[int, int] = {}
     taking_part: set[int] = set()
     if scene is not None:
-        for r in Roll.objects.filter(scene=scene, turn=scene.turn, kind="roll").order_by("id"):
+        # A voided roll used up nothing of the turn (nor does it say who has acted).
+        for r in Roll.objects.filter(scene=scene, turn=scene.turn, kind="roll", voided_at__isnull=True).order_by("id"):
             rolls.setdefault(r.character_id, []).append(r)
         declared = dict(TurnDeclaration.objects.filter(scene=scene, turn=scene.turn).values_list("character_id", "actions"))
         taking_part = set(scene.participants.values_list("character_id", flat=True))
@@ -83,8 +86,10 @@ def time_context(campaign: Campaign, player: bool = False) -> dict:
     scene = Scene.objects.current(campaign)
     cast = list(characters(campaign))
     annotate_turn(cast, scene)
-    return {"campaign": campaign, "scene": scene, "characters": cast, "scene_form": SceneForm(),
-            "participants": turn_order(scene, cast, player)}
+    # Fate: the scene's situation aspects and boosts, shown in the time bar (they end with the scene).
+    scene_aspects = list(scene.aspects.filter(character__isnull=True)) if scene and campaign.game == Game.FATE else []
+    return {"campaign": campaign, "scene": scene, "characters": cast, "scene_form": SceneForm(), "scene_aspects": scene_aspects,
+            "participants": turn_order(scene, cast, player), "undo": None if player else undo.offer(campaign)}
 
 
 def extended_context(campaign: Campaign) -> dict:
@@ -112,10 +117,10 @@ def roll_into(campaign: Campaign, scene: Scene | None, chosen: object = None, oo
 
 # Which parts of the page each kind of change redraws.
 PARTS: dict[str, frozenset[str]] = {
-    ChangeKind.ROLL: frozenset({"cards", "character", "order", "extended", "time"}),
+    ChangeKind.ROLL: frozenset({"cards", "character", "order", "extended", "time", "undo"}),
     ChangeKind.REVEAL: frozenset({"cards", "order"}),  # a revealed roll may show who has acted
-    ChangeKind.CHARACTER: frozenset({"character"}),
-    ChangeKind.TIME: frozenset({"time", "order", "characters", "extended"}),
+    ChangeKind.CHARACTER: frozenset({"character", "undo"}),  # undo: the GM's Undo button (what it would undo)
+    ChangeKind.TIME: frozenset({"time", "order", "characters", "extended", "undo"}),
     ChangeKind.ORDER: frozenset({"order"}),
     ChangeKind.EXTENDED: frozenset({"extended"}),
     ChangeKind.SWITCH: frozenset({"time"}),
@@ -132,6 +137,11 @@ def redraw(campaign: Campaign, kind: str, roll: Roll | None = None, character_id
     that hear of it show the same thing.
     """
     parts = PARTS[kind]
+    # A character change without a character is the cast changing (one made, edited, copied in or
+    # deleted, gmtools.characters): the whole list of cards, the turn order and the composer's list.
+    cast = kind == ChangeKind.CHARACTER and character_id is None and roll is None
+    if cast:
+        parts = parts - {"character"} | {"order", "cast"}
     context = time_context(campaign, player=player)
     if "characters" in parts:
         wanted = {c.pk for c in context["characters"]}
@@ -152,5 +162,8 @@ def redraw(campaign: Campaign, kind: str, roll: Roll | None = None, character_id
             # Still chosen after a roll into it, until it ends (then it is no longer on offer).
             context["roll_into"] = roll_into(campaign, context["scene"], chosen=roll.extended_id if roll else None, oob=oob)
     context.update(cards=cards, shown=shown, player=player, oob=oob, show_time="time" in parts,
-                   show_order=bool({"order", "time"} & parts), show_extended=extended, show_link="link" in parts)
+                   show_order=bool({"order", "time"} & parts), show_extended=extended, show_link="link" in parts,
+                   show_undo="undo" in parts and not player, show_cast=cast)
+    if cast and not player:
+        context["composer_character"] = ComposerForm(campaign, scene=context["scene"])["character"]
     return context

@@ -16,6 +16,7 @@ from django import forms
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from gmtools import aspects as aspects_in_play
 from gmtools.models import Aspect, Campaign, Character, ExtendedAction, ExtendedKind, Roll, Scene, Trait, TurnDeclaration
 from gmtools.notes import refusal_text
 from gmtools.sheets import Game, TraitCategory
@@ -67,6 +68,15 @@ class ModelMultipleChoiceField(forms.ModelMultipleChoiceField):
         return super()._check_values(value)
 
 
+class AspectChoiceField(ModelMultipleChoiceField):
+    """Aspects in play, each named with whose it is and its free invocations (``roller``: the rolling character)."""
+
+    roller: int | None = None
+
+    def label_from_instance(self, aspect: Aspect) -> str:
+        return aspects_in_play.label(aspect, self.roller)
+
+
 class TraitChoiceField(forms.ModelChoiceField):
     def label_from_instance(self, trait: Trait) -> str:
         return f"{trait.label} {trait.rating}"
@@ -110,11 +120,20 @@ class ComposerForm(forms.Form):
                                          label=_("Stunt bonus"))
     helpers = forms.IntegerField(initial=0, min_value=0, max_value=5, label=_("Allies helping"),
                                  help_text=_("+1 for each ally who helps."))
-    invoke = ModelMultipleChoiceField(queryset=Aspect.objects.none(), required=False,
+    invoke = AspectChoiceField(queryset=Aspect.objects.none(), required=False,
                                             widget=forms.CheckboxSelectMultiple,
                                             label=_("Invoke aspects (+2 each)"),
                                             help_text=_("A free invocation is used first, else a fate point."))
+    # The same aspect a second time on this roll: only with its second free invocation (gmtools.aspects).
+    invoke_again = AspectChoiceField(queryset=Aspect.objects.none(), required=False,
+                                     widget=forms.CheckboxSelectMultiple, label=_("Invoke again (a second free invocation)"))
     action = forms.ChoiceField(choices=FATE_ACTIONS, initial="overcome", label=_("Action"))
+    # Create an advantage: the aspect it makes, and where it goes (the scene unless a character is chosen).
+    advantage = forms.CharField(max_length=200, required=False, label=_("Aspect to create"),
+                                help_text=_("Create an advantage: the new aspect's name (or an aspect already there, "
+                                            "for its free invocations)."))
+    advantage_on = forms.ModelChoiceField(queryset=Character.objects.none(), required=False,
+                                          empty_label=_("The scene"), label=_("Put it on"))
     # turns: exalted reflexive actions and second chances; scifi's action kinds and Off-Rol
     reflexive = forms.BooleanField(required=False, label=_("Reflexive"),
                                    help_text=_("No multiple-action penalty (resisting poison, say)."))
@@ -136,18 +155,21 @@ class ComposerForm(forms.Form):
     GAME_FIELDS = {
         Game.EXALTED: ("pool_from", "stunt", "willpower", "calm", "team", "reflexive", "second_chance"),
         Game.V5: ("pool_from", "specialty", "secret", "shortcut", "team"),
-        Game.FATE: ("stunt_bonus", "helpers", "invoke", "action"),
+        Game.FATE: ("stunt_bonus", "helpers", "invoke", "invoke_again", "action", "advantage", "advantage_on"),
         Game.SCIFI: ("kind", "off_rol"),
     }
     ALL_GAME_FIELDS = {name for names in GAME_FIELDS.values() for name in names}
     # Shown folded under "Opposed, teamwork, note", and the fields laid out two to a row.
     EXTRA_FIELDS = ("label", "opponent_dice", "opponent", "team", "extended")
-    WIDE_FIELDS = ("first", "second", "label", "opponent", "opponent_dice", "difficulty", "action", "kind", "extended")
+    WIDE_FIELDS = ("first", "second", "label", "opponent", "opponent_dice", "difficulty", "action", "kind", "extended",
+                   "advantage", "advantage_on")
     # Drawn beside the Roll button, not in the grid.
     BESIDE_ROLL = ("hidden",)
+    # Drawn inside the "invoke" field's box (templates/table.html#invoke-field), not in the grid.
+    WITH_INVOKE = ("invoke_again",)
     # What one roll spends or decides: back to its default once the roll is made (static/gmtools.js).
     RESET_AFTER_ROLL = ("willpower", "stunt", "invoke", "specialty", "hidden", "shortcut", "opponent_dice",
-                        "opponent", "label")
+                        "opponent", "label", "invoke_again", "advantage")
 
     def __init__(self, campaign: Campaign, *args: Any, scene: Scene | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -181,20 +203,31 @@ class ComposerForm(forms.Form):
             self.fields["second"].queryset = traits.filter(category__in=SECOND_CATEGORY[game])
         if not self.is_bound and character is not None:
             # Start from the character's best pool, so the odds show at once; the GM changes it.
+            # A trait asked for (clicked on the card, or a saved roll's) is kept if it is the character's.
+            # An empty choice asked for (a saved roll of an Attribute alone) stays empty.
             for name in ("first", "second"):
-                if name in self.fields and name not in self.initial:
-                    self.initial[name] = self.fields[name].queryset.order_by("-rating", "id").first()
+                if name in self.fields and self.initial.get(name) != "":
+                    asked = self._own_trait(name, self.initial.get(name))
+                    self.initial[name] = asked or self.fields[name].queryset.order_by("-rating", "id").first()
+        if "pool_from" in self.fields and self.initial.get("pool_from") not in dict(self.fields["pool_from"].choices):
+            self.initial.pop("pool_from", None)  # a choice this game does not have
         if "invoke" in self.fields:
-            # Only what the character can pay for: an aspect with a free invocation, or any aspect
-            # while it has fate points (how many it can pay for is checked with the roll).
-            aspects = Aspect.objects.filter(character=character)
+            # Only what the character can pay for: an aspect in play with a free invocation, or any
+            # while it has fate points (how many it can pay for is checked with the roll). In play:
+            # its own, the scene's, the other characters' in the scene (gmtools.aspects).
+            aspects = aspects_in_play.in_play(campaign, scene, character)
             if character is not None and character.fate_points < 1:
                 aspects = aspects.filter(free_invocations__gte=1)
             self.fields["invoke"].queryset = aspects
+            self.fields["invoke_again"].queryset = aspects.filter(free_invocations__gte=2)
+            self.fields["advantage_on"].queryset = characters
+            for name in ("invoke", "invoke_again"):
+                self.fields[name].roller = getattr(character, "pk", None)
         if "willpower" in self.fields and not self._willpower_on_offer(character):
             # Drawn unavailable (and the odds do not count it): nothing left, or already spent this
             # turn. Only drawn so: a request that asks for it anyway is refused, never rolled without it.
             self.fields["willpower"].widget.attrs["disabled"] = "disabled"
+            self.initial.pop("willpower", None)  # a saved roll's Willpower, when none is on offer
         if game == Game.FATE:
             del self.fields["extended"]
         else:
@@ -223,7 +256,7 @@ class ComposerForm(forms.Form):
     def _group(self, extra: bool, flags: bool) -> list[forms.BoundField]:
         return [
             field for field in self
-            if field.name not in self.BESIDE_ROLL
+            if field.name not in self.BESIDE_ROLL + self.WITH_INVOKE
             and (field.name in self.EXTRA_FIELDS) == extra
             and (isinstance(field.field.widget, forms.CheckboxInput) and not extra) == flags
         ]
@@ -241,6 +274,16 @@ class ComposerForm(forms.Form):
     @property
     def extra_fields(self) -> list[forms.BoundField]:
         return self._group(extra=True, flags=False)
+
+    def _own_trait(self, name: str, value: Any) -> Trait | None:
+        """The trait ``value`` (a Trait or its id) if the field offers it (the character's own), else None."""
+        if isinstance(value, Trait):
+            value = value.pk
+        try:
+            pk = int(value)
+        except (TypeError, ValueError):
+            return None
+        return self.fields[name].queryset.filter(pk=pk).first() if -(2**63) <= pk < 2**63 else None
 
     def _chosen_character(self) -> Character | None:
         """The character whose traits the trait fields offer (from the submitted data, if any)."""
@@ -261,6 +304,10 @@ class ComposerForm(forms.Form):
                 self.add_error(name, gettext("This trait belongs to another character."))
         if data.get("invoke") and character is None:
             self.add_error("invoke", gettext("Pick the character who invokes the aspects."))
+        for aspect in data.get("invoke_again") or ():
+            if aspect not in (data.get("invoke") or ()):
+                self.add_error("invoke_again", gettext("Tick “%(aspect)s” among the aspects to invoke too: its second "
+                                                       "free invocation comes on top of the first.") % {"aspect": aspect.text})
         if data.get("pool_from", "traits") != "traits" and character is None:
             self.add_error("pool_from", gettext("An unnamed NPC has no sheet to roll from; pick a character."))
         if not self.errors:
@@ -307,6 +354,8 @@ class Composition:
     deck: tuple[int, ...] | None = None  # fate: the cards left when the campaign draws from its deck
     willpower_on_offer: bool = False  # exalted: the character could spend Willpower on this roll
     invocation_on_offer: bool = False  # fate: the character could pay for one more invocation
+    advantage: str = ""  # fate, Create an advantage: the aspect it makes (or adds free invocations to)
+    advantage_on: Character | None = None  # ... on this character; None: on the scene in play
 
     @property
     def module(self) -> Any:
@@ -477,7 +526,11 @@ def compose(campaign: Campaign, data: dict[str, Any], scene: Scene | None = None
                            secret=bool(data.get("secret")), team_names=names, action="action")
 
     if game == Game.FATE:
-        aspects: list[Aspect] = list(data.get("invoke") or ())
+        again: list[Aspect] = list(data.get("invoke_again") or ())
+        if any(aspect.free_invocations < 2 for aspect in again):
+            raise RulesError(gettext("The same aspect twice on one roll needs two free invocations on it."))
+        # The first invocation of each aspect, then the second free invocations (gmtools.aspects).
+        aspects: list[Aspect] = list(data.get("invoke") or ()) + again
         approach = data["first"].rating if data.get("first") is not None else 0
         bonus = fate.bonus(approach, stunt=data.get("stunt_bonus") or 0, helpers=data.get("helpers") or 0,
                            invokes=len(aspects)) + (data.get("dice") or 0)
@@ -495,12 +548,17 @@ def compose(campaign: Campaign, data: dict[str, Any], scene: Scene | None = None
         opponent = fate.Request(bonus=opponent_dice) if data.get("opponent") or opponent_dice else None
         label = data.get("label") or (str(data["first"].label) if data.get("first") is not None else gettext("No approach"))
         parts = common["label_parts"] if data.get("first") is not None or data.get("label") else ("term:no_approach",)
-        free_left = any(a.free_invocations > 0 for a in Aspect.objects.filter(character=character).exclude(
-            pk__in=[a.pk for a in aspects])) if character is not None else False
+        free_left = aspects_in_play.in_play(campaign, scene, character).filter(free_invocations__gte=1).exclude(
+            pk__in=[a.pk for a in aspects]).exists() if character is not None else False
         on_offer = character is not None and (character.fate_points > paid or free_left)
+        action = data.get("action") or "overcome"
+        advantage = " ".join((data.get("advantage") or "").split()) if action == "create_advantage" else ""
+        if advantage and data.get("advantage_on") is None and scene is None:
+            raise RulesError(gettext("No scene is in play to hold “%(aspect)s”: start one, or put the aspect on a "
+                                     "character.") % {"aspect": advantage})
         return Composition(**{**common, "label": label, "label_parts": parts}, request=request, opponent=opponent, spends=spends,
                            invocation_on_offer=on_offer,
-                           action=data.get("action") or "overcome",
+                           action=action, advantage=advantage, advantage_on=data.get("advantage_on") if advantage else None,
                            deck=tuple(campaign.fate_deck) if campaign.fate_uses_deck else None)
 
     # Rolling into an extended action is an extended action: both slots of the turn.

@@ -647,17 +647,19 @@ def _label_part(system: str, token: str) -> str:
 
 class RollQuerySet(models.QuerySet):
     def this_turn(self, scene: "Scene", character: Character) -> Self:
-        """The character's own rolls (not follow-ups) in the scene's current turn, oldest first."""
-        return self.filter(scene=scene, turn=scene.turn, character=character, kind=RollKind.ROLL).order_by("id")
+        """The character's own rolls (not follow-ups) in the scene's current turn, oldest first;
+        a voided roll spent nothing of the turn."""
+        return self.filter(scene=scene, turn=scene.turn, character=character, kind=RollKind.ROLL,
+                           voided_at__isnull=True).order_by("id")
 
     def failures_at(self, scene: "Scene", character: Character, label: str) -> int:
         """Earlier failed attempts at the same task (same label) by the character in the scene."""
         return self.filter(scene=scene, character=character, label=label, kind=RollKind.ROLL,
-                           outcome__in=FAILED_OUTCOMES).count()
+                           outcome__in=FAILED_OUTCOMES, voided_at__isnull=True).count()
 
     def for_log(self) -> Self:
         """Newest first, with what a log card shows, in a constant number of queries."""
-        return (self.select_related("parent", "character")
+        return (self.select_related("parent", "character", "voided_by")
                 .prefetch_related("children", "character__aspects", "character__traits").order_by("-id"))
 
     def for_players(self) -> Self:

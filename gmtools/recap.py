@@ -101,7 +101,7 @@ def rolls_for(campaign: Campaign, form: ExportForm, player: bool) -> QuerySet[Ro
     rolls = Roll.objects.filter(campaign=campaign)
     if player:
         rolls = rolls.for_players()
-    return form.rolls(rolls).select_related("scene__episode__story").order_by("id")
+    return form.rolls(rolls).select_related("scene__episode__story", "voided_by").order_by("id")
 
 
 def download(campaign: Campaign, form: ExportForm, player: bool) -> HttpResponse:
@@ -191,6 +191,14 @@ def spend_text(spend: dict[str, Any]) -> str:
     return aspect or what
 
 
+def voided_text(roll: Roll, player: bool) -> str:
+    """"Voided by gm1 at 21:04"; the players read "by the GM" (never the GM's login)."""
+    when = f"{timezone.localtime(roll.voided_at):%H:%M}"
+    if player or roll.voided_by is None:
+        return gettext("Voided by the GM at %(when)s") % {"when": when}
+    return gettext("Voided by %(who)s at %(when)s") % {"who": roll.voided_by.get_username(), "when": when}
+
+
 def _signed(value: int) -> str:
     return f"+{value}" if value > 0 else str(value).replace("-", "−")
 
@@ -230,8 +238,11 @@ def to_markdown(campaign: Campaign, title: str, rolls: Iterable[Roll], player: b
         label = md(roll.display_label) + (f" · {roll.get_kind_display()}" if roll.kind not in (RollKind.ROLL, RollKind.ROUSE) else "")
         faces = dice_text(roll)
         turn = (gettext("turn %(n)d") % {"n": roll.turn} + " · ") if roll.turn else ""
-        lines.append(f"- {turn}{timezone.localtime(roll.created_at):%H:%M} **{md(roll.actor)}** — {label}: "
-                     + (f"`{faces}` → " if faces else "") + f"**{md(result_text(roll, player))}**{mark}")
+        entry = (f"{turn}{timezone.localtime(roll.created_at):%H:%M} **{md(roll.actor)}** — {label}: "
+                 + (f"`{faces}` → " if faces else "") + f"**{md(result_text(roll, player))}**{mark}")
+        if roll.voided_at:  # struck through, kept in the log
+            entry = f"~~{entry}~~ _{md(voided_text(roll, player))}_"
+        lines.append(f"- {entry}")
         lines += [f"  - {md(line)}" for line in extras(roll, player)]
     if not count:
         lines += ["", gettext("No rolls.")]
@@ -250,7 +261,7 @@ def to_csv(rolls: Iterable[Roll], player: bool) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(["id", "when", "story", "episode", "scene", "turn", "who", "what", "kind", "dice", "result",
-                     "successes", "margin", "details", "secret", "revealed"])
+                     "successes", "margin", "details", "secret", "revealed", "voided"])
     for roll in rolls:
         scene = roll.scene
         line = headline(roll, player)
@@ -263,5 +274,6 @@ def to_csv(rolls: Iterable[Roll], player: bool) -> str:
             " / ".join(extras(roll, player)),
             "secret roll" if roll.hidden else "secret difficulty" if roll.secret else "",
             roll.revealed_at.isoformat() if roll.revealed_at else "",
+            voided_text(roll, player) if roll.voided_at else "",
         )])
     return out.getvalue()

@@ -13,16 +13,20 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F, Max
+from django.db.models.functions import Greatest, Least
 from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _, gettext_lazy
 
+from gmtools import aspects
 from gmtools.composer import MODULES, Composition, Spend
 from gmtools.live import announce
 from gmtools.notes import refusal_text
 from gmtools.models import (
+    CHARACTER_BOUNDS,
     Aspect,
     Campaign,
     ChangeKind,
@@ -30,6 +34,7 @@ from gmtools.models import (
     Episode,
     ExtendedAction,
     ExtendedKind,
+    ResourceChange,
     Roll,
     RollKind,
     Scene,
@@ -64,10 +69,7 @@ def _pay(spend: Spend) -> None:
             raise Refused(_("%(name)s has no temporary Willpower left.") % {"name": character.name})
         _update(character, exalted_willpower_temporary=character.exalted_willpower_temporary - 1)
     elif spend.what == "free_invocation":
-        if not Aspect.objects.filter(pk=spend.aspect_id, character=character, free_invocations__gte=1).update(
-            free_invocations=F("free_invocations") - 1
-        ):
-            raise Refused(_("“%(aspect)s” has no free invocation left.") % {"aspect": spend.label})
+        _use_free_invocation(character, spend)
     elif spend.what == "fate_point":
         if character.fate_points < 1:
             raise Refused(_("%(name)s has no fate points left.") % {"name": character.name})
@@ -80,6 +82,22 @@ def _pay(spend: Spend) -> None:
         _update(character, v5_willpower_superficial=spent.superficial, v5_willpower_aggravated=spent.aggravated)
     else:  # pragma: no cover - the composer only makes the kinds above
         raise ValueError(spend.what)
+
+
+def _use_free_invocation(character: Character, spend: Spend) -> None:
+    """Fate: one free invocation of an aspect in play for this character's roll; a boost is gone once used."""
+    campaign = character.campaign
+    aspect = aspects.in_play(campaign, Scene.objects.current(campaign), character).filter(pk=spend.aspect_id).first()
+    if aspect is None:
+        raise Refused(_("“%(aspect)s” is no longer in play.") % {"aspect": spend.label})
+    rows = Aspect.objects.filter(pk=aspect.pk, free_invocations__gte=1)
+    # Atomic in the database: two rolls never use the same last free invocation (or the same boost).
+    done = rows.filter(boost=True).delete()[0] if aspect.boost else rows.update(free_invocations=F("free_invocations") - 1)
+    if not done:
+        raise Refused(_("“%(aspect)s” has no free invocation left.") % {"aspect": spend.label})
+    if aspect.character_id not in (None, character.pk):
+        # Another character's card shows the invocation used (the roller's and the scene's are redrawn with the roll).
+        announce(campaign.pk, ChangeKind.CHARACTER, character=aspect.character)
 
 
 def _v5_willpower(character: Character) -> v5.Tracker:
@@ -135,10 +153,46 @@ def _draw_fate(campaign_id: int, req: Any, rng: RandomSource | None) -> tuple[An
     return result, {"card": drawn.card, "reshuffled": drawn.reshuffled}
 
 
-def _fate_effect(action: str, result: Any, opponent_total: int | None) -> dict[str, Any]:
-    """The action's effect by the Fate table; against an opponent the shifts are the totals' difference."""
+def _fate_effect(action: str, result: Any, opponent_total: int | None, known: bool = False) -> dict[str, Any]:
+    """The action's effect by the Fate table; against an opponent the shifts are the totals' difference.
+    ``known``: a Create an advantage on an aspect already there (gmtools.aspects)."""
     shifts = result.total - opponent_total if opponent_total is not None else result.shifts
-    return {**fate.effects(fate.Action(action), fate.outcome_of(shifts), shifts=shifts).as_json(), "action": action}
+    effect = fate.effects(fate.Action(action), fate.outcome_of(shifts), known_aspect=known, shifts=shifts)
+    return {**effect.as_json(), "action": action}
+
+
+def _start_advantage(campaign: Campaign, scene: Scene | None, comp: Composition) -> dict[str, Any]:
+    """What a Create an advantage roll will make, before its result: its aspect, where, and whether it is known."""
+    on = comp.advantage_on
+    if on is None and scene is None:
+        raise Refused(_("No scene is in play to hold “%(aspect)s”: start one, or put the aspect on a character.")
+                      % {"aspect": comp.advantage})
+    known = aspects.known_aspect(campaign, scene, on, comp.advantage)
+    return {"text": known.text if known else comp.advantage, "on": getattr(on, "pk", None),
+            "on_name": on.name if on else "", "scene": getattr(scene, "pk", None), "known": known is not None,
+            "aspect": known.pk if known else None, "free": 0, "boost": False}
+
+
+def _advance_advantage(campaign_id: int, roller_id: int | None, state: dict[str, Any],
+                       effect: dict[str, Any]) -> dict[str, Any]:
+    """Bring a Create an advantage up to what its latest result gives (only ever up: see gmtools.aspects)."""
+    now = aspects.grant(effect, state["known"])
+    before = aspects.Grant(state["free"], state["boost"])
+    if not now.better_than(before):
+        return state
+    more = now.free - before.free
+    row = Aspect.objects.filter(pk=state["aspect"]) if state["aspect"] else Aspect.objects.none()
+    if state["known"] or (state["aspect"] and row.exists()):
+        row.update(free_invocations=Least(F("free_invocations") + more, 9), boost=now.boost and not state["known"])
+    elif not (state["aspect"] and now.boost):  # never made yet, or made and gone since (a boost used elsewhere)
+        free = now.free if state["aspect"] is None else max(0, more)
+        made = Aspect.objects.create(character_id=state["on"], scene_id=state["scene"] if not state["known"] else None,
+                                     text=state["text"], free_invocations=min(free, 9), boost=now.boost)
+        state = {**state, "aspect": made.pk}
+    if state["on"] not in (None, roller_id):
+        # Its card shows the new aspect (the roller's card and the scene are redrawn with the roll).
+        announce(campaign_id, ChangeKind.CHARACTER, character=Character(pk=state["on"], campaign_id=campaign_id))
+    return {**state, "free": now.free, "boost": now.boost}
 
 
 def _check_turn(comp: Composition) -> tuple[Scene | None, int | None]:
@@ -161,6 +215,10 @@ def _advance_extended(comp: Composition, main: Any, document: dict[str, Any]) ->
     successes = document.get("team_total", main.successes)
     # A scifi fumble is judged against the extended action's own difficulty, as its odds are.
     botched = scifi.extended_fumble(main.roll, action.difficulty) if comp.game == Game.SCIFI else str(main.outcome) == "botch"
+    # What voiding this roll needs to replay the action without it (see ``_replay_extended``).
+    before = {"total": action.total, "opponent_total": action.opponent_total, "rolls": action.rolls,
+              "ruined": action.ruined}
+    rolled: dict[str, Any] = {"successes": successes, "botched": botched}
     state = advance(ExtendedState(goal=action.goal if action.kind == ExtendedKind.SOLO else 10**6, total=action.total,
                                   rolls=action.rolls), successes, botched, action.difficulty, botch_policy(action.botch))
     fields: dict[str, Any] = {"total": state.total, "rolls": state.rolls, "ruined": state.ruined}
@@ -176,11 +234,12 @@ def _advance_extended(comp: Composition, main: Any, document: dict[str, Any]) ->
     if action.kind != ExtendedKind.SOLO:
         other = document["opponent"]["successes"]
         fields["opponent_total"] = action.opponent_total + gain(other, action.difficulty)
+        rolled["opponent"] = other
     ExtendedAction.objects.filter(pk=action.pk).update(**fields)
     for name, value in fields.items():
         setattr(action, name, value)
     return {"id": action.pk, "name": action.name, "total": action.total, "opponent_total": action.opponent_total,
-            "rolls": action.rolls, "ruined": action.ruined, "winner": action.winner}
+            "rolls": action.rolls, "ruined": action.ruined, "winner": action.winner, "before": before, "rolled": rolled}
 
 
 @transaction.atomic
@@ -206,7 +265,13 @@ def record_roll(campaign: Campaign, comp: Composition, rng: RandomSource | None 
             document["helpers"] = list(comp.team_names)
         if comp.game == Game.FATE:
             opponent_total = document["opponent"]["total"] if comp.opponent is not None else None
-            document["effect"] = _fate_effect(comp.action, main, opponent_total)
+            advantage = _start_advantage(campaign, scene, comp) if comp.advantage else None
+            document["effect"] = _fate_effect(comp.action, main, opponent_total, known=bool(advantage and advantage["known"]))
+            if invoked := aspects.invocations(spend.as_json() for spend in comp.spends):
+                document["invoked"] = invoked  # the aspects invoked on this roll so far (its follow-ups add theirs)
+            if advantage is not None:
+                document["advantage"] = _advance_advantage(campaign.pk, getattr(comp.character, "pk", None),
+                                                           advantage, document["effect"])
         if comp.notes:
             document["turn_notes"] = list(comp.notes)
         if comp.extended is not None:
@@ -224,6 +289,13 @@ def record_roll(campaign: Campaign, comp: Composition, rng: RandomSource | None 
     )
     announce(campaign.pk, ChangeKind.ROLL, roll=logged, public=not logged.hidden)
     return logged
+
+
+def _lock_roll(roll_id: int) -> None:
+    """Lock a logged roll before following it up (before any character row: the order voiding
+    locks in too), so a follow-up and a void of the same roll queue up; a voided roll is refused."""
+    if Roll.objects.select_for_update().filter(pk=roll_id).values_list("voided_at", flat=True).get() is not None:
+        raise Refused(_("This roll has been voided: it can no longer be followed up."))
 
 
 def _child(parent: Roll, kind: str, **fields: Any) -> Roll:
@@ -265,6 +337,7 @@ def willpower_reroll(parent: Roll, indices: list[int], rng: RandomSource | None 
     """V5: spend 1 Willpower (1 superficial damage) to reroll up to 3 normal dice of a roll."""
     if parent.system != Game.V5 or parent.kind != RollKind.ROLL or parent.character_id is None:
         raise Refused(_("Only a Vampire character's own roll can be rerolled with Willpower."))
+    _lock_roll(parent.pk)
     request = rebuild(Game.V5, {k: v for k, v in parent.request.items() if k != "shortcut"})
     main = parent.main
     try:
@@ -289,12 +362,22 @@ def invoke(parent: Roll, aspect: Aspect | None, mode: str, rng: RandomSource | N
     """
     if parent.system != Game.FATE or parent.character_id is None or parent.kind not in (RollKind.ROLL, RollKind.INVOKE):
         raise Refused(_("Only a Fate character's roll can be improved by an invocation."))
+    _lock_roll(parent.pk)
     if mode not in ("bonus", "reroll"):
         raise Refused(_("Choose +2 or a reroll."))
     if aspect is not None and aspect.free_invocations > 0:
         spend = Spend("free_invocation", parent.character_id, aspect.pk, aspect.text)
     else:
         spend = Spend("fate_point", parent.character_id, getattr(aspect, "pk", None), getattr(aspect, "text", ""))
+    # The aspects invoked on this roll so far: the roll's own and each invocation after it.
+    earlier = [invoked for spends in Roll.objects.filter(pk__in=parent.family()).order_by("id").values_list("spends", flat=True)
+               for invoked in aspects.invocations(spends)]
+    advantage = parent.result.get("advantage")
+    if aspect is not None:
+        if advantage and advantage.get("aspect") == aspect.pk:
+            raise Refused(_("“%(aspect)s” comes from this roll: invoke it on a later roll.") % {"aspect": aspect.text})
+        if not aspects.may_invoke_again([i["paid"] for i in earlier if i["aspect"] == aspect.pk], spend.what):
+            raise Refused(aspects.twice_refusal(aspect.text))
     _pay(spend)
     request = rebuild(Game.FATE, {k: v for k, v in parent.request.items() if k != "shortcut"})
     extra: dict[str, Any] = {}
@@ -304,6 +387,8 @@ def invoke(parent: Roll, aspect: Aspect | None, mode: str, rng: RandomSource | N
     else:
         result, extra = _draw_fate(parent.campaign_id, request, rng)
     document = {"main": result.as_json(), **extra, "invoke": {"mode": mode, "aspect": spend.label, "paid": spend.what}}
+    if invoked := earlier + aspects.invocations([spend.as_json()]):
+        document["invoked"] = invoked
     opponent = parent.result.get("opponent")
     if opponent is not None:
         # Still against the same opposition: re-net the new total against the opponent's.
@@ -313,7 +398,12 @@ def invoke(parent: Roll, aspect: Aspect | None, mode: str, rng: RandomSource | N
     if "effect" in parent.result:
         action = parent.result["effect"].get("action")
         if action:
-            document["effect"] = _fate_effect(action, result, opponent["total"] if opponent else None)
+            document["effect"] = _fate_effect(action, result, opponent["total"] if opponent else None,
+                                              known=bool(advantage and advantage.get("known")))
+            if advantage:
+                # An invocation that improves a Create an advantage improves the advantage (gmtools.aspects).
+                document["advantage"] = _advance_advantage(parent.campaign_id, parent.character_id, advantage,
+                                                           document["effect"])
     return _child(parent, RollKind.INVOKE, label=parent.label, request={**request_doc(request), "shortcut": "roll"},
                   result=document, outcome=str(result.outcome), spends=[spend.as_json()])
 
@@ -323,6 +413,7 @@ def claim_stunt_reward(parent: Roll, choice: str) -> Roll:
     """Exalted: after a successful stunted roll, regain motes (1 per stunt die) or 1 Willpower (2–3 dice)."""
     if parent.system != Game.EXALTED or parent.kind != RollKind.ROLL or parent.character_id is None:
         raise Refused(_("Only an Exalted character's stunted roll earns a reward."))
+    _lock_roll(parent.pk)
     request = rebuild(Game.EXALTED, {k: v for k, v in parent.request.items() if k != "shortcut"})
     result = exalted.resolve(request, parent.main["faces"]) if parent.main["faces"] else exalted.automatic_success(request)
     options = {("willpower" if r.willpower else "motes"): r for r in exalted.stunt_rewards(result)}
@@ -336,12 +427,15 @@ def claim_stunt_reward(parent: Roll, choice: str) -> Roll:
     if not reward.willpower and character.exalted_motes >= character.exalted_motes_max:
         raise Refused(_("%(name)s's mote pool is already full.") % {"name": character.name})
     if reward.willpower:
-        _update(character, exalted_willpower_temporary=min(character.exalted_willpower,
-                                                           character.exalted_willpower_temporary + 1))
+        field, value = "exalted_willpower_temporary", min(character.exalted_willpower,
+                                                           character.exalted_willpower_temporary + 1)
     else:
-        _update(character, exalted_motes=min(character.exalted_motes_max, character.exalted_motes + reward.motes))
+        field, value = "exalted_motes", min(character.exalted_motes_max, character.exalted_motes + reward.motes)
+    # What was really regained (a nearly full pool takes less), so that voiding takes back exactly that.
+    regained = {field: value - getattr(character, field)}
+    _update(character, **{field: value})
     return _child(parent, RollKind.REWARD, label=parent.label, request=parent.request,
-                  result={"reward": reward.as_json()}, outcome=choice, spends=[])
+                  result={"reward": reward.as_json(), "regained": regained}, outcome=choice, spends=[])
 
 
 # --- one-click resource changes ------------------------------------------------------------
@@ -430,7 +524,12 @@ def adjust(character: Character, action: str, value: str = "") -> Character:
     change = ADJUSTMENTS[character.game].get(action)
     if change is None:
         raise Refused(_("Unknown change for this game."))
-    _update(character, **(change(character, value) if action.startswith("consequence-") else change(character)))
+    fields = change(character, value) if action.startswith("consequence-") else change(character)
+    before = {name: getattr(character, name) for name in fields}
+    _update(character, **fields)
+    if before != fields:  # kept for the table's Undo (a refresh at full fate points changed nothing)
+        ResourceChange.objects.create(campaign_id=character.campaign_id, character=character, action=action,
+                                      before=before, after=fields)
     announce(character.campaign_id, ChangeKind.CHARACTER, character=character)
     return character
 
@@ -465,6 +564,8 @@ SCENE_CLEARS: dict[str, dict[str, Any]] = {
 
 def _end_scenes(campaign: Campaign, scenes) -> None:
     """End these scenes (those still open), and clear what the game clears when a scene ends."""
+    # Situation aspects and boosts end with their scene, those put on a character too (gmtools.aspects).
+    Aspect.objects.filter(scene__in=scenes.filter(ended_at__isnull=True)).delete()
     if _end(scenes) and campaign.game in SCENE_CLEARS:
         Character.objects.filter(campaign=campaign).update(**SCENE_CLEARS[campaign.game])
 
@@ -644,3 +745,219 @@ def move_in_order(scene: Scene, character: Character, by: int) -> None:
     j = max(0, min(len(order) - 1, i + by))
     order[i], order[j] = order[j], order[i]
     reorder(scene, order)
+
+
+# --- mistakes: voiding a roll, undoing a click ------------------------------------------------
+#
+# Voiding a roll voids it and every follow-up below it (a Willpower reroll, an invocation, a stunt
+# reward mean nothing without the roll they follow), newest first, in one transaction; voiding a
+# follow-up voids it and what follows it, and leaves the roll it follows standing. Every entry
+# voided gives back what it spent and takes back what it gained. The rows are locked roll first,
+# then characters, aspects, the extended action and the campaign (the order the follow-ups lock
+# in too), so two clicks or two tabs void once and refund once. A voided follow-up keeps its
+# place: one follow-up of each kind per roll is a database constraint, so the roll it followed
+# does not offer that follow-up again. A Fate card drawn stays drawn (the deck is not a resource).
+
+
+def _chain_locked(roll: Roll) -> list[Roll]:
+    """The roll and every follow-up below it, locked level by level, newest first.
+
+    A follow-up locks the roll it follows before it is written (``_lock_roll``), so once a level
+    is locked nothing new can appear below it.
+    """
+    found = list(Roll.objects.select_for_update().filter(pk=roll.pk))
+    frontier = [roll.pk]
+    while frontier:
+        level = list(Roll.objects.select_for_update().filter(parent__in=frontier).order_by("id"))
+        found += level
+        frontier = [r.pk for r in level]
+    return sorted(found, key=lambda r: r.pk, reverse=True)
+
+
+def _locked_or_none(character_id: int | None) -> Character | None:
+    if character_id is None:
+        return None
+    return Character.objects.select_for_update().select_related("campaign").filter(pk=character_id).first()
+
+
+def _give_back(entry: Roll) -> None:
+    """What one log entry spent comes back, what it gained goes, each within the sheet's bounds."""
+    for spend in entry.spends:
+        what = spend.get("what")
+        if what == "free_invocation":
+            # At most 9, as the aspect's constraint says; an aspect deleted since gets nothing back.
+            Aspect.objects.filter(pk=spend.get("aspect"), free_invocations__lt=9).update(
+                free_invocations=F("free_invocations") + 1)
+            continue
+        character = _locked_or_none(spend.get("character") or entry.character_id)
+        if character is None:  # deleted since: nothing to give back to
+            continue
+        if what == "willpower":
+            _update(character, exalted_willpower_temporary=min(character.exalted_willpower,
+                                                               character.exalted_willpower_temporary + 1))
+        elif what == "fate_point":
+            _update(character, fate_points=min(CHARACTER_BOUNDS["fate_points"][1], character.fate_points + 1))
+        elif what == "v5_willpower":  # spending marked 1 superficial damage (there was an undamaged box)
+            _update(character, v5_willpower_superficial=max(0, character.v5_willpower_superficial - 1))
+        elif what == "hunger":  # a rouse check: the Hunger it added
+            _update(character, v5_hunger=max(0, character.v5_hunger - int(spend.get("amount", 0))))
+    if entry.result.get("advantage"):
+        _take_back_advantage(entry)
+    if entry.kind == RollKind.REWARD:
+        character = _locked_or_none(entry.character_id)
+        reward = entry.result.get("reward", {})
+        # Older rewards did not store what they regained: the reward itself, as near as it gets.
+        regained = entry.result.get("regained") or (
+            {"exalted_willpower_temporary": 1} if reward.get("willpower") else {"exalted_motes": reward.get("motes", 0)})
+        if character is not None:
+            _update(character, **{field: max(0, getattr(character, field) - int(amount))
+                                  for field, amount in regained.items()})
+
+
+def _take_back_advantage(entry: Roll) -> None:
+    """Fate: a Create an advantage (or an invocation that improved one) goes back to what stood
+    before it: the aspect it made is deleted, the free invocations it added are taken back (never
+    below 0: some may have been used since), a boost it turned into an aspect is a boost again."""
+    now = entry.result["advantage"]
+    if now.get("aspect") is None:
+        return  # it made nothing
+    parent = Roll.objects.filter(pk=entry.parent_id).values_list("result", flat=True).first() if entry.parent_id else None
+    before = (parent or {}).get("advantage") or {"aspect": now["aspect"] if now.get("known") else None,
+                                                  "free": 0, "boost": False}
+    if before.get("aspect") != now["aspect"]:
+        Aspect.objects.filter(pk=now["aspect"]).delete()
+        return
+    less = now.get("free", 0) - before.get("free", 0)
+    if less > 0 or before.get("boost") != now.get("boost"):
+        Aspect.objects.filter(pk=now["aspect"]).update(
+            free_invocations=Greatest(F("free_invocations") - max(0, less), 0),
+            boost=bool(before.get("boost")) and not now.get("known"))
+
+
+def _extended_inputs(entry: Roll) -> tuple[int, bool, int | None]:
+    """What a roll brought to its extended action: successes, botched, the other side's successes."""
+    rolled = entry.result.get("extended", {}).get("rolled")
+    if rolled is not None:
+        return rolled["successes"], rolled["botched"], rolled.get("opponent")
+    # Rolls logged before the inputs were stored: read them off the result.
+    successes = entry.result.get("team_total", entry.main.get("successes", 0))
+    opponent = entry.result.get("opponent", {}).get("successes") if entry.result.get("opponent") else None
+    return successes, entry.outcome in ("botch", "fumble"), opponent
+
+
+def _replay_extended(action_id: int) -> None:
+    """Set an extended action to what its rolls that still stand make of it: from where it stood
+    before its first roll, each roll not voided replayed in order (its botch policy included)."""
+    action = ExtendedAction.objects.select_for_update().filter(pk=action_id).first()
+    if action is None:
+        return
+    rolls = list(Roll.objects.filter(extended=action, kind=RollKind.ROLL).order_by("id"))
+    start = (rolls[0].result.get("extended", {}).get("before") if rolls else None) or {}
+    goal = action.goal if action.kind == ExtendedKind.SOLO else 10**6
+    state = ExtendedState(goal=goal, total=start.get("total", 0), rolls=start.get("rolls", 0),
+                          ruined=start.get("ruined", False))
+    opponent_total = start.get("opponent_total", 0)
+    for entry in rolls:
+        if entry.voided_at is not None:
+            continue
+        successes, botched, other = _extended_inputs(entry)
+        try:
+            state = advance(state, successes, botched, action.difficulty, botch_policy(action.botch))
+        except RulesError:
+            break  # over sooner without the voided roll: what came after adds nothing
+        if action.kind != ExtendedKind.SOLO and other is not None:
+            opponent_total += gain(other, action.difficulty)
+    ExtendedAction.objects.filter(pk=action.pk).update(total=state.total, rolls=state.rolls, ruined=state.ruined,
+                                                       opponent_total=opponent_total)
+
+
+@transaction.atomic
+def void_roll(roll: Roll, user: Any) -> list[Roll]:
+    """Void a logged roll and the follow-ups below it: struck through, kept in the log, and what
+    they spent or gained given back (see the comment above). The entries voided, newest first."""
+    chain = _chain_locked(roll)
+    target = next((entry for entry in chain if entry.pk == roll.pk), None)
+    if target is None:
+        raise Refused(_("This roll is no longer in the log."))
+    if target.voided_at is not None:
+        raise Refused(_("This roll has already been voided."))
+    voiding = [entry for entry in chain if entry.voided_at is None]  # a follow-up voided before stays as it was
+    for entry in voiding:
+        _give_back(entry)
+    Roll.objects.filter(pk__in=[entry.pk for entry in voiding]).update(
+        voided_at=timezone.now(), voided_by=user if getattr(user, "is_authenticated", False) else None)
+    for action_id in sorted({entry.extended_id for entry in voiding if entry.extended_id}):
+        _replay_extended(action_id)
+    announce(target.campaign_id, ChangeKind.ROLL, roll=target, public=not (target.hidden and target.revealed_at is None))
+    return voiding
+
+
+@transaction.atomic
+def undo_last_change(campaign: Campaign, expected: int | None = None) -> ResourceChange:
+    """Undo the campaign's newest one-click change not undone yet (repeated calls walk back).
+
+    ``expected`` is the change the GM's Undo button named: if another change came in the
+    meantime (another tab), nothing is undone. The character must still show what the change
+    made of it, else it has changed since and nothing is undone either.
+    """
+    newest = ResourceChange.objects.filter(campaign=campaign, undone_at__isnull=True).order_by("-id").first()
+    if newest is None:
+        raise Refused(_("Nothing to undo."))
+    character = _locked_or_none(newest.character_id)  # the character first, as adjust locks it
+    change = ResourceChange.objects.select_for_update().get(pk=newest.pk)
+    latest = ResourceChange.objects.filter(campaign=campaign, undone_at__isnull=True).order_by("-id").first()
+    if change.undone_at is not None or latest is None or latest.pk != change.pk or (
+            expected is not None and expected != change.pk):
+        raise Refused(_("The table has changed since: look at the Undo button again."))
+    if character is None or any(getattr(character, name) != value for name, value in change.after.items()):
+        raise Refused(_("%(name)s has changed since: nothing was undone.")
+                      % {"name": character.name if character else "?"})
+    _update(character, **change.before)
+    ResourceChange.objects.filter(pk=change.pk).update(undone_at=timezone.now())
+    announce(campaign.pk, ChangeKind.CHARACTER, character=character)
+    return change
+
+
+# --- aspects and the scene --------------------------------------------------------------------
+
+@transaction.atomic
+def add_scene_aspect(scene: Scene, text: str, free_invocations: int = 0, boost: bool = False) -> Aspect:
+    """Fate: a situation aspect (or a boost: one free invocation, gone once used) on the scene in play."""
+    campaign = scene.episode.story.campaign
+    if campaign.game != Game.FATE:
+        raise Refused(_("Situation aspects and boosts are Fate's."))
+    if not Scene.objects.filter(pk=scene.pk, ended_at__isnull=True).exists():
+        raise Refused(_("This scene has ended; start a new one."))
+    text = " ".join(text.split())
+    if not text:
+        raise Refused(_("Name the aspect."))
+    aspect = Aspect(scene=scene, text=text, boost=boost, free_invocations=1 if boost else free_invocations)
+    try:
+        aspect.full_clean()
+    except ValidationError as error:
+        raise Refused(" ".join(error.messages)) from None
+    aspect.save()
+    announce(campaign.pk, ChangeKind.TIME)
+    return aspect
+
+
+@transaction.atomic
+def remove_scene_aspect(scene: Scene, aspect_id: int) -> None:
+    """The GM takes a situation aspect or a boost of the scene off the table."""
+    if not Aspect.objects.filter(pk=aspect_id, scene=scene, character__isnull=True).delete()[0]:
+        raise Refused(_("That aspect is no longer on the scene."))
+    announce(scene.episode.story.campaign_id, ChangeKind.TIME)
+
+
+@transaction.atomic
+def set_scene_notes(scene: Scene, notes: str) -> Scene:
+    """The scene's notes (what is on fire, who is hidden), in every game."""
+    notes = notes.strip().replace("\r\n", "\n")
+    limit = Scene._meta.get_field("notes").max_length
+    if len(notes) > limit:
+        raise Refused(_("Scene notes hold at most %(n)d characters.") % {"n": limit})
+    if not Scene.objects.filter(pk=scene.pk, ended_at__isnull=True).update(notes=notes):
+        raise Refused(_("This scene has ended; start a new one."))
+    scene.notes = notes
+    announce(scene.episode.story.campaign_id, ChangeKind.TIME)
+    return scene

@@ -2,7 +2,9 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, register_converter
 
-from gmtools import player_views, views
+from gmtools import character_views
+from gmtools import scene_views
+from gmtools import mistakes, player_views, saved_roll_views, views
 
 
 class TokenConverter:
@@ -34,12 +36,35 @@ urlpatterns = [
     path("campaigns/<int:pk>/rolls/<int:roll_pk>/reward/", views.reward, name="reward"),
     path("campaigns/<int:pk>/time/", views.time_action, name="time"),
     path("campaigns/<int:pk>/flip/", views.flip, name="flip"),
+    path("campaigns/<int:pk>/scene/aspects/", scene_views.scene_aspect_add, name="scene-aspect-add"),
+    path("campaigns/<int:pk>/scene/aspects/<int:aspect_pk>/remove/", scene_views.scene_aspect_remove,
+         name="scene-aspect-remove"),
+    path("campaigns/<int:pk>/scene/notes/", scene_views.scene_notes, name="scene-notes"),
+    path("campaigns/<int:pk>/composer/aspects/", scene_views.composer_aspects, name="composer-aspects"),
     path("campaigns/<int:pk>/turn-order/", views.turn_order, name="turn-order"),
     path("campaigns/<int:pk>/characters/<int:character_pk>/declare/", views.declare, name="declare"),
     path("campaigns/<int:pk>/extended/", views.extended_list, name="extended-list"),
     path("campaigns/<int:pk>/extended/new/", views.extended_create, name="extended-create"),
     path("campaigns/<int:pk>/extended/<int:action_pk>/stop/", views.extended_stop, name="extended-stop"),
     path("campaigns/<int:pk>/rolls/<int:roll_pk>/reveal/", views.reveal, name="reveal"),
+    path("campaigns/<int:pk>/rolls/<int:roll_pk>/void/", mistakes.void, name="void"),
+    path("campaigns/<int:pk>/undo/", mistakes.undo, name="undo"),
+    path("campaigns/<int:pk>/saved-rolls/new/", saved_roll_views.saved_roll_create, name="saved-roll-create"),
+    path("campaigns/<int:pk>/saved-rolls/<int:saved_pk>/", saved_roll_views.saved_roll_use, name="saved-roll-use"),
+    path("campaigns/<int:pk>/saved-rolls/<int:saved_pk>/delete/", saved_roll_views.saved_roll_delete,
+         name="saved-roll-delete"),
+    path("campaigns/<int:pk>/characters/new/", character_views.character_new, name="character-new"),
+    path("campaigns/<int:pk>/characters/quick/", character_views.npc_quick, name="npc-quick"),
+    path("campaigns/<int:pk>/characters/template/", character_views.npc_template, name="npc-template"),
+    path("campaigns/<int:pk>/characters/import/", character_views.character_import, name="character-import"),
+    path("campaigns/<int:pk>/characters/<int:character_pk>/edit/", character_views.character_edit,
+         name="character-edit"),
+    path("campaigns/<int:pk>/characters/<int:character_pk>/delete/", character_views.character_delete,
+         name="character-delete"),
+    path("campaigns/<int:pk>/characters/<int:character_pk>/duplicate/", character_views.character_duplicate,
+         name="character-duplicate"),
+    path("campaigns/<int:pk>/characters/<int:character_pk>/copy/", character_views.character_copy,
+         name="character-copy"),
     path("campaigns/<int:pk>/player-link/", views.player_link, name="player-link"),
     path("campaigns/<int:pk>/export/", views.export, name="export"),
     path("campaigns/<int:pk>/stream/", views.stream, name="stream"),

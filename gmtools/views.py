@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget, trigger_client_event
 
-from gmtools import board, links, live, recap, services
+from gmtools import aspects, board, links, live, recap, services, undo
 from gmtools.composer import ComposerForm
 from gmtools.models import Aspect, Campaign, ChangeKind, Character, Roll, Scene
 from gmtools.forms import ExtendedForm, LogFilter, SceneForm
@@ -81,9 +81,11 @@ def table(request: HttpRequest, pk: int) -> HttpResponse:
     })
 
 
-def _composer(campaign: Campaign, character: Character | int | None, scene: Scene | None) -> dict:
-    """A fresh composer for a character, with the odds of its initial values."""
-    form = ComposerForm(campaign, initial={"character": character}, scene=scene)
+def _composer(campaign: Campaign, character: Character | int | None, scene: Scene | None,
+              asked: dict | None = None) -> dict:
+    """A fresh composer for a character, with the odds of its initial values (``asked``: the traits
+    clicked on its card, or a saved roll's fields)."""
+    form = ComposerForm(campaign, initial={**(asked or {}), "character": character}, scene=scene)
     data = {name: (value.pk if hasattr(value, "pk") else value)
             for name, value in ((n, form.get_initial_for_field(f, n)) for n, f in form.fields.items())
             if value not in (None, "", [])}
@@ -95,11 +97,13 @@ def _composer(campaign: Campaign, character: Character | int | None, scene: Scen
 @login_required
 @require_GET
 def composer(request: HttpRequest, pk: int) -> HttpResponse:
-    """The composer again, for another character (its traits and options)."""
+    """The composer again, for another character (its traits and options); ``first``, ``second`` and
+    ``pool_from``: a trait or pool clicked on the character's card."""
     campaign = _campaign(request, pk)
     scene = Scene.objects.current(campaign)
+    asked = {name: request.GET[name] for name in ("first", "second", "pool_from") if request.GET.get(name)}
     return render(request, "table.html#composer",
-                  {"campaign": campaign, **_composer(campaign, request.GET.get("character"), scene)})
+                  {"campaign": campaign, **_composer(campaign, request.GET.get("character"), scene, asked)})
 
 
 @login_required
@@ -182,7 +186,8 @@ def _follow_up(request: HttpRequest, pk: int, roll_pk: int, form_class, act) -> 
     parent = get_object_or_404(Roll.objects.select_related("campaign", "character"), campaign=campaign, pk=roll_pk)
     form = form_class(request.POST)
     if "aspect" in form.fields:
-        form.fields["aspect"].queryset = Aspect.objects.filter(character_id=parent.character_id)
+        # Any aspect in play for the roll's character: its own, the scene's, the others' in the scene.
+        form.fields["aspect"].queryset = aspects.in_play(campaign, Scene.objects.current(campaign), parent.character_id)
     if not form.is_valid():
         return _refused(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
     try:
@@ -224,7 +229,8 @@ def adjust(request: HttpRequest, pk: int, character_pk: int) -> HttpResponse:
     scene = Scene.objects.current(campaign)
     characters = list(board.characters(campaign).filter(pk=character_pk))
     board.annotate_turn(characters, scene)
-    return render(request, "table.html#character-card", {"campaign": campaign, "character": characters[0], "scene": scene})
+    return render(request, "table.html#adjusted", {"campaign": campaign, "character": characters[0], "scene": scene,
+                                                   "undo": undo.offer(campaign)})  # the Undo button names this click
 
 
 @login_required

@@ -99,7 +99,7 @@
 (function () {
   document.addEventListener("click", (event) => {
     const card = event.target.closest && event.target.closest(".character-card[id^='character-']");
-    if (!card || event.target.closest("button, input, select, textarea, a, label, form")) return;
+    if (!card || event.target.closest("button, input, select, textarea, a, label, form, summary")) return;
     const select = document.querySelector("#composer [name=character]");
     const id = card.id.replace("character-", "");
     if (!select || select.value === id || ![...select.options].some((o) => o.value === id)) return;

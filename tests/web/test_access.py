@@ -36,6 +36,7 @@ from django.test import Client
 from django.urls import Resolver404, URLResolver, get_resolver, resolve, reverse
 
 from gmtools import services
+from gmtools.characters import NPC_TEMPLATES
 from gmtools.composer import ComposerForm
 from gmtools.models import (
     Aspect,
@@ -46,6 +47,7 @@ from gmtools.models import (
     Episode,
     ExtendedAction,
     Roll,
+    SavedRoll,
     Scene,
     SceneParticipant,
     Story,
@@ -54,6 +56,7 @@ from gmtools.models import (
 )
 from gmtools.sheets import Game
 from tests.web.helpers import COMMON, DEFAULTS, POOL_TRAITS
+from tests.web.character_data import character_file, sheet_post
 
 pytestmark = pytest.mark.django_db
 
@@ -158,6 +161,10 @@ def build_world(gm: User, other_gm: User, game: str) -> World:
         extended = ExtendedAction.objects.create(campaign=campaign, scene=scene, name="Pick the lock", goal=5, character=pc)
     else:
         extended = services.create_extended(campaign, scene, name="Pick the lock", goal=5, character=pc)
+    services.adjust(pc, ADJUST[game])  # a one-click change for the Undo button to undo
+    if game == Game.FATE:
+        Aspect.objects.create(scene=scene, text="Crates everywhere", free_invocations=1)  # a situation aspect
+    SavedRoll.objects.create(character=pc, name="Strike", fields={k: v for k, v in composer_data(pc).items() if k != "character"})
     theirs = Campaign.objects.create(name="Their own table", game=game, gm=other_gm)
     Character.objects.create_with_sheet(campaign=theirs, name="Bea")
     campaign.refresh_from_db()
@@ -229,6 +236,10 @@ def _roll(world: World) -> dict:
     return {"pk": world.campaign.pk, "roll_pk": world.roll.pk}
 
 
+def _scene_aspect(world: World) -> int:
+    return Aspect.objects.filter(scene=world.scene, character__isnull=True).values_list("pk", flat=True).first() or 0
+
+
 def _aspect(world: World) -> str:
     aspect = world.pc.aspects.first()
     return str(aspect.pk) if aspect else ""
@@ -265,6 +276,32 @@ ACCESS: dict[str, Entry] = {
     }, writes=True),
     "extended-stop": _gm("post", kwargs=lambda w: {"pk": w.campaign.pk, "action_pk": w.extended.pk}, writes=True),
     "reveal": _gm("post", kwargs=lambda w: {"pk": w.campaign.pk, "roll_pk": w.secret.pk}, writes=True),
+    # characters and NPCs from the table (gmtools/character_views.py)
+    "character-new": _gm("post", data=lambda w: sheet_post(w.campaign, name="Newcomer"), writes=True),
+    "character-edit": _gm("post", kwargs=_character, data=lambda w: sheet_post(w.campaign, w.pc, name="Ana the Bold"),
+                          writes=True),
+    "character-delete": _gm("post", kwargs=lambda w: {"pk": w.campaign.pk, "character_pk": w.npc.pk}, writes=True),
+    "character-duplicate": _gm("post", kwargs=lambda w: {"pk": w.campaign.pk, "character_pk": w.npc.pk},
+                               data=lambda w: {"count": 2}, writes=True),
+    "character-copy": _gm("post", kwargs=_character, data=lambda w: {"campaign": w.campaign.pk}, writes=True),
+    "npc-quick": _gm("post", data=lambda w: {"name": "Dock worker", "pool": 2}, writes=True),
+    "npc-template": _gm("post", data=lambda w: {"template": NPC_TEMPLATES[w.campaign.game][0].key, "name": "",
+                                                "count": 2}, writes=True),
+    "character-import": _gm("post", data=lambda w: {"file": character_file(w.pc)}, writes=True),
+    "void": _gm("post", kwargs=_roll, writes=True),
+    "undo": _gm("post", data=lambda w: {"change": ""}, writes=True),  # undoes the world's one-click change
+    "saved-roll-create": _gm("post", data=lambda w: {**composer_data(w.pc), "saved_name": "Strike again"}, writes=True),
+    "saved-roll-use": _gm("get", kwargs=lambda w: {"pk": w.campaign.pk, "saved_pk": w.pc.saved_rolls.get().pk}),
+    "saved-roll-delete": _gm("post", kwargs=lambda w: {"pk": w.campaign.pk, "saved_pk": w.pc.saved_rolls.get().pk},
+                             writes=True),
+    # the scene: Fate's situation aspects and boosts, the notes of any game (gmtools/scene_views.py)
+    "scene-aspect-add": _gm("post", data=lambda w: {"text": "Smoke fills the hall", "free_invocations": 1},
+                            game=Game.FATE, writes=True),
+    # In the other games the world has no scene aspect: the id is nobody's, and the owner gets a 422 refusal.
+    "scene-aspect-remove": _gm("post", kwargs=lambda w: {"pk": w.campaign.pk, "aspect_pk": _scene_aspect(w)},
+                               game=Game.FATE, writes=True),
+    "scene-notes": _gm("post", data=lambda w: {"notes": "The warehouse is on fire"}, writes=True),
+    "composer-aspects": _gm("get", data=lambda w: {"character": w.pc.pk}),
     "player-link": _gm("post", writes=True),
     "export": _gm("get", data=lambda w: {"part": "campaign", "format": "md"}),
     # Streams answer 204 under the test client (not ASGI): the page falls back to polling.
@@ -334,13 +371,16 @@ TABLES = [
     (Roll, "campaign"), (Change, "campaign"), (Story, "campaign"), (Episode, "story__campaign"),
     (Scene, "episode__story__campaign"), (SceneParticipant, "scene__episode__story__campaign"),
     (TurnDeclaration, "scene__episode__story__campaign"), (ExtendedAction, "campaign"),
+    (SavedRoll, "character__campaign"),
+    # A situation aspect has no character: it is the campaign's through its scene.
+    (Aspect, "scene__episode__story__campaign"),
 ]
 
 
 def snapshot(campaign: Campaign | None = None) -> dict[str, list[dict]]:
     """Every row of those tables (of one campaign, or of all), every column."""
     return {
-        model.__name__: list((model.objects.all() if campaign is None else model.objects.filter(**{path: campaign.pk}))
+        f"{model.__name__} by {path}": list((model.objects.all() if campaign is None else model.objects.filter(**{path: campaign.pk}))
                              .order_by("pk").values())
         for model, path in TABLES
     }

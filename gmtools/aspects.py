@@ -1,0 +1,164 @@
+"""Fate: which aspects are in play, who may invoke what on one roll, and what Create an advantage makes.
+
+Queries and rules only (no writes: those are in ``gmtools.services``, each in one transaction).
+
+Decisions, where seed 004 and RULES.md leave room:
+
+- **In play** for a roll: the rolling character's own aspects, the current scene's situation
+  aspects and boosts, and the aspects of the other characters in the scene's turn order. With no
+  scene in play, only the character's own. An ended scene's aspects are gone (the end of a scene
+  deletes them, those put on a character included).
+- **The same aspect twice on one roll** (the roll and its invocations after it): seed 004 allows
+  it only with free invocations ("normalmente no se puede invocar dos veces el mismo aspecto en
+  una tirada", success with style being the exception). As in Fate Core, which Fate Accelerated
+  abridges, a free invocation stacks with one paid invocation. So an aspect is invoked at most
+  twice on one roll, and twice only when a free invocation pays for one of the two: never two
+  fate points on one aspect, never a third invocation. The composer offers the second invocation
+  only of an aspect with two free invocations or more (the style case); after the roll, the card's
+  Invoke offers only what this rule allows, and the server refuses anything else.
+- **A boost** has one free invocation and is deleted when it is used.
+- **Create an advantage** names its aspect in the composer and puts it on the scene (by default)
+  or on a character. A name that matches an aspect already there (case aside, boosts aside) is a
+  known aspect: tie or success +1 free invocation, style +2. A new aspect: tie a boost, success
+  the aspect with 1 free invocation, style with 2, fail nothing (the GM may still add it by hand).
+  An advantage made on a character in a scene ends with the scene too.
+- **An invocation after a Create an advantage roll** brings the advantage up to what the new
+  result gives (a fail turned into a success creates the aspect; a tie's boost becomes the aspect
+  with one free invocation; success turned into style adds the second). It only ever goes up: a
+  reroll that lowers the result takes nothing back (the GM removes the aspect by hand if so).
+  The aspect a roll made cannot be invoked on that same roll.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
+from django.utils.translation import gettext, ngettext
+
+from gmtools.models import Aspect, Campaign, Character, Scene, SceneParticipant
+
+FREE, PAID = "free_invocation", "fate_point"
+# At most this many invocations of one aspect on one roll (seed 004: success with style's two).
+MOST_PER_ROLL = 2
+
+
+def in_play(campaign: Campaign | int, scene: Scene | None, character: Character | int | None) -> QuerySet[Aspect]:
+    """The aspects a character's roll may invoke: its own first, then the scene's, then the others'."""
+    character_id = getattr(character, "pk", character)
+    where = Q(character_id=character_id) if character_id is not None else Q(pk__in=[])
+    if scene is not None:
+        taking_part = SceneParticipant.objects.filter(scene=scene).values("character_id")
+        where |= Q(scene=scene, character__isnull=True) | Q(character_id__in=taking_part)
+    campaign_id = getattr(campaign, "pk", campaign)
+    where &= Q(character__campaign_id=campaign_id) | Q(character__isnull=True, scene__episode__story__campaign_id=campaign_id)
+    place = Case(When(character_id=character_id, then=Value(0)), When(character__isnull=True, then=Value(1)),
+                 default=Value(2), output_field=IntegerField())
+    return Aspect.objects.filter(where).select_related("character").annotate(place=place).order_by("place", "id")
+
+
+def payable(aspect: Aspect, fate_points: int) -> str | None:
+    """How the next invocation of this aspect is paid: a free invocation first, else a fate point."""
+    if aspect.free_invocations > 0:
+        return FREE
+    return PAID if fate_points > 0 else None
+
+
+def may_invoke_again(earlier: list[str], paying: str) -> bool:
+    """``earlier``: how this aspect was already paid for on this roll; ``paying``: how it would be now."""
+    if not earlier:
+        return True
+    return len(earlier) < MOST_PER_ROLL and FREE in (*earlier, paying)
+
+
+def twice_refusal(text: str) -> str:
+    return gettext("“%(aspect)s” is already invoked on this roll: the same aspect a second time only with a free "
+                   "invocation, and never a third time.") % {"aspect": text}
+
+
+def invocations(spends: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The aspects a list of spends invoked: [{"aspect": id, "paid": what}, ...]."""
+    return [{"aspect": s["aspect"], "paid": s["what"]} for s in spends
+            if s.get("what") in (FREE, PAID) and s.get("aspect") is not None]
+
+
+def label(aspect: Aspect, roller_id: int | None = None) -> str:
+    """An aspect as a choice: "On fire (scene, 2 free)", "Daring pilot (Ana)"."""
+    parts = []
+    if aspect.character_id is None and not aspect.boost:
+        parts.append(gettext("scene"))
+    elif aspect.character_id not in (None, roller_id):
+        parts.append(aspect.character.name)
+    if aspect.boost:
+        parts.append(gettext("boost"))
+    elif aspect.free_invocations:
+        parts.append(ngettext("%(n)d free", "%(n)d free", aspect.free_invocations) % {"n": aspect.free_invocations})
+    return f"{aspect.text} ({', '.join(parts)})" if parts else aspect.text
+
+
+# --- Create an advantage ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Grant:
+    """What a Create an advantage result gives: free invocations, as a boost or not."""
+
+    free: int = 0
+    boost: bool = False
+
+    def better_than(self, other: Grant) -> bool:
+        return self.free > other.free or (self.free == other.free and other.boost and not self.boost)
+
+
+def grant(effect: dict[str, Any], known: bool) -> Grant:
+    """From the action's effect (``rules.fate.effects``): a boost, or N free invocations."""
+    if known:
+        return Grant(free=effect.get("free_invokes", 0))
+    if effect.get("boost"):
+        return Grant(free=1, boost=True)
+    return Grant(free=effect.get("free_invokes", 0)) if effect.get("aspect_created") else Grant()
+
+
+def known_aspect(campaign: Campaign | int, scene: Scene | None, on: Character | None, text: str) -> Aspect | None:
+    """An aspect already there with this name (not a boost): on the character, or the scene's own."""
+    rows = Aspect.objects.filter(boost=False, text__iexact=text)
+    if on is not None:
+        return rows.filter(character=on).first()
+    return rows.filter(scene=scene, character__isnull=True).first() if scene is not None else None
+
+
+def advantage_text(advantage: dict[str, Any]) -> str:
+    """The card's line: what a Create an advantage put in play (empty when nothing yet)."""
+    free, text = advantage.get("free", 0), advantage.get("text", "")
+    where = advantage.get("on_name") or gettext("the scene")
+    if advantage.get("boost"):
+        return gettext("Boost “%(aspect)s” on %(where)s (gone once invoked)") % {"aspect": text, "where": where}
+    if advantage.get("known") and free:
+        return ngettext("“%(aspect)s” on %(where)s: +%(n)d free invocation",
+                        "“%(aspect)s” on %(where)s: +%(n)d free invocations", free) % {
+            "aspect": text, "where": where, "n": free}
+    if advantage.get("aspect") is not None and not advantage.get("known"):
+        return ngettext("New aspect “%(aspect)s” on %(where)s, %(n)d free invocation",
+                        "New aspect “%(aspect)s” on %(where)s, %(n)d free invocations", free) % {
+            "aspect": text, "where": where, "n": free}
+    return ""
+
+
+def invoked_text(spends: Iterable[dict[str, Any]]) -> str:
+    """The card's line: which aspects the entry invoked, and how each was paid."""
+    counted: dict[tuple[str, str], int] = {}
+    for spend in spends:
+        what, text = spend.get("what"), spend.get("label", "")
+        if what == FREE or (what == PAID and text):
+            counted[(text, what)] = counted.get((text, what), 0) + 1
+    parts = []
+    for (text, what), n in counted.items():
+        if what == PAID:
+            parts.append(gettext("“%(aspect)s” (fate point)") % {"aspect": text})
+        elif n > 1:  # success with style's two free invocations on one roll
+            parts.append(gettext("“%(aspect)s” (free, twice)") % {"aspect": text})
+        else:
+            parts.append(gettext("“%(aspect)s” (free)") % {"aspect": text})
+    return gettext("Invoked %(aspects)s") % {"aspects": ", ".join(parts)} if parts else ""

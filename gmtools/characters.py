@@ -1,0 +1,637 @@
+"""Characters and NPCs made at the GM's table: the full sheet, quick NPCs, templates, copies, imports.
+
+Everything here validates as the models already do (``Character.clean``, ``Trait.clean``, the
+constraints and their messages) and writes in one transaction that also announces the change to the
+live streams. A change to the cast (a character made, edited, copied in, deleted) is announced as a
+``ChangeKind.CHARACTER`` change without a character: every viewer redraws the whole list of cards,
+the turn order and the composer's list of characters (see ``gmtools.board.redraw``).
+
+The sheet reuses the admin's per-category trait forms (``gmtools.admin.TraitForm`` and
+``TraitFormSet``: a standard trait keeps its translated label and cannot be renamed or deleted; a
+name is unique across the categories) and its per-game resource fieldsets. A new character's sheet
+is shown before the character exists: its standard traits are rows not yet saved, and the POST
+that creates the character saves them with the ratings submitted, in the order shown.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from crispy_forms.helper import FormHelper
+from crispy_forms.layout import Column, Field, Fieldset, Layout, Row
+from django import forms
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import transaction
+from django.forms.models import inlineformset_factory
+from django.utils.functional import Promise
+from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
+
+from gmtools import backup
+from gmtools.admin import CATEGORY_PLURALS, MAX_IMPORT_BYTES, AspectFormSet, CharacterAdmin, TraitForm, TraitFormSet
+from gmtools.composer import FIRST_CATEGORY, SECOND_CATEGORY
+from gmtools.live import announce
+from gmtools.models import Aspect, Campaign, ChangeKind, Character, CharacterKind, Trait
+from gmtools.sheets import GAME_CATEGORIES, STANDARD_SHEETS, Game, TraitCategory, rating_bounds
+
+NAME_MAX = Character._meta.get_field("name").max_length
+BASIC_FIELDS = ("name", "kind", "player", "concept", "notes")
+COPIES_MAX = 20
+
+
+def announce_cast(campaign_id: int) -> None:
+    """The cast changed (a character made, edited or deleted): every viewer redraws its cards."""
+    announce(campaign_id, ChangeKind.CHARACTER)
+
+
+# --- the full sheet ------------------------------------------------------------------------------
+
+
+class CharacterForm(forms.ModelForm):
+    """The character's own row: who it is, and its game's resources (only that game's)."""
+
+    class Meta:
+        model = Character
+        fields = [*BASIC_FIELDS, *(name for names in Character.RESOURCE_FIELDS.values() for name in names)]
+        widgets = {"notes": forms.Textarea(attrs={"rows": 2})}
+
+    def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.instance.campaign = campaign
+        game = campaign.game
+        for name in list(self.fields):
+            if name not in BASIC_FIELDS and name not in Character.RESOURCE_FIELDS[game]:
+                del self.fields[name]
+        title, rows = CharacterAdmin.RESOURCE_FIELDSETS[game]
+        self.helper = FormHelper()
+        self.helper.form_tag = False
+        self.helper.disable_csrf = True
+        self.helper.layout = Layout(
+            Row(Column("name", css_class="col-8"), Column("kind", css_class="col-4")),
+            Row(Column("player"), Column("concept")),
+            Field("notes"),
+            Fieldset(title, *(self._row(row) for row in rows)),
+        )
+
+    def _row(self, row: tuple[str, ...] | str) -> Row:
+        # The admin's rows, without its read-only derived values (boxes, distances).
+        names = [name for name in ((row,) if isinstance(row, str) else row) if name in self.fields]
+        return Row(*(Column(name) for name in names))
+
+
+class SheetTraitFormSet(TraitFormSet):
+    """The admin's trait formset, for one category, also for a character not saved yet (``sheet``).
+
+    Every row's character is the formset's own instance (the one the character form changed), so a
+    rating is checked against the Essence or the kind submitted with it, without a query per row.
+    """
+
+    sheet: list[Trait] | None = None
+
+    def __init__(self, *args: Any, sheet: list[Trait] | None = None, **kwargs: Any) -> None:
+        self.sheet = sheet
+        super().__init__(*args, **kwargs)
+
+    def get_queryset(self) -> list[Trait]:  # type: ignore[override]
+        if not hasattr(self, "_rows"):
+            rows = list(self.sheet) if self.sheet is not None else list(super().get_queryset())
+            for row in rows:
+                row.character = self.instance
+            self._rows = rows
+        return self._rows
+
+    def _construct_form(self, i: int, **kwargs: Any) -> forms.Form:
+        if self.sheet is not None and i < len(self.sheet):
+            kwargs["instance"] = self.sheet[i]  # not saved yet: no id to find it by
+            kwargs["instance"].character = self.instance
+        form = super()._construct_form(i, **kwargs)
+        form.instance.character = self.instance
+        return form
+
+
+def _trait_formset(category: str) -> type[SheetTraitFormSet]:
+    formset = inlineformset_factory(Character, Trait, form=TraitForm, formset=SheetTraitFormSet,
+                                    fields=["name", "rating", "specialties"], extra=1, can_delete=True)
+    formset.category = category
+    return formset
+
+
+FateAspectFormSet = inlineformset_factory(Character, Aspect, formset=AspectFormSet,
+                                          fields=["kind", "text", "free_invocations"], extra=1, can_delete=True)
+
+
+@dataclass
+class TraitGroup:
+    category: str
+    title: Promise
+    formset: SheetTraitFormSet
+
+
+class CharacterSheet:
+    """A character's whole sheet as one form: its row, one trait formset per category, Fate's aspects."""
+
+    def __init__(self, campaign: Campaign, data: Any = None, instance: Character | None = None) -> None:
+        self.campaign = campaign
+        self.adding = instance is None
+        if instance is None:
+            instance = Character(campaign=campaign)
+        instance.campaign = campaign  # the same row: the game is read without a query
+        self.form = CharacterForm(data, instance=instance, campaign=campaign, prefix="sheet")
+        self.character = self.form.instance
+        self.data = data
+        self.groups = self._groups(data, sheet=self.adding)
+        self.aspects = (FateAspectFormSet(data, instance=self.character, prefix="aspects",
+                                          queryset=Aspect.objects.filter(scene__isnull=True))
+                        if campaign.game == Game.FATE else None)
+
+    def _groups(self, data: Any, sheet: bool) -> list[TraitGroup]:
+        game = self.campaign.game
+        standard: dict[str, list[Trait]] = {}
+        if sheet:
+            for trait in STANDARD_SHEETS[game]:
+                standard.setdefault(trait.category, []).append(
+                    Trait(key=trait.key, category=trait.category, rating=trait.default))
+        groups = []
+        for index, category in enumerate(GAME_CATEGORIES[game]):
+            # The admin's prefixes ("traits", "traits-2", ...): its check of names across categories reads them.
+            prefix = "traits" if index == 0 else f"traits-{index + 1}"
+            formset = _trait_formset(category)(
+                data, instance=self.character, prefix=prefix, queryset=Trait.objects.filter(category=category),
+                sheet=standard.get(category, []) if sheet else None)
+            groups.append(TraitGroup(category, CATEGORY_PLURALS[category], formset))
+        return groups
+
+    @property
+    def formsets(self) -> list[forms.BaseFormSet]:
+        return [group.formset for group in self.groups] + ([self.aspects] if self.aspects is not None else [])
+
+    def _submitted_ratings(self) -> list[Trait]:
+        """The standard traits as submitted (for Vampire's tracker boxes), best effort before validation."""
+        rows = []
+        for group in self.groups:
+            for form in group.formset.forms:
+                if form.instance.key:
+                    try:
+                        rating = int(form.data.get(form.add_prefix("rating"), form.instance.rating))
+                    except (TypeError, ValueError):
+                        rating = form.instance.rating
+                    rows.append(Trait(key=form.instance.key, category=form.instance.category, rating=rating))
+        return rows
+
+    def is_valid(self) -> bool:
+        with _traits_seen_as(self.character, self._submitted_ratings() if not self.adding else None):
+            valid = self.form.is_valid()
+        # The trait rows are checked against the Essence and kind just submitted.
+        return all([valid, *(formset.is_valid() for formset in self.formsets)])
+
+    def save(self) -> Character | None:
+        """Validate and write the whole sheet in one transaction; None (with the errors on the form) if refused."""
+        if self.adding and self.data is not None:
+            return self._create()
+        if not self.is_valid():
+            return None
+        try:
+            with transaction.atomic():
+                list(Character.objects.select_for_update().filter(pk=self.character.pk).values_list("pk"))
+                character = self.form.save()
+                for formset in self.formsets:
+                    formset.save()
+                self._final_check(character)
+                announce_cast(self.campaign.pk)
+        except ValidationError:
+            return None
+        return character
+
+    def _create(self) -> Character | None:
+        if not self.form.is_valid():
+            return None  # the rows are checked once the character exists (their bounds need it)
+        try:
+            with transaction.atomic():
+                character = self.form.save()
+                character.add_standard_sheet()
+                # The standard rows now exist, in the order the sheet showed them: bind the submission to them.
+                data = self.data.copy()
+                for group in self.groups:
+                    rows = list(character.traits.filter(category=group.category).order_by("id"))
+                    prefix = group.formset.prefix
+                    data[f"{prefix}-INITIAL_FORMS"] = str(len(rows))
+                    for i, row in enumerate(rows):
+                        data[f"{prefix}-{i}-id"] = str(row.pk)
+                self.data = data
+                self.groups = self._groups(data, sheet=False)
+                if self.aspects is not None:
+                    self.aspects = FateAspectFormSet(data, instance=character, prefix="aspects",
+                                                     queryset=Aspect.objects.filter(scene__isnull=True))
+                if not all([formset.is_valid() for formset in self.formsets]):
+                    raise ValidationError("")
+                for formset in self.formsets:
+                    formset.save()
+                self._final_check(character)
+                announce_cast(self.campaign.pk)
+        except ValidationError:
+            self.character.pk, self.character._state.adding = None, True
+            return None
+        return character
+
+    def _final_check(self, character: Character) -> None:
+        """Checks that need the saved traits (Vampire's tracker boxes) run once they are written."""
+        fresh = Character.objects.select_related("campaign").get(pk=character.pk)
+        try:
+            fresh.full_clean()
+        except ValidationError as error:
+            _add_errors(self.form, error)
+            raise
+
+    @property
+    def refused(self) -> bool:
+        """Was a submission refused? (Only the parts that were checked: a formset is not validated here.)"""
+        return bool(self.form.is_bound and self.form.errors) or any(
+            formset._errors is not None and formset.total_error_count() for formset in self.formsets)
+
+
+@contextmanager
+def _traits_seen_as(character: Character, rows: list[Trait] | None) -> Iterator[None]:
+    """While the character's row is checked, its traits read as submitted (see ``Character.clean``)."""
+    if rows is None:
+        yield
+        return
+    cached = Trait.objects.none()
+    cached._result_cache, cached._prefetch_done = rows, True
+    character._prefetched_objects_cache = {**getattr(character, "_prefetched_objects_cache", {}), "traits": cached}
+    try:
+        yield
+    finally:
+        character._prefetched_objects_cache.pop("traits", None)
+
+
+def _add_errors(form: forms.Form, error: ValidationError) -> None:
+    if not hasattr(error, "error_dict"):
+        form.add_error(None, error)
+        return
+    for name, messages in error.message_dict.items():
+        form.add_error(name if name in form.fields and name != NON_FIELD_ERRORS else None, messages)
+
+
+def delete_character(character: Character) -> None:
+    """Delete a character; the log keeps its rolls (``Roll.character`` is set to null, ``actor`` keeps the name)."""
+    with transaction.atomic():
+        campaign_id = character.campaign_id
+        Character.objects.filter(pk=character.pk).delete()
+        announce_cast(campaign_id)
+
+
+# --- quick NPCs ----------------------------------------------------------------------------------
+
+# How a bare pool is stored: as the NPC's only traits, custom traits the composer picks by itself
+# (it starts from the character's best trait of each kind). A d10 pool is Attribute + Ability
+# (Skill), so a pool of N is split over a custom trait of the game's first category (Attribute)
+# named "Pool" and one of its second category (Ability, Skill) named "Pool (skill)", each within
+# that category's rating bounds (1-5 and 0-5: pools 1 to 10); the skill half matters in the sci-fi
+# game, where Hard and harder need a skill level. Fate has no pool: its quick NPC has one custom
+# Approach, "Skill", rated 0 to +8 (an NPC's maximum). Nothing new in the model, every bound is
+# the model's own, and the GM can rename the traits or add the standard sheet's in the editor.
+POOL_NAMES: dict[str, Promise] = {
+    "first": pgettext_lazy("quick NPC", "Pool"),
+    "second": pgettext_lazy("quick NPC", "Pool (skill)"),
+    "fate": pgettext_lazy("quick NPC", "Skill"),
+}
+
+
+# A quick V5 NPC is a mortal (no Hunger dice in its pool); a vampire NPC is made from the full sheet.
+QUICK_RESOURCES: dict[str, dict[str, Any]] = {Game.V5: {"v5_hunger": 0, "v5_blood_potency": 0}}
+
+
+def pool_bounds(game: str) -> tuple[int, int]:
+    first_low, first_high = rating_bounds(game, FIRST_CATEGORY[game], npc=True)
+    if not SECOND_CATEGORY[game]:
+        return first_low, first_high
+    return first_low, first_high + rating_bounds(game, SECOND_CATEGORY[game][0], npc=True)[1]
+
+
+def pool_traits(game: str, pool: int) -> list[tuple[str, str, int]]:
+    """(category, name, rating) of the traits that hold a bare pool (see ``POOL_NAMES``)."""
+    first = FIRST_CATEGORY[game]
+    if not SECOND_CATEGORY[game]:
+        return [(first, str(POOL_NAMES["fate"]), pool)]
+    second = SECOND_CATEGORY[game][0]
+    high = rating_bounds(game, first, npc=True)[1]
+    skill = min(rating_bounds(game, second, npc=True)[1], pool // 2)
+    attribute = pool - skill
+    if attribute > high:
+        attribute, skill = high, pool - high
+    return [(first, str(POOL_NAMES["first"]), attribute), (second, str(POOL_NAMES["second"]), skill)]
+
+
+class QuickNpcForm(forms.Form):
+    name = forms.CharField(max_length=NAME_MAX, label=_("Name"))
+    pool = forms.IntegerField(label=_("Dice pool"))
+
+    def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.campaign = campaign
+        low, high = pool_bounds(campaign.game)
+        pool = self.fields["pool"]
+        pool.min_value, pool.max_value, pool.initial = low, high, min(max(low, 6), high)
+        pool.validators += [MinValueValidator(low), MaxValueValidator(high)]
+        pool.widget.attrs.update(min=low, max=high)
+        if campaign.game == Game.FATE:
+            pool.label, pool.initial = _("Skill bonus"), 2
+            pool.help_text = _("A nameless NPC's one skill, from 0 (Mediocre) to +8 (Legendary).")
+        else:
+            pool.help_text = _("The dice it rolls, %(low)d to %(high)d.") % {"low": low, "high": high}
+        self.helper = FormHelper()
+        self.helper.form_tag = False
+        self.helper.disable_csrf = True
+        self.helper.layout = Layout(Row(Column("name", css_class="col-7"), Column("pool", css_class="col-5")))
+
+    def save(self) -> Character | None:
+        data = self.cleaned_data
+        try:
+            return create_npcs(self.campaign, data["name"], 1, traits=pool_traits(self.campaign.game, data["pool"]),
+                               resources=QUICK_RESOURCES.get(self.campaign.game), standard_sheet=False)[0]
+        except ValidationError as error:
+            _add_errors(self, error)
+            return None
+
+
+# --- NPC templates: written as data, in one place -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NpcTemplate:
+    key: str
+    label: Promise
+    name: Promise  # what each NPC is called unless the GM names it
+    ratings: dict[str, int] = field(default_factory=dict)  # standard traits by key (the others keep their default)
+    resources: dict[str, Any] = field(default_factory=dict)
+    traits: tuple[tuple[str, str, int], ...] = ()  # (category, name, rating) added by hand
+    standard_sheet: bool = True
+    notes: Promise | str = ""
+
+
+C = TraitCategory
+
+NPC_TEMPLATES: dict[str, tuple[NpcTemplate, ...]] = {
+    # Exalted 2e extras: mortals with a few good dice, Essence 1, no motes.
+    Game.EXALTED: (
+        NpcTemplate("soldier", _("Extra: soldier"), _("Soldier"),
+                    ratings={"strength": 2, "dexterity": 2, "stamina": 2, "perception": 2, "wits": 2,
+                             "melee": 3, "archery": 1, "athletics": 2, "awareness": 2, "dodge": 2,
+                             "resistance": 2, "war": 1},
+                    resources={"exalted_willpower": 4, "exalted_willpower_temporary": 4, "exalted_valor": 2,
+                               "exalted_conviction": 2}),
+        NpcTemplate("bandit", _("Extra: bandit"), _("Bandit"),
+                    ratings={"strength": 2, "dexterity": 2, "stamina": 2, "wits": 2, "melee": 2, "archery": 2,
+                             "athletics": 1, "awareness": 1, "dodge": 1, "stealth": 2, "survival": 1, "larceny": 1},
+                    resources={"exalted_willpower": 3, "exalted_willpower_temporary": 3}),
+        NpcTemplate("townsfolk", _("Extra: townsfolk"), _("Townsperson"),
+                    ratings={"charisma": 2, "perception": 2, "wits": 2, "craft": 2, "awareness": 1, "socialize": 1,
+                             "bureaucracy": 1},
+                    resources={"exalted_willpower": 3, "exalted_willpower_temporary": 3, "exalted_compassion": 2}),
+    ),
+    # V5: mortals have no Hunger and no Blood Potency; a ghoul adds a dot of a Discipline.
+    Game.V5: (
+        NpcTemplate("mortal", _("Mortal"), _("Mortal"),
+                    ratings={"strength": 2, "dexterity": 2, "stamina": 2, "charisma": 2, "composure": 2,
+                             "wits": 2, "resolve": 2, "athletics": 1, "brawl": 2, "drive": 1, "firearms": 1,
+                             "awareness": 2, "streetwise": 1, "insight": 1},
+                    resources={"v5_hunger": 0, "v5_blood_potency": 0, "v5_humanity": 7}),
+        NpcTemplate("thug", _("Mortal: thug"), _("Thug"),
+                    ratings={"strength": 3, "dexterity": 2, "stamina": 3, "composure": 2, "wits": 2, "resolve": 2,
+                             "athletics": 2, "brawl": 3, "firearms": 2, "melee": 2, "intimidation": 2,
+                             "streetwise": 2, "awareness": 1},
+                    resources={"v5_hunger": 0, "v5_blood_potency": 0, "v5_humanity": 6}),
+        NpcTemplate("ghoul", _("Ghoul"), _("Ghoul"),
+                    ratings={"strength": 3, "dexterity": 2, "stamina": 3, "composure": 2, "wits": 2, "resolve": 3,
+                             "athletics": 2, "brawl": 3, "firearms": 2, "melee": 2, "awareness": 2,
+                             "intimidation": 2, "stealth": 1},
+                    resources={"v5_hunger": 0, "v5_blood_potency": 0, "v5_humanity": 6},
+                    traits=((C.DISCIPLINE, "Potence", 1),)),
+    ),
+    # Fate nameless NPCs: one skill and one stress box (boxes 2 and 3 start taken), no fate points.
+    Game.FATE: (
+        NpcTemplate("average", _("Nameless NPC, average (+1)"), _("Nameless NPC"), standard_sheet=False,
+                    traits=((C.APPROACH, "skill", 1),),
+                    resources={"fate_points": 0, "fate_refresh": 1, "fate_stress_2": True, "fate_stress_3": True},
+                    notes=_("Nameless NPC: one stress box (boxes 2 and 3 start taken).")),
+        NpcTemplate("fair", _("Nameless NPC, fair (+2)"), _("Nameless NPC"), standard_sheet=False,
+                    traits=((C.APPROACH, "skill", 2),),
+                    resources={"fate_points": 0, "fate_refresh": 1, "fate_stress_2": True, "fate_stress_3": True},
+                    notes=_("Nameless NPC: one stress box (boxes 2 and 3 start taken).")),
+    ),
+    # Sci-fi mooks: a short health track and one trade.
+    Game.SCIFI: (
+        NpcTemplate("mook", _("Mook"), _("Mook"),
+                    ratings={"strength": 2, "agility": 2, "endurance": 2, "perception": 2, "firearms": 2,
+                             "melee": 1, "athletics": 1},
+                    resources={"scifi_health": 5, "scifi_health_max": 5}),
+        NpcTemplate("veteran", _("Mook: veteran"), _("Veteran"),
+                    ratings={"strength": 3, "agility": 3, "endurance": 3, "perception": 3, "intelligence": 2,
+                             "firearms": 3, "melee": 2, "athletics": 2, "stealth": 1},
+                    resources={"scifi_health": 8, "scifi_health_max": 8}),
+    ),
+}
+
+
+def _template_traits(template: NpcTemplate) -> tuple[tuple[str, str, int], ...]:
+    # "skill" is the quick NPC's Fate skill: named in the GM's language when made.
+    return tuple((category, str(POOL_NAMES["fate"]) if name == "skill" else name, rating)
+                 for category, name, rating in template.traits)
+
+
+class TemplateForm(forms.Form):
+    template = forms.ChoiceField(label=_("Template"))
+    name = forms.CharField(max_length=NAME_MAX - 3, required=False, label=_("Name"),
+                           help_text=_("Leave empty for the template's."))
+    count = forms.IntegerField(min_value=1, max_value=COPIES_MAX, initial=1, label=_("How many"),
+                               help_text=_("Several are numbered: Guard 1, Guard 2, …"))
+
+    def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.campaign = campaign
+        self.templates = {t.key: t for t in NPC_TEMPLATES[campaign.game]}
+        self.fields["template"].choices = [(t.key, t.label) for t in self.templates.values()]
+        self.helper = FormHelper()
+        self.helper.form_tag = False
+        self.helper.disable_csrf = True
+        self.helper.layout = Layout(Field("template"), Row(Column("name", css_class="col-8"),
+                                                           Column("count", css_class="col-4")))
+
+    def save(self) -> list[Character]:
+        data = self.cleaned_data
+        template = self.templates[data["template"]]
+        try:
+            return create_npcs(self.campaign, data["name"] or str(template.name), data["count"],
+                               traits=_template_traits(template), ratings=template.ratings,
+                               resources=template.resources, standard_sheet=template.standard_sheet,
+                               notes=str(template.notes))
+        except ValidationError as error:
+            _add_errors(self, error)
+            return []
+
+
+def create_npcs(campaign: Campaign, name: str, count: int, *, traits: tuple | list = (), ratings: dict | None = None,
+                resources: dict | None = None, standard_sheet: bool = True, notes: str = "") -> list[Character]:
+    """``count`` NPCs alike (numbered when several), each row fully validated, all or none."""
+    names = [name] if count == 1 else [f"{name[: NAME_MAX - 3]} {n}" for n in range(1, count + 1)]
+    made = []
+    with transaction.atomic():
+        for each in names:
+            character = Character(campaign=campaign, name=each, kind=CharacterKind.NPC, notes=notes,
+                                  **(resources or {}))
+            character.full_clean()
+            character.save()
+            if standard_sheet:
+                character.add_standard_sheet()
+                for key, rating in (ratings or {}).items():
+                    trait = character.traits.get(key=key)
+                    trait.character, trait.rating = character, rating
+                    trait.full_clean()
+                    trait.save(update_fields=["rating"])
+            for category, trait_name, rating in traits:
+                trait = Trait(character=character, category=category, name=trait_name, rating=rating)
+                trait.full_clean()
+                trait.save()
+            character.full_clean()  # checks that need the traits (Vampire's tracker boxes)
+            made.append(character)
+        announce_cast(campaign.pk)
+    return made
+
+
+# --- duplicates ----------------------------------------------------------------------------------
+
+NUMBERED = re.compile(r"^(?P<base>.*?)\s+(?P<n>\d+)$")
+
+
+class DuplicateForm(forms.Form):
+    count = forms.IntegerField(min_value=1, max_value=COPIES_MAX, initial=2, label=_("Copies"),
+                               help_text=_("Numbered: Garrison guard 1, Garrison guard 2, …"))
+
+
+def duplicate(character: Character, count: int) -> list[Character]:
+    """``count`` copies of a character (traits and aspects too), all numbered after its name.
+
+    "Garrison guard" with 2 copies gives Garrison guard 1 (the original), 2 and 3; a name that
+    already ends in a number keeps it, and the copies take the next numbers free in the campaign.
+    """
+    with transaction.atomic():
+        character = Character.objects.select_for_update().select_related("campaign").get(pk=character.pk)
+        match = NUMBERED.match(character.name)
+        base = (match["base"] if match else character.name)[: NAME_MAX - 3]
+        taken = {int(m["n"]) for name in character.campaign.characters.values_list("name", flat=True)
+                 if (m := NUMBERED.match(name)) and m["base"] == base}
+        numbers = _free_numbers(taken, count + (0 if match else 1))
+        if not match:
+            character.name = f"{base} {numbers.pop(0)}"
+            character.save(update_fields=["name"])
+        copies = []
+        for number in numbers:
+            copy = character.duplicate()
+            copy.name = f"{base} {number}"
+            copy.save(update_fields=["name"])
+            copies.append(copy)
+        announce_cast(character.campaign_id)
+    return copies
+
+
+def _free_numbers(taken: set[int], count: int) -> list[int]:
+    numbers, n = [], 1
+    while len(numbers) < count:
+        if n not in taken:
+            numbers.append(n)
+        n += 1
+    return numbers
+
+
+# --- import from a campaign file, and copy to another campaign ------------------------------------
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(label=_("Campaign file (JSON)"),
+                           help_text=_("A file exported from gmtools (a campaign's “Download as JSON”)."))
+    name = forms.CharField(max_length=NAME_MAX, required=False, label=_("Only the character named"),
+                           help_text=_("Leave empty to import every character of the file."))
+
+    def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.campaign = campaign
+        self.helper = FormHelper()
+        self.helper.form_tag = False
+        self.helper.disable_csrf = True
+
+    def clean_file(self) -> Any:
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_IMPORT_BYTES:
+            raise ValidationError(_("The file is too large to be a campaign export."))
+        return upload
+
+    def save(self) -> list[Character]:
+        try:
+            return import_characters(self.campaign, backup.loads(self.cleaned_data["file"].read()),
+                                     self.cleaned_data["name"])
+        except backup.BackupError as error:
+            self.add_error("file", str(error))
+            return []
+
+
+def import_characters(campaign: Campaign, document: Any, only: str = "") -> list[Character]:
+    """The characters of a campaign file, added to this campaign with the importer's own checks, all or none."""
+    backup._check_header(document)
+    game = backup._object(document["campaign"], "campaign").get("game")
+    if game != campaign.game:
+        raise backup.BackupError(gettext("The file's characters are of another game (%(game)s).")
+                                 % {"game": Game(game).label if game in Game.values else game})
+    rows = list(enumerate(backup._list(document["characters"], "characters")))
+    if only:
+        rows = [(i, row) for i, row in rows if isinstance(row, dict) and str(row.get("name", "")).casefold() == only.casefold()]
+        if not rows:
+            raise backup.BackupError(gettext("The file has no character named “%(name)s”.") % {"name": only})
+    if not rows:
+        raise backup.BackupError(gettext("The file has no characters."))
+    before = set(campaign.characters.values_list("pk", flat=True))
+    with transaction.atomic():
+        for index, row in rows:
+            backup._import_character(campaign, backup._object(row, f"characters[{index}]"), f"characters[{index}]")
+        announce_cast(campaign.pk)
+    return list(campaign.characters.exclude(pk__in=before))
+
+
+def character_document(character: Character) -> dict[str, Any]:
+    """One character as the campaign file writes it (see ``gmtools.backup``)."""
+    return {
+        **backup._values(character, backup.CHARACTER_FIELDS),
+        "resources": backup._values(character, Character.RESOURCE_FIELDS[character.game]),
+        "traits": [backup._values(t, backup.TRAIT_FIELDS) for t in character.traits.order_by("id")],
+        "aspects": [backup._values(a, backup.ASPECT_FIELDS) for a in character.aspects.order_by("id")],
+    }
+
+
+class CopyForm(forms.Form):
+    """Copy a character to a campaign of the same game run by the same GM (this one included)."""
+
+    campaign = forms.ModelChoiceField(queryset=Campaign.objects.none(), label=_("Copy to"), empty_label=None,
+                                      error_messages={"invalid_choice": _(
+                                          "Copy only to one of your campaigns of the same game.")})
+
+    def __init__(self, *args: Any, character: Character, gm: AbstractBaseUser, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.character = character
+        self.fields["campaign"].queryset = Campaign.objects.filter(gm=gm, game=character.campaign.game).order_by("name")
+        self.fields["campaign"].initial = character.campaign_id
+
+    def save(self) -> Character | None:
+        target = self.cleaned_data["campaign"]
+        try:
+            with transaction.atomic():
+                backup._import_character(target, character_document(self.character), "character")
+                announce_cast(target.pk)
+        except backup.BackupError as error:
+            self.add_error("campaign", str(error))
+            return None
+        return target.characters.order_by("-id").first()
