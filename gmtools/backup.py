@@ -53,7 +53,8 @@ def export_campaign(campaign: Campaign) -> dict[str, Any]:
                 **_values(character, CHARACTER_FIELDS),
                 "resources": _values(character, Character.RESOURCE_FIELDS[campaign.game]),
                 "traits": [_values(trait, TRAIT_FIELDS) for trait in character.traits.all()],
-                "aspects": [_values(aspect, ASPECT_FIELDS) for aspect in character.aspects.all()],
+                # A character's own aspects: those a scene put on it end with the scene.
+                "aspects": [_values(aspect, ASPECT_FIELDS) for aspect in character.aspects.all() if aspect.scene_id is None],
             }
             for character in characters
         ],

@@ -62,14 +62,17 @@ def _update(character: Character, **fields: Any) -> None:
     Character.objects.filter(pk=character.pk).update(**fields)
 
 
-def _pay(spend: Spend) -> None:
+def _pay(spend: Spend) -> dict[str, Any]:
+    """Pay one spend; what the log records of it (a boost used up records what it was, so that
+    voiding the roll can put it back)."""
     character = _lock(spend.character_id)
+    record = spend.as_json()
     if spend.what == "willpower":
         if character.exalted_willpower_temporary < 1:
             raise Refused(_("%(name)s has no temporary Willpower left.") % {"name": character.name})
         _update(character, exalted_willpower_temporary=character.exalted_willpower_temporary - 1)
     elif spend.what == "free_invocation":
-        _use_free_invocation(character, spend)
+        record.update(_use_free_invocation(character, spend))
     elif spend.what == "fate_point":
         if character.fate_points < 1:
             raise Refused(_("%(name)s has no fate points left.") % {"name": character.name})
@@ -82,9 +85,10 @@ def _pay(spend: Spend) -> None:
         _update(character, v5_willpower_superficial=spent.superficial, v5_willpower_aggravated=spent.aggravated)
     else:  # pragma: no cover - the composer only makes the kinds above
         raise ValueError(spend.what)
+    return record
 
 
-def _use_free_invocation(character: Character, spend: Spend) -> None:
+def _use_free_invocation(character: Character, spend: Spend) -> dict[str, Any]:
     """Fate: one free invocation of an aspect in play for this character's roll; a boost is gone once used."""
     campaign = character.campaign
     aspect = aspects.in_play(campaign, Scene.objects.current(campaign), character).filter(pk=spend.aspect_id).first()
@@ -98,6 +102,7 @@ def _use_free_invocation(character: Character, spend: Spend) -> None:
     if aspect.character_id not in (None, character.pk):
         # Another character's card shows the invocation used (the roller's and the scene's are redrawn with the roll).
         announce(campaign.pk, ChangeKind.CHARACTER, character=aspect.character)
+    return {"boost": {"text": aspect.text, "scene": aspect.scene_id, "character": aspect.character_id}} if aspect.boost else {}
 
 
 def _v5_willpower(character: Character) -> v5.Tracker:
@@ -248,8 +253,7 @@ def record_roll(campaign: Campaign, comp: Composition, rng: RandomSource | None 
     if comp.character is not None:
         _lock(comp.character.pk)  # one roll of a character at a time: budgets and spends stay exact
     scene, turn = _check_turn(comp)
-    for spend in comp.spends:
-        _pay(spend)
+    paid = [_pay(spend) for spend in comp.spends]
     try:
         main, extra = _roll_main(campaign, comp, rng)
         document: dict[str, Any] = {"main": main.as_json(), **extra}
@@ -282,7 +286,7 @@ def record_roll(campaign: Campaign, comp: Composition, rng: RandomSource | None 
         campaign=campaign, character=comp.character, actor=comp.actor, system=comp.game, kind=RollKind.ROLL,
         label=comp.label, label_parts=list(comp.label_parts),
         request={**request_doc(comp.request), "shortcut": comp.shortcut},
-        result=document, outcome=str(main.outcome), spends=[s.as_json() for s in comp.spends], secret=comp.secret,
+        result=document, outcome=str(main.outcome), spends=paid, secret=comp.secret,
         hidden=comp.hidden, scene=scene, turn=turn, extended=comp.extended,
         action=comp.action if comp.game != Game.FATE else "action",
         willpower_spent=any(s.what == "willpower" for s in comp.spends),
@@ -378,7 +382,7 @@ def invoke(parent: Roll, aspect: Aspect | None, mode: str, rng: RandomSource | N
             raise Refused(_("“%(aspect)s” comes from this roll: invoke it on a later roll.") % {"aspect": aspect.text})
         if not aspects.may_invoke_again([i["paid"] for i in earlier if i["aspect"] == aspect.pk], spend.what):
             raise Refused(aspects.twice_refusal(aspect.text))
-    _pay(spend)
+    paid = _pay(spend)
     request = rebuild(Game.FATE, {k: v for k, v in parent.request.items() if k != "shortcut"})
     extra: dict[str, Any] = {}
     if mode == "bonus":
@@ -405,7 +409,7 @@ def invoke(parent: Roll, aspect: Aspect | None, mode: str, rng: RandomSource | N
                 document["advantage"] = _advance_advantage(parent.campaign_id, parent.character_id, advantage,
                                                            document["effect"])
     return _child(parent, RollKind.INVOKE, label=parent.label, request={**request_doc(request), "shortcut": "roll"},
-                  result=document, outcome=str(result.outcome), spends=[spend.as_json()])
+                  result=document, outcome=str(result.outcome), spends=[paid])
 
 
 @transaction.atomic
@@ -784,6 +788,14 @@ def _give_back(entry: Roll) -> None:
     """What one log entry spent comes back, what it gained goes, each within the sheet's bounds."""
     for spend in entry.spends:
         what = spend.get("what")
+        if what == "free_invocation" and spend.get("boost"):
+            # A boost used up: back as it was, while its scene is still in play (it would have ended with it).
+            boost = spend["boost"]
+            if Scene.objects.filter(pk=boost["scene"], ended_at__isnull=True).exists() or (
+                    boost["scene"] is None and Character.objects.filter(pk=boost["character"]).exists()):
+                Aspect.objects.create(text=boost["text"], scene_id=boost["scene"], character_id=boost["character"],
+                                      boost=True, free_invocations=1)
+            continue
         if what == "free_invocation":
             # At most 9, as the aspect's constraint says; an aspect deleted since gets nothing back.
             Aspect.objects.filter(pk=spend.get("aspect"), free_invocations__lt=9).update(

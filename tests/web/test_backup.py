@@ -4,7 +4,7 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
-from gmtools import backup, demo
+from gmtools import backup, demo, services
 from gmtools.models import Aspect, Campaign, Character, Trait
 from gmtools.sheets import Game
 
@@ -138,3 +138,13 @@ def test_import_command_reports_bad_input(tmp_path, gm):
         call_command("import_campaign", str(tmp_path / "missing.json"), "--gm", gm.username)
     with pytest.raises(CommandError, match="No campaign has id 999"):
         call_command("export_campaign", 999)
+
+
+def test_an_aspect_a_scene_put_on_a_character_is_not_exported(demo_campaign):
+    campaign = demo_campaign(Game.FATE)
+    character = campaign.characters.order_by("id").first()
+    own = [a["text"] for a in backup.export_campaign(campaign)["characters"][0]["aspects"]]
+    scene = services.start_scene(campaign, title="Rooftops")
+    Aspect.objects.create(character=character, scene=scene, text="Cornered", free_invocations=1)
+    exported = backup.export_campaign(campaign)["characters"][0]["aspects"]
+    assert [a["text"] for a in exported] == own and "Cornered" not in own

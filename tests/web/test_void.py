@@ -162,6 +162,22 @@ def test_fate_free_invocation_and_fate_points_come_back(hero, gm):
     assert (fresh(hero).fate_points, fresh(free).free_invocations) == (3, 1)
 
 
+def test_a_boost_used_up_comes_back_while_its_scene_lasts(hero, gm):
+    scene = services.start_scene(hero.campaign, title="The docks")
+    boost = Aspect.objects.create(scene=scene, text="Dazzled guard", boost=True, free_invocations=1)
+    logged = roll(hero, (0, 0, 0, 0), scene=scene, invoke=[boost.pk])
+    assert not Aspect.objects.filter(text="Dazzled guard").exists()
+    later = Aspect.objects.create(scene=scene, text="Slippery floor", boost=True, free_invocations=1)
+    invoked = services.invoke(logged, later, "bonus", Faces())
+    assert not Aspect.objects.filter(text="Slippery floor").exists()
+    services.void_roll(invoked, gm)
+    back = Aspect.objects.get(text="Slippery floor")
+    assert (back.scene_id, back.character_id, back.boost, back.free_invocations) == (scene.pk, None, True, 1)
+    services.end_scene(scene)  # the other boost would have ended with its scene: it stays gone
+    services.void_roll(logged, gm)
+    assert not Aspect.objects.filter(text="Dazzled guard").exists()
+
+
 def test_fate_invocation_after_the_roll_gives_the_free_invocation_back(hero, gm):
     free, _paid = Aspect.objects.filter(character=hero).order_by("id")
     logged = roll(hero, (-1, -1, 0, 0), difficulty=2)
