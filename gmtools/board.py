@@ -26,7 +26,7 @@ from gmtools.sheets import Game
 
 
 def characters(campaign: Campaign) -> QuerySet[Character]:
-    return campaign.characters.order_by("kind", "name").prefetch_related(
+    return campaign.characters.in_table_order().prefetch_related(
         Prefetch("traits", queryset=Trait.objects.order_by("id")), Prefetch("aspects", queryset=Aspect.objects.order_by("id")),
         "saved_rolls",
     )

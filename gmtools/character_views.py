@@ -35,12 +35,15 @@ def _saved(request: HttpRequest, campaign: Campaign, touched: int | None = None)
     """The panel closes; the cards, the turn order and the composer's character list are redrawn (out of band).
 
     The composer keeps the GM's chosen character (sent along with the form); if that character was the
-    one just edited or deleted, the whole composer is drawn again, for it or for the first PC.
+    one just edited or deleted, the whole composer is drawn again, for it or for the first PC; so it is
+    for the first character created in an empty campaign.
     """
     context = board.redraw(campaign, ChangeKind.CHARACTER, oob=True)
     chosen = request.POST.get("character", "")
     cast = {str(c.pk): c for c in context["characters"]}
-    if chosen and (chosen == str(touched) or chosen not in cast):
+    # The first character of an empty campaign: the composer takes it (it could only show "Unnamed NPC").
+    first_ever = not chosen and touched is None and len(cast) == 1
+    if first_ever or (chosen and (chosen == str(touched) or chosen not in cast)):
         first = next((c for c in context["characters"] if c.kind == "pc"), next(iter(cast.values()), None))
         chosen = cast.get(chosen) or first
         context.update(_composer(campaign, chosen, context["scene"]), composer_oob=True, redraw_composer=True)

@@ -112,6 +112,10 @@ class SheetTraitFormSet(TraitFormSet):
             kwargs["instance"].character = self.instance
         form = super()._construct_form(i, **kwargs)
         form.instance.character = self.instance
+        if self.sheet is not None and i < len(self.sheet):
+            # A row of a sheet not saved yet has no id: a refused new sheet shows only its real errors
+            # (not "This field is required" on every trait).
+            form.fields[self.model._meta.pk.name].required = False
         return form
 
 
@@ -511,7 +515,7 @@ NUMBERED = re.compile(r"^(?P<base>.*?)\s+(?P<n>\d+)$")
 
 class DuplicateForm(forms.Form):
     count = forms.IntegerField(min_value=1, max_value=COPIES_MAX, initial=2, label=_("Copies"),
-                               help_text=_("Numbered: Garrison guard 1, Garrison guard 2, …"))
+                               help_text=_("New ones besides this one; all are numbered: 2 copies of “Guard” make Guard 1, 2 and 3."))
 
 
 def duplicate(character: Character, count: int) -> list[Character]:

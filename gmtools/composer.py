@@ -111,10 +111,23 @@ class ComposerForm(forms.Form):
     calm = forms.BooleanField(required=False, label=_("Calm: automatic success"),
                               help_text=_("Outside stress (never in combat), a pool of 7 or more meets the difficulty "
                                           "without a roll, with no extra successes."))
+    # exalted, opposed: successes taken from one side's roll (seed 000's drunk guard); choices in __init__
+    handicap = forms.TypedChoiceField(choices=(), coerce=int, initial=0, required=False,
+                                      label=_("Successes taken away"),
+                                      help_text=_("Opposed roll: successes subtracted from one side's roll "
+                                                  "(a drunk guard's Perception, say)."))
     # v5
     specialty = forms.BooleanField(required=False, label=_("Specialty (+1 die)"))
     secret = forms.BooleanField(required=False, label=_("Secret difficulty"))
     shortcut = forms.ChoiceField(choices=V5_SHORTCUTS, initial="roll", label=_("How"))
+    improvised = forms.BooleanField(required=False, label=_("Improvised equipment (+1 difficulty)"))
+    no_equipment = forms.BooleanField(required=False, label=_("Impossible without equipment"),
+                                      help_text=_("The character lacks the equipment the task needs: "
+                                                  "a failure without a roll."))
+    difficulty_modifier = forms.IntegerField(initial=0, min_value=-10, max_value=10, required=False,
+                                             label=_("Difficulty modifier"),
+                                             help_text=_("The GM's change to the difficulty; beyond ±2 the roll "
+                                                         "says so."))
     # fate
     stunt_bonus = forms.TypedChoiceField(choices=[(0, "0"), (1, "+1"), (2, "+2")], coerce=int, initial=0,
                                          label=_("Stunt bonus"))
@@ -141,6 +154,9 @@ class ComposerForm(forms.Form):
                                        help_text=_("+1 success needed per earlier failure at the same task in this "
                                                    "scene (never in combat)."))
     kind = forms.ChoiceField(choices=SCIFI_ACTIONS, initial="short", label=_("Action"))
+    knowledge = forms.BooleanField(required=False, label=_("Needs specific knowledge"),
+                                   help_text=_("Impossible without a level in the skill, even when Easy (seed: "
+                                               "“Comprobación de Acciones”)."))
     off_rol = forms.BooleanField(
         required=False, label=_("Off-Rol action"),
         help_text=_("Off-Rol: outside the adventure (shopping, healing between adventures, crafting, selling); "
@@ -153,14 +169,15 @@ class ComposerForm(forms.Form):
     hidden = forms.BooleanField(required=False, label=_("Secret roll"))
 
     GAME_FIELDS = {
-        Game.EXALTED: ("pool_from", "stunt", "willpower", "calm", "team", "reflexive", "second_chance"),
-        Game.V5: ("pool_from", "specialty", "secret", "shortcut", "team"),
+        Game.EXALTED: ("pool_from", "stunt", "willpower", "calm", "team", "reflexive", "second_chance", "handicap"),
+        Game.V5: ("pool_from", "specialty", "secret", "shortcut", "team", "improvised", "no_equipment",
+                  "difficulty_modifier"),
         Game.FATE: ("stunt_bonus", "helpers", "invoke", "invoke_again", "action", "advantage", "advantage_on"),
-        Game.SCIFI: ("kind", "off_rol"),
+        Game.SCIFI: ("kind", "off_rol", "knowledge"),
     }
     ALL_GAME_FIELDS = {name for names in GAME_FIELDS.values() for name in names}
     # Shown folded under "Opposed, teamwork, note", and the fields laid out two to a row.
-    EXTRA_FIELDS = ("label", "opponent_dice", "opponent", "team", "extended")
+    EXTRA_FIELDS = ("label", "opponent_dice", "opponent", "handicap", "team", "extended", "difficulty_modifier")
     WIDE_FIELDS = ("first", "second", "label", "opponent", "opponent_dice", "difficulty", "action", "kind", "extended",
                    "advantage", "advantage_on")
     # Drawn beside the Roll button, not in the grid.
@@ -169,7 +186,8 @@ class ComposerForm(forms.Form):
     WITH_INVOKE = ("invoke_again",)
     # What one roll spends or decides: back to its default once the roll is made (static/gmtools.js).
     RESET_AFTER_ROLL = ("willpower", "stunt", "invoke", "specialty", "hidden", "shortcut", "opponent_dice",
-                        "opponent", "label", "invoke_again", "advantage")
+                        "opponent", "label", "invoke_again", "advantage", "handicap", "improvised", "no_equipment",
+                        "knowledge", "difficulty_modifier")
 
     def __init__(self, campaign: Campaign, *args: Any, scene: Scene | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -178,7 +196,7 @@ class ComposerForm(forms.Form):
         game = campaign.game
         for name in self.ALL_GAME_FIELDS - set(self.GAME_FIELDS[game]):
             del self.fields[name]
-        characters = campaign.characters.order_by("kind", "name")
+        characters = campaign.characters.in_table_order()
         self.fields["character"].queryset = characters
         if "team" in self.fields:
             self.fields["team"].queryset = characters
@@ -196,6 +214,9 @@ class ComposerForm(forms.Form):
             self.fields["second"].label = _("Skill")
         if game == Game.EXALTED:
             self.fields["pool_from"].choices = self.fields["pool_from"].choices[:2]
+            self.fields["handicap"].choices = [(0, gettext("None"))] + [
+                (n, gettext("Opponent −%(n)d") % {"n": n}) for n in (1, 2, 3)] + [
+                (-n, gettext("This side −%(n)d") % {"n": n}) for n in (1, 2, 3)]
         character = self._chosen_character()
         traits = Trait.objects.filter(character=character).select_related("character__campaign")
         self.fields["first"].queryset = traits.filter(category=FIRST_CATEGORY[game])
@@ -356,6 +377,7 @@ class Composition:
     invocation_on_offer: bool = False  # fate: the character could pay for one more invocation
     advantage: str = ""  # fate, Create an advantage: the aspect it makes (or adds free invocations to)
     advantage_on: Character | None = None  # ... on this character; None: on the scene in play
+    handicap: tuple[int, int] = (0, 0)  # exalted, opposed: successes taken from (this side, the opponent)
 
     @property
     def module(self) -> Any:
@@ -500,18 +522,26 @@ def compose(campaign: Campaign, data: dict[str, Any], scene: Scene | None = None
         if data.get("second_chance") and scene is not None and character is not None:
             difficulty = exalted.second_chance_difficulty(
                 difficulty, Roll.objects.failures_at(scene, character, common["label"]), combat=scene.combat)
+        # The turn's penalty apart from the other modifiers: a stunt cannot bring back an action it took to 0 dice.
         request = exalted.Request(pool=max(0, pool), difficulty=difficulty, stunt=data.get("stunt") or 0,
-                                  willpower=bool(data.get("willpower")), modifiers=modifiers + ((-penalty,) if penalty else ()))
+                                  willpower=bool(data.get("willpower")), modifiers=modifiers, actions_penalty=penalty)
         spends = (Spend("willpower", character.pk, label=gettext("1 Willpower")),) if data.get("willpower") else ()
         calm = data.get("calm") and not (scene is not None and scene.combat)
-        shortcut = "automatic" if calm and request.dice >= exalted.AUTOMATIC_SUCCESS_DICE and not request.willpower else "roll"
+        # Automatic only where a roll of the pool could reach the difficulty at all; else it is rolled.
+        shortcut = ("automatic" if calm and request.dice >= exalted.AUTOMATIC_SUCCESS_DICE and not request.willpower
+                    and exalted.could_reach(request) else "roll")
         opponent = exalted.Request(pool=opponent_dice) if opponent_dice else None
+        handicap = data.get("handicap") or 0
+        if handicap and opponent is None:
+            raise RulesError(gettext("Successes are taken away in an opposed roll: give the opposing side's dice."))
+        if handicap and extended is not None:
+            raise RulesError(gettext("Successes are taken away in a single opposed roll, not in an extended one."))
         team = tuple((c.name, exalted.Request(pool=p, difficulty=0)) for c, p, _ in team_pools if p > 0)
         on_offer = (character is not None and character.exalted_willpower_temporary >= 1
                      and not any(r.willpower_spent for r in earlier))
         return Composition(**common, request=request, opponent=opponent, spends=spends, shortcut=shortcut,
                            team=team, team_names=names, action=action, notes=(note,) if note else (),
-                           willpower_on_offer=on_offer)
+                           willpower_on_offer=on_offer, handicap=(max(0, -handicap), max(0, handicap)))
 
     if game == Game.V5:
         if team_pools:
@@ -519,10 +549,20 @@ def compose(campaign: Campaign, data: dict[str, Any], scene: Scene | None = None
             skills = [data["second"].rating] + [s for _, _, s in team_pools] if data.get("second") is not None else None
             pool = v5.teamwork_pool(pools, skills)
         hunger = character.v5_hunger if character is not None else 0
+        # Hunger dice in every pool, Willpower rolls included; the Humanity (remorse) roll takes none.
+        harder = data.get("difficulty_modifier") or 0
         request = v5.Request(pool=max(0, pool), hunger=hunger, difficulty=data["difficulty"],
-                             specialty=bool(data.get("specialty")), tracker=from_sheet != "traits", modifiers=modifiers)
+                             specialty=bool(data.get("specialty")), tracker=from_sheet != "traits", modifiers=modifiers,
+                             remorse=from_sheet == "humanity", difficulty_modifiers=(harder,) if harder else (),
+                             improvised=bool(data.get("improvised")), no_equipment=bool(data.get("no_equipment")))
         opponent = v5.Request(pool=opponent_dice) if opponent_dice else None
-        return Composition(**common, request=request, opponent=opponent, shortcut=data.get("shortcut") or "roll",
+        shortcut = data.get("shortcut") or "roll"
+        combat = scene is not None and scene.combat
+        if shortcut != "roll" and (combat or request.no_equipment):
+            # Take half and the automatic win are for a calm moment, never in a combat scene, and win
+            # nothing impossible: the rules say why.
+            (v5.take_half if shortcut == "take_half" else v5.automatic_win)(request, stressful=combat)
+        return Composition(**common, request=request, opponent=opponent, shortcut=shortcut,
                            secret=bool(data.get("secret")), team_names=names, action="action")
 
     if game == Game.FATE:
@@ -553,6 +593,9 @@ def compose(campaign: Campaign, data: dict[str, Any], scene: Scene | None = None
         on_offer = character is not None and (character.fate_points > paid or free_left)
         action = data.get("action") or "overcome"
         advantage = " ".join((data.get("advantage") or "").split()) if action == "create_advantage" else ""
+        if advantage and data.get("hidden"):
+            # The new aspect shows on the players' table at once, and would tell them what the secret roll gave.
+            raise RulesError(gettext("A secret roll cannot create an aspect: the players see the aspects in play."))
         if advantage and data.get("advantage_on") is None and scene is None:
             raise RulesError(gettext("No scene is in play to hold “%(aspect)s”: start one, or put the aspect on a "
                                      "character.") % {"aspect": advantage})
@@ -568,7 +611,9 @@ def compose(campaign: Campaign, data: dict[str, Any], scene: Scene | None = None
         scifi.check_act(scifi.Sphere.OFF_ROL, adventure_open=not character.scifi_off_rol_allowed,
                         scene_staged=scene is not None and scene.downtime)
     skill = data["second"].rating if data.get("second") is not None else None
+    if data.get("knowledge") and skill is None:
+        raise RulesError(gettext("An action that needs specific knowledge is checked against a skill: pick it."))
     request = scifi.Request(pool=max(0, pool), difficulty=scifi.parse_difficulty(data["difficulty"]), skill=skill,
-                            modifiers=modifiers)
+                            modifiers=modifiers, knowledge=bool(data.get("knowledge")))
     opponent = scifi.Request(pool=opponent_dice) if opponent_dice else None
     return Composition(**common, request=request, opponent=opponent, action=kind)

@@ -30,6 +30,8 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext, ngettext_lazy, override, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from rules.extended import MAX_GOAL, MAX_ROLLS, MAX_TUG_ROUNDS
+
 from gmtools.sheets import (
     GAME_CATEGORIES,
     RATING_MAX,
@@ -230,6 +232,10 @@ def _range_constraints(bounds: dict[str, tuple[int, int]]) -> list[models.CheckC
 
 
 class CharacterQuerySet(models.QuerySet):
+    def in_table_order(self) -> Self:
+        """PCs first (the players' characters lead the table), then NPCs, each by name."""
+        return self.order_by("-kind", "name")  # "pc" sorts after "npc"
+
     def duplicate(self) -> list["Character"]:
         """Copy every character here (with traits and aspects), all or none."""
         with transaction.atomic():
@@ -950,14 +956,15 @@ class ExtendedAction(models.Model):
                                   verbose_name=_("character"))
     traits = models.CharField(_("traits"), max_length=200, blank=True)
     kind = models.CharField(_("kind"), max_length=5, choices=ExtendedKind.choices, default=ExtendedKind.SOLO)
-    goal = models.PositiveSmallIntegerField(_("goal"), validators=[MinValueValidator(1), MaxValueValidator(200)])
+    # The bounds are the engine's (rules.extended), so that the odds beside the bar answer within a second.
+    goal = models.PositiveSmallIntegerField(_("goal"), validators=[MinValueValidator(1), MaxValueValidator(MAX_GOAL)])
     interval = models.CharField(_("interval"), max_length=40, blank=True, help_text=_("e.g. 10 minutes, 1 turn, 1 day"))
     difficulty = models.PositiveSmallIntegerField(_("difficulty per roll"), default=0, validators=[MaxValueValidator(20)])
     botch = models.CharField(_("on a botch"), max_length=6, default="reset",
                              choices=[("reset", _("reset the total")), ("ruin", _("ruin the task")),
                                       ("ignore", _("ignore it"))])
     limit = models.PositiveSmallIntegerField(_("limit (intervals)"), null=True, blank=True,
-                                             validators=[MinValueValidator(1), MaxValueValidator(1000)])
+                                             validators=[MinValueValidator(1), MaxValueValidator(MAX_ROLLS)])
     # The dice each side rolls, for the odds shown beside the progress bar (0: not shown).
     pool = models.PositiveSmallIntegerField(_("dice per roll"), default=0, validators=[MaxValueValidator(100)])
     opponent = models.CharField(_("opponent"), max_length=120, blank=True)
@@ -981,6 +988,12 @@ class ExtendedAction(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        super().clean()
+        # A tug-of-war's odds walk twice the lead: the engine looks at most MAX_TUG_ROUNDS ahead.
+        if self.kind == ExtendedKind.TUG and self.limit is not None and self.limit > MAX_TUG_ROUNDS:
+            raise ValidationError({"limit": _("A tug-of-war's limit is at most %(most)d rounds.") % {"most": MAX_TUG_ROUNDS}})
 
     @property
     def winner(self) -> str | None:

@@ -13,14 +13,15 @@
     }
   });
   // Once htmx has settled (and restored focus where it could): a refused form focuses its first
-  // field in error, a new form its first field.
+  // field in error, a new form its first field (showModal() has put the focus on ✕, the first button).
   document.addEventListener("htmx:afterSettle", (event) => {
     const dialog = panel();
     if (!dialog || event.detail.target !== dialog || !dialog.open) return;
     const invalid = dialog.querySelector(".is-invalid");
     const first = dialog.querySelector("input:not([type=hidden]):not([disabled]), select, textarea");
     if (invalid) invalid.focus();
-    else if (first && !(dialog.contains(document.activeElement) && document.activeElement !== dialog)) first.focus();
+    else if (first && !(dialog.contains(document.activeElement) && document.activeElement !== dialog
+                            && !document.activeElement.matches("[data-close-panel]"))) first.focus();
   });
   document.addEventListener("click", (event) => {
     const dialog = panel();

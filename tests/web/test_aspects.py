@@ -2,7 +2,7 @@
 
 Situation aspects and boosts belong to the scene in play; Create an advantage makes its aspect
 (seed 004's table); a boost goes once invoked; any aspect in play can be invoked, the same one
-twice on a roll only with a free invocation; the scene's notes in every game. The rules these
+twice on a roll only with two free invocations; the scene's notes in every game. The rules these
 tests hold are written in ``gmtools/aspects.py``. Every roll draws scripted faces.
 """
 
@@ -86,6 +86,13 @@ def test_create_an_advantage_puts_its_aspect_on_the_scene(hero, scene, difficult
     assert (made.free_invocations, made.boost) == (free, boost)
     assert logged.result["advantage"]["aspect"] == made.pk
     assert Change.objects.filter(campaign=hero.campaign, kind=ChangeKind.ROLL, roll=logged).exists()  # redraws the time bar
+
+
+def test_a_secret_roll_cannot_create_an_aspect(hero, scene):
+    form = form_for(hero, difficulty=0, action="create_advantage", advantage="Smoke everywhere", hidden="on")
+    assert not form.is_valid()
+    assert "A secret roll cannot create an aspect" in str(form.errors)
+    assert form_for(hero, difficulty=0, action="create_advantage", hidden="on").is_valid()  # no aspect named: a plain secret roll
 
 
 def test_a_failed_create_an_advantage_makes_nothing(hero, scene):
@@ -238,12 +245,22 @@ def test_never_two_fate_points_on_one_aspect(hero, scene):
     with pytest.raises(Refused, match="already invoked on this roll"):
         services.invoke(logged, fire, "bonus", Faces())
     assert fresh(hero).fate_points == 1
-    # A free invocation stacks with the paid one (Fate Core; the same aspect twice, one of them free).
+    # Nor a free invocation on top of the paid one: seed 004 allows one aspect twice on a roll only as
+    # a success with style's two free invocations (rules.fate.may_invoke), not Fate Core's stacking.
     Aspect.objects.filter(pk=fire.pk).update(free_invocations=1)
-    child = services.invoke(logged, Aspect.objects.get(pk=fire.pk), "bonus", Faces())
+    with pytest.raises(Refused, match="already invoked on this roll"):
+        services.invoke(logged, Aspect.objects.get(pk=fire.pk), "bonus", Faces())
+    assert Aspect.objects.get(pk=fire.pk).free_invocations == 1 and not logged.children.exists()
+
+
+def test_a_free_invocation_then_the_same_aspect_free_again_after_the_roll(hero, scene):
+    smoke = Aspect.objects.create(scene=scene, text="Smoke everywhere", free_invocations=2)
+    logged = roll(hero, invoke=[smoke.pk])  # its first free invocation, with the roll
+    child = services.invoke(logged, Aspect.objects.get(pk=smoke.pk), "bonus", Faces())  # its second, after it
     assert child.result["invoke"]["paid"] == "free_invocation" and child.result["main"]["total"] == 6
+    assert Aspect.objects.get(pk=smoke.pk).free_invocations == 0
     with pytest.raises(Refused, match="already invoked on this roll"):  # never a third time
-        services.invoke(child, Aspect.objects.get(pk=fire.pk), "bonus", Faces())
+        services.invoke(child, Aspect.objects.get(pk=smoke.pk), "bonus", Faces())
 
 
 # --- the views: the time bar, the card, the composer, the players ------------------------------

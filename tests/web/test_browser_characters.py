@@ -62,6 +62,9 @@ def test_a_gm_builds_the_cast_of_an_empty_campaign_from_the_table(page: sync_api
     expect(card(page, "Ana")).to_be_visible()
     expect(page.locator("[data-testid=no-characters]")).to_have_count(0)
     expect(page.locator("#composer [name=character] option", has_text="Ana")).to_have_count(1)
+    # The first character of an empty campaign is the composer's at once (not "Unnamed NPC"), with its pool.
+    expect(page.locator("#composer [name=character] option:checked")).to_have_text("Ana")
+    expect(page.locator("#composer [name=first] option:checked")).to_have_text("Strength 3")
 
     # A quick NPC: a name and a pool.
     open_panel(page, "npc-quick")
