@@ -84,6 +84,69 @@ def run_system(name: str, queries: list[tuple[Callable[[], object], Callable[[],
     return ours_med, theirs_med, max(ours)
 
 
+# --- the slowest accepted input of each command (issue 11) ------------------------------------
+#
+# For each command of ``python -m rules``: a trivial query, then candidates for the slowest input
+# its bounds accept (README, "Rules engine bounds"), each run in-process through ``rules.cli.main``
+# with its JSON written out; the figure is the slowest candidate's median over a few runs and its
+# ratio to the trivial query measured in the same run. The goal: every accepted input within 1 s.
+
+SLOWEST = {
+    "roll": ("roll exalted --pool 1 --seed 1", [
+        "roll scifi --pool 100 --seed 1", "roll v5 --pool 100 --hunger 5 --seed 1",
+        "roll exalted --pool 100 --stunt 3 --modifier 97 --seed 1"]),
+    "odds": ("odds exalted --pool 1", [
+        "odds scifi --pool 100 --difficulty 100", "odds scifi --pool 1 --difficulty 100",
+        "odds v5 --pool 100 --hunger 5 --difficulty 100", "odds exalted --pool 100 --stunt 3 --modifier 97"]),
+    "contest": ("contest exalted --pool 1 --vs 1", [
+        "contest scifi --pool 100 --vs 100", "contest v5 --pool 100 --hunger 5 --vs 100",
+        "contest exalted --pool 100 --stunt 3 --modifier 97 --vs 100"]),
+    "reroll": ("reroll fate --bonus 0 --seed 1", ["reroll v5 --pool 100 --hunger 5 --dice 0,1,2 --seed 1"]),
+    "extended": ("extended exalted --pool 1 --goal 1 --rolls 1", [
+        "extended exalted --pool 10 --goal 200 --difficulty 2 --rolls 1000",
+        "extended exalted --pool 100 --goal 200 --difficulty 100 --rolls 1000",
+        "extended scifi --pool 100 --goal 200 --difficulty 40 --rolls 1000",
+        "extended scifi --pool 1 --goal 200 --rolls 1000 --botch ruin",
+        "extended v5 --pool 60 --goal 200 --difficulty 40 --rolls 1000"]),
+    "extended --race": ("extended exalted --pool 1 --goal 1 --rolls 1 --race --vs 1", [
+        "extended exalted --pool 10 --goal 200 --difficulty 2 --rolls 1000 --race --vs 10",
+        "extended scifi --pool 100 --goal 200 --difficulty 40 --rolls 1000 --race --vs 100"]),
+    "extended --tug": ("extended exalted --pool 1 --goal 1 --rolls 1 --tug --vs 1", [
+        "extended exalted --pool 100 --goal 200 --rolls 500 --tug --vs 100",
+        "extended v5 --pool 100 --goal 200 --rolls 500 --tug --vs 100",
+        "extended scifi --pool 100 --goal 200 --rolls 500 --tug --vs 100"]),
+}
+
+
+def _cli_seconds(argv: str, repeats: int) -> float:
+    import contextlib
+    import io
+
+    from rules.cli import main as cli
+
+    times = []
+    for _ in range(repeats):
+        out = io.StringIO()
+        start = time.perf_counter()
+        with contextlib.redirect_stdout(out):
+            code = cli(argv.split())
+        times.append(time.perf_counter() - start)
+        assert code == 0, argv
+    return statistics.median(times)
+
+
+def slowest_accepted() -> None:
+    print("\nslowest accepted input of each command (python -m rules, in-process; goal < 1 s):")
+    for command, (trivial, candidates) in SLOWEST.items():
+        base = _cli_seconds(trivial, 15)
+        slow, argv = max((_cli_seconds(c, 3), c) for c in candidates)
+        print(f"  {command:16} {slow * 1000:8.1f} ms  {slow / base:8.0f}x the trivial query ({base * 1000:.2f} ms)  "
+              f"[{argv}]")
+    per_roll = _cli_seconds("roll exalted --pool 100 --stunt 3 --modifier 97 --seed 1 --times 1000", 3) / 1000
+    print(f"  roll --times N: linear, {per_roll * 1e6:.0f} µs a roll of 200 dice; the bound --times 1,000,000 "
+          f"would take ~{per_roll * 1e6:.0f} s (the one input above a second: a sample, not a query)")
+
+
 def main() -> None:
     print(__doc__.splitlines()[0])
     print(f"pools {POOLS.start}–{POOLS.stop - 1}; medians of single calls\n")
@@ -112,6 +175,7 @@ def main() -> None:
                 t = median_us(lambda: exalted.extended(request, goal=goal, policy=policy, rolls=30)) / 1000
                 worst = max(worst, t)
     print(f"extended exalted (goal 10–30, pools 3–15, 30 rolls, each botch policy): worst median {worst:.2f} ms (goal < 20 ms)")
+    slowest_accepted()
     web.run()
     live.run()
 

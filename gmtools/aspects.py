@@ -9,13 +9,14 @@ Decisions, where seed 004 and RULES.md leave room:
   scene in play, only the character's own. An ended scene's aspects are gone (the end of a scene
   deletes them, those put on a character included).
 - **The same aspect twice on one roll** (the roll and its invocations after it): seed 004 allows
-  it only with free invocations ("normalmente no se puede invocar dos veces el mismo aspecto en
-  una tirada", success with style being the exception). As in Fate Core, which Fate Accelerated
-  abridges, a free invocation stacks with one paid invocation. So an aspect is invoked at most
-  twice on one roll, and twice only when a free invocation pays for one of the two: never two
-  fate points on one aspect, never a third invocation. The composer offers the second invocation
-  only of an aspect with two free invocations or more (the style case); after the roll, the card's
-  Invoke offers only what this rule allows, and the server refuses anything else.
+  it only as the exception of a success with style's two free invocations ("normalmente no se
+  puede invocar dos veces el mismo aspecto en una tirada"). The rule is the engine's
+  (``rules.fate.may_invoke``): an aspect is invoked at most twice on one roll, and twice only when
+  both invocations are free; a fate point never pays for a second invocation of it (Fate Core's
+  stacking of a paid invocation on a free one is not Fate Accelerated's seed), never a third
+  invocation. The composer offers the second invocation only of an aspect with two free
+  invocations or more (the style case); after the roll, the card's Invoke offers only what this
+  rule allows, and the server refuses anything else.
 - **A boost** has one free invocation and is deleted when it is used.
 - **Create an advantage** names its aspect in the composer and puts it on the scene (by default)
   or on a character. A name that matches an aspect already there (case aside, boosts aside) is a
@@ -39,10 +40,11 @@ from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 from django.utils.translation import gettext, ngettext
 
 from gmtools.models import Aspect, Campaign, Character, Scene, SceneParticipant
+from rules import fate
 
-FREE, PAID = "free_invocation", "fate_point"
+FREE, PAID = fate.Paid.FREE.value, fate.Paid.FATE_POINT.value  # "free_invocation", "fate_point"
 # At most this many invocations of one aspect on one roll (seed 004: success with style's two).
-MOST_PER_ROLL = 2
+MOST_PER_ROLL = fate.MOST_PER_ASPECT
 
 
 def in_play(campaign: Campaign | int, scene: Scene | None, character: Character | int | None) -> QuerySet[Aspect]:
@@ -67,15 +69,14 @@ def payable(aspect: Aspect, fate_points: int) -> str | None:
 
 
 def may_invoke_again(earlier: list[str], paying: str) -> bool:
-    """``earlier``: how this aspect was already paid for on this roll; ``paying``: how it would be now."""
-    if not earlier:
-        return True
-    return len(earlier) < MOST_PER_ROLL and FREE in (*earlier, paying)
+    """``earlier``: how this aspect was already paid for on this roll; ``paying``: how it would be now.
+    The engine's rule (seed 004): twice only when both are free invocations, never a third time."""
+    return fate.may_invoke(earlier, paying)
 
 
 def twice_refusal(text: str) -> str:
-    return gettext("“%(aspect)s” is already invoked on this roll: the same aspect a second time only with a free "
-                   "invocation, and never a third time.") % {"aspect": text}
+    return gettext("“%(aspect)s” is already invoked on this roll: the same aspect twice only with two free "
+                   "invocations (a success with style's), and never a third time.") % {"aspect": text}
 
 
 def invocations(spends: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -140,6 +140,8 @@ SCIFI: dict[str, Callable[[Params], str]] = {
     "impossible": lambda p: pgettext(
         "scifi", "%(needed)d successes needed without the skill: impossible, no roll") % p,
     "automatic": lambda p: pgettext("scifi", "easy: automatic success, no roll"),
+    "knowledge_needed": lambda p: pgettext(
+        "scifi", "needs specific knowledge: impossible without a level in the skill, no roll"),
     "no_dice": lambda p: pgettext("scifi", "no dice left: failure without a roll"),
     "explosion": lambda p: npgettext("scifi", "%(dice)d explosion die for the 10s",
                                      "%(dice)d explosion dice for the 10s", p["dice"]) % p,
@@ -163,6 +165,12 @@ V5: dict[str, Callable[[Params], str]] = {
         "v5", "modifiers %(modifiers)s dice: beyond the ±%(limit)d guideline") % {
         "modifiers": _signed(p["modifiers"]), "limit": p["limit"]},
     "pool_minimum": lambda p: pgettext("v5", "a pool never drops below 1 die"),
+    "difficulty_beyond_guideline": lambda p: pgettext(
+        "v5", "difficulty modifiers %(modifiers)s: beyond the ±%(limit)d guideline") % {
+        "modifiers": _signed(p["modifiers"]), "limit": p["limit"]},
+    "improvised": lambda p: pgettext("v5", "improvised equipment: +%(difficulty)d difficulty") % p,
+    "no_equipment": lambda p: pgettext("v5", "impossible without the equipment: failure without a roll"),
+    # Emitted for the Humanity (remorse) roll, the one tracker roll without Hunger dice.
     "tracker_no_hunger": lambda p: pgettext("v5", "tracker roll: no Hunger dice"),
     "win": lambda p: npgettext("v5", "win: %(successes)d success vs difficulty %(difficulty)d, margin %(margin)d",
                                "win: %(successes)d successes vs difficulty %(difficulty)d, margin %(margin)d",
@@ -401,6 +409,17 @@ REFUSALS: dict[str, Callable[[Params], str]] = {
         "exalted", "an automatic success needs %(needed)d or more dice, the pool has %(dice)d") % p,
     "automatic_win_pool": lambda p: pgettext(
         "v5", "an automatic win needs at least %(needed)d dice (twice difficulty %(difficulty)d), the pool has %(dice)d") % p,
+    "actions_unrollable": lambda p: pgettext(
+        "exalted", "the multiple-action penalty takes the pool to %(dice)d dice: this action cannot be taken "
+        "(a stunt does not bring it back)") % p,
+    "automatic_unreachable": lambda p: pgettext(
+        "exalted", "%(dice)d dice can never reach difficulty %(difficulty)d: no automatic success") % p,
+    "automatic_win_stress": lambda p: pgettext("v5", "no automatic win under stress or in combat: roll the dice"),
+    "take_half_stress": lambda p: pgettext("v5", "no taking half under stress or in combat: roll the dice"),
+    "no_equipment_shortcut": lambda p: pgettext("v5", "the task is impossible without equipment: nothing to win"),
+    "invoke_twice": lambda p: pgettext(
+        "fate", "“%(aspect)s” is already invoked on this roll: the same aspect twice only with two free invocations "
+        "(a success with style's), never a third time") % p,
     "reroll_tracker": lambda p: pgettext("v5", "Willpower cannot reroll a tracker roll (Willpower, Humanity)"),
     "reroll_again": lambda p: pgettext("v5", "this roll was already rerolled with Willpower"),
     "reroll_hunger_only": lambda p: pgettext("v5", "every die is a Hunger die, and Willpower cannot reroll Hunger dice"),

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from django.core.cache import cache
 from django.utils.translation import gettext as _
 
 from gmtools.composer import MODULES, Composition
@@ -91,7 +92,9 @@ def odds_panel(comp: Composition) -> OddsPanel:
 
 
 def _contest(comp: Composition) -> OddsPanel:
-    c = comp.module.contest(comp.request, comp.opponent)
+    # Exalted: successes taken from either side first (the drunk guard).
+    c = (exalted.contest(comp.request, comp.opponent, *comp.handicap) if any(comp.handicap)
+         else comp.module.contest(comp.request, comp.opponent))
     margin = c.margin
     return OddsPanel(
         chances=(Chance(_("Win"), c.p_win), Chance(_("Tie"), c.p_tie, "bad"), Chance(_("Lose"), c.p_lose, "bad")),
@@ -128,10 +131,10 @@ def _v5(comp: Composition) -> OddsPanel:
     req = comp.request
     if comp.shortcut == "take_half":
         half = req.dice // 2
-        return OddsPanel((Chance(_("Win") if half >= req.difficulty else _("Failure"), 1.0),),
+        return OddsPanel((Chance(_("Win") if half >= req.needed else _("Failure"), 1.0),),
                          message=_("Take half: %(n)d successes without rolling.") % {"n": half})
     if comp.shortcut == "automatic":
-        ok = req.dice >= 2 * req.difficulty
+        ok = req.dice >= 2 * req.needed
         return OddsPanel((Chance(_("Automatic win"), 1.0 if ok else 0.0),),
                          message=_("Needs a pool of at least twice the difficulty.") if not ok else "")
     o = v5.odds(req)
@@ -143,7 +146,7 @@ def _v5(comp: Composition) -> OddsPanel:
         chances=(Chance(_("Win"), o.p_win), Chance(_("Critical"), o.p_critical, "good"),
                  Chance(_("Messy critical"), o.p_messy, "bad"), Chance(_("Bestial failure"), o.p_bestial, "bad"),
                  Chance(_("Total failure"), o.p_total_failure, "bad")),
-        bars=bars(o.distribution, lambda v: v >= req.difficulty), buys=tuple(buys),
+        bars=bars(o.distribution, lambda v: v >= req.needed), buys=tuple(buys),
         axis=_("successes"), mean=o.distribution.mean,
     )
 
@@ -203,12 +206,39 @@ _BARE = {Game.EXALTED: lambda n: exalted.Request(pool=n, difficulty=0), Game.V5:
          Game.SCIFI: lambda n: scifi.Request(pool=n, difficulty=0)}
 
 
+# Which fields of an extended action its odds depend on: a new value is a new state to compute.
+_PANEL_STATE = ("kind", "goal", "difficulty", "botch", "limit", "pool", "opponent_pool", "total", "opponent_total",
+                "rolls", "ruined", "stopped")
+PANEL_TIMEOUT = 24 * 3600
+
+
 def extended_panel(action: Any, game: str) -> ExtendedPanel | None:
-    """Exact odds of an extended action from where it stands (``rules.extended``)."""
+    """Exact odds of an extended action from where it stands, computed once per state of the
+    action (Django's cache, keyed by its id and every field the odds read): the table, its
+    lists and its live redraws show the same action many times between two rolls into it."""
     if action.pool < 1 or game not in _BARE or action.over:
         return None
+    if action.pk is None:
+        return compute_extended_panel(action, game)
+    state = ":".join(str(getattr(action, name)) for name in _PANEL_STATE)
+    key = f"gmtools:extended-panel:v1:{action.pk}:{game}:{state}"
+    panel = cache.get(key, _MISSING)
+    if panel is _MISSING:
+        panel = compute_extended_panel(action, game)
+        cache.set(key, panel, PANEL_TIMEOUT)
+    return panel
+
+
+_MISSING = object()
+
+
+def compute_extended_panel(action: Any, game: str) -> ExtendedPanel | None:
+    """The odds themselves (``rules.extended``): the slowest accepted case, a tug-of-war of
+    100 dice a side to a lead of 200 over 500 rounds, answers within a second."""
     module = MODULES[game]
     horizon = action.limit - action.rolls if action.limit else 20
+    if action.kind == "tug":  # rows saved before the bound keep a longer limit: look that far at most
+        horizon = min(horizon, rules_extended.MAX_TUG_ROUNDS)
     mine = _BARE[game](action.pool)
     if action.kind == "solo":
         odds = module.extended(mine, goal=action.goal, difficulty=action.difficulty, policy=action.botch,

@@ -116,6 +116,9 @@ def request_doc(request: Any) -> dict[str, Any]:
 
 
 def rebuild(system: str, doc: dict[str, Any]) -> Any:
+    if system == Game.V5 and doc.get("tracker") and "remorse" not in doc:
+        # Logged before Willpower rolls took Hunger dice (issue 11): it rolled none, as a remorse roll does.
+        doc = {**doc, "remorse": True}
     return MODULES[system].Request(**{**doc, "modifiers": tuple(doc.get("modifiers", ()))})
 
 
@@ -123,7 +126,13 @@ def _score(game: str, result: Any) -> int:
     return result.total if game == Game.FATE else result.successes
 
 
-def _opposed(game: str, first: Any, second: Any) -> dict[str, Any]:
+def _opposed(game: str, first: Any, second: Any, handicap: tuple[int, int] = (0, 0)) -> dict[str, Any]:
+    """Who won; ``handicap``: exalted's successes taken from each side's roll first (never below 0)."""
+    if any(handicap):
+        opposed = exalted.resolve_opposed(first, second, *handicap)
+        net = opposed.net if opposed.outcome is exalted.Opposed.WIN else -opposed.net
+        return {"net": net, "winner": "first" if net > 0 else "second" if net < 0 else "tie",
+                "handicap": list(handicap)}
     net = _score(game, first) - _score(game, second)
     summary = {"net": net, "winner": "first" if net > 0 else "second" if net < 0 else "tie"}
     if game == Game.SCIFI:
@@ -136,10 +145,11 @@ def _roll_main(campaign: Campaign, comp: Composition, rng: RandomSource | None) 
     req = comp.request
     if comp.game == Game.EXALTED and comp.shortcut == "automatic":
         return exalted.automatic_success(req), {}
+    combat = comp.scene is not None and comp.scene.combat  # the shortcuts are never for a combat scene
     if comp.game == Game.V5 and comp.shortcut == "take_half":
-        return v5.take_half(req), {}
+        return v5.take_half(req, stressful=combat), {}
     if comp.game == Game.V5 and comp.shortcut == "automatic":
-        return v5.automatic_win(req), {}
+        return v5.automatic_win(req, stressful=combat), {}
     if comp.game == Game.FATE:
         return _draw_fate(campaign.pk, req, rng)
     return comp.module.roll(req, rng), {}
@@ -260,7 +270,7 @@ def record_roll(campaign: Campaign, comp: Composition, rng: RandomSource | None 
         if comp.opponent is not None:
             other = comp.module.roll(comp.opponent, rng)
             document["opponent"] = {"name": comp.opponent_name, **other.as_json()}
-            document["opposed"] = _opposed(comp.game, main, other)
+            document["opposed"] = _opposed(comp.game, main, other, comp.handicap)
         if comp.team:
             helpers = [(name, exalted.roll(req, rng)) for name, req in comp.team]
             document["team"] = [{"name": name, **r.as_json()} for name, r in helpers]

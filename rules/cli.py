@@ -1,8 +1,14 @@
 """``python -m rules``: the rules engine on the command line (contract in RULES.md).
 
-Prints one JSON object on stdout and exits 0; bad input prints one line on stderr and exits 2.
-``--faces`` replays a roll (a d10 face may be written 0 or 10; JSON always says 10); without it
-the draw uses ``--seed`` if given, else the system's secure random source.
+Prints one JSON object on stdout and exits 0; bad input prints one line on stderr and exits 2,
+naming the option at fault; an option that does not apply to the system or command is refused,
+never ignored. ``--faces`` replays a roll (a d10 face may be written 0 or 10; JSON always says
+10); without it the draw uses ``--seed`` if given, else the system's secure random source.
+
+Decisions: a rouse check's one die is not a Hunger die, so ``roll v5 --rouse --faces F`` replays
+it and ``--hunger-faces`` is refused. ``reroll v5 --dice`` counts from 0 through the normal dice
+(as the answer's ``rerolled`` does); a number past them names a Hunger die, which is refused as
+such. ``extended --tug`` starts from ``--progress`` minus ``--vs-progress``.
 """
 
 from __future__ import annotations
@@ -15,8 +21,8 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from rules import SYSTEMS, exalted, fate, scifi, v5
-from rules.dice import RandomSource, RulesError, system_random
-from rules.extended import botch_policy
+from rules.dice import RandomSource, RulesError, check_fate_faces, system_random
+from rules.extended import botch_policy, race_odds, tug_of_war_odds
 
 MAX_POOL = 100
 MAX_TIMES = 1_000_000
@@ -24,12 +30,18 @@ D10_SYSTEMS = ("exalted", "scifi", "v5")
 
 # Which options each system accepts; anything else given is bad input, not silently ignored.
 OPTIONS = {
-    "exalted": {"pool", "difficulty", "stunt", "willpower", "modifier"},
+    "exalted": {"pool", "difficulty", "stunt", "willpower", "modifier", "automatic", "stressful"},
     "scifi": {"pool", "difficulty", "skill", "modifier"},
-    "v5": {"pool", "hunger", "difficulty", "specialty", "modifier", "rouse", "hunger_faces"},
-    "fate": {"bonus", "difficulty", "modifier"},
+    "v5": {"pool", "hunger", "difficulty", "specialty", "modifier", "rouse", "hunger_faces", "automatic", "take_half",
+           "stressful", "dice", "new_faces"},
+    "fate": {"bonus", "difficulty", "modifier", "deck", "new_faces"},
 }
 REPLAY = {"faces", "seed", "times"}
+# Options of one command, whatever the system (each exists only on its own subcommand).
+COMMAND_OPTIONS = {"command", "system", "vs", "goal", "botch", "rolls", "progress", "race", "tug", "vs_progress"}
+# A rouse check is one die at a Hunger rating: nothing of a test's pool applies to it.
+ROUSE_OPTIONS = {"rouse", "hunger", "faces", "seed", "times"}
+NOT_ROLLED = ("automatic", "take_half")  # v5/exalted: the GM skips the roll
 
 
 class BadInput(Exception):
@@ -49,39 +61,115 @@ def _int_list(text: str) -> tuple[int, ...]:
 
 
 def _add_roll_options(p: argparse.ArgumentParser, replay: bool) -> None:
-    p.add_argument("system", choices=SYSTEMS)
-    p.add_argument("--pool", type=int)
-    p.add_argument("--difficulty")
-    p.add_argument("--stunt", type=int)
-    p.add_argument("--willpower", action="store_true", default=None)
-    p.add_argument("--skill", type=int)
-    p.add_argument("--hunger", type=int)
-    p.add_argument("--specialty", action="store_true", default=None)
-    p.add_argument("--bonus", type=int)
-    p.add_argument("--modifier", type=int, action="append")
+    p.add_argument("system", choices=SYSTEMS, help="the game: exalted, scifi, v5 or fate")
+    p.add_argument("--pool", type=int, help="exalted, scifi, v5: dice (dots), 0 to 100")
+    p.add_argument("--difficulty", help="successes needed, 0 to 100 (v5 1 to 100; scifi also easy|common|hard|"
+                                        "very-hard|extreme); fate: the Ladder value to beat, -50 to 50; "
+                                        "extended: each roll's own difficulty, 0 to 100")
+    p.add_argument("--stunt", type=int, help="exalted: stunt dice, 0 to 3")
+    p.add_argument("--willpower", action="store_true", default=None, help="exalted: spend 1 Willpower, +1 success")
+    p.add_argument("--skill", type=int, help="scifi: the skill's level, 0 to 100 (easy and hard up depend on it)")
+    p.add_argument("--hunger", type=int, help="v5: Hunger 0 to 5 (that many dice are Hunger dice)")
+    p.add_argument("--specialty", action="store_true", default=None, help="v5: a Specialty, +1 die")
+    p.add_argument("--bonus", type=int, help="fate: approach + stunts + helpers + invokes, -50 to 50")
+    p.add_argument("--modifier", type=int, action="append", help="a modifier to the pool, -100 to 100 (fate: the bonus, -50 to 50); repeatable "
+                                                               "(exalted: at most 200 dice in all)")
     if replay:
-        p.add_argument("--rouse", action="store_true", default=None)
-        p.add_argument("--faces", type=_int_list)
-        p.add_argument("--hunger-faces", type=_int_list)
-        p.add_argument("--seed", type=int)
-        p.add_argument("--times", type=int)
+        p.add_argument("--faces", type=_int_list, help="replay: the dice as drawn, comma-separated "
+                                                       "(v5: the normal dice; a d10's 10 may be written 0)")
+        p.add_argument("--hunger-faces", type=_int_list, help="v5 replay: the Hunger dice")
+        p.add_argument("--seed", type=int, help="seed the random draw (without --faces): any whole number")
+
+
+def _help_parser(commands: Any, name: str, text: str, epilog: str) -> Parser:
+    return commands.add_parser(name, help=text, description=text, epilog=epilog,
+                               formatter_class=argparse.RawDescriptionHelpFormatter)
 
 
 def build_parser() -> Parser:
-    parser = Parser(prog="python -m rules", description=__doc__.splitlines()[0])
+    parser = Parser(prog="python -m rules", description=__doc__.split("\n\n")[0] + "\n\n" + __doc__.split("\n\n")[1],
+                    epilog="'python -m rules COMMAND --help' lists a command's options. "
+                           "A value that begins with '-' is given with '=': --faces=-1,0,1,1.",
+                    formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
-    _add_roll_options(commands.add_parser("roll", help="roll (or replay with --faces) one action"), replay=True)
-    _add_roll_options(commands.add_parser("odds", help="exact odds of an action"), replay=False)
-    contest = commands.add_parser("contest", help="exact odds of an opposed action")
+    roll = _help_parser(commands, "roll", "roll (or replay with --faces) one action", ROLL_EXAMPLES)
+    _add_roll_options(roll, replay=True)
+    roll.add_argument("--times", type=int, help="roll N times anew, 1 to 1,000,000: a JSON list of N answers "
+                                                "(its time grows with N)")
+    roll.add_argument("--rouse", action="store_true", default=None,
+                      help="v5: a rouse check (one die, not a Hunger die: replay it with --faces)")
+    roll.add_argument("--automatic", action="store_true", default=None,
+                      help="exalted: automatic success (7+ dice, not in a stressful scene); "
+                           "v5: automatic win (a pool of at least twice the difficulty); no dice are rolled")
+    roll.add_argument("--take-half", action="store_true", default=None,
+                      help="v5: take half the pool (rounded down) as successes instead of rolling")
+    roll.add_argument("--stressful", action="store_true", default=None,
+                      help="with --automatic or --take-half: the scene is stressful or in combat (refused)")
+    roll.add_argument("--deck", type=_int_list,
+                      help="fate: draw the next card of the Fate deck instead of rolling: the cards (0-80) left, "
+                           "next first; '--deck=' for an empty deck, reshuffled first (with --seed)")
+    odds = _help_parser(commands, "odds", "exact odds of an action", ODDS_EXAMPLES)
+    _add_roll_options(odds, replay=False)
+    odds.add_argument("--deck", type=_int_list, help="fate: the odds of the next card of a Fate deck (the cards left)")
+    reroll = _help_parser(commands, "reroll", "reroll a roll's dice: v5 Willpower, fate an invoked aspect",
+                          REROLL_EXAMPLES)
+    _add_roll_options(reroll, replay=True)
+    reroll.add_argument("--dice", type=_int_list,
+                        help="v5: the normal dice to reroll (1 to 3), counted from 0 in --faces")
+    reroll.add_argument("--new-faces", type=_int_list, help="the rerolled dice's new faces (else drawn)")
+    contest = _help_parser(commands, "contest", "exact odds of an opposed action", CONTEST_EXAMPLES)
     _add_roll_options(contest, replay=False)
-    contest.add_argument("--vs", type=int, required=True)
-    extended = commands.add_parser("extended", help="exact odds of an extended action")
+    contest.add_argument("--vs", type=int, required=True,
+                         help="the opposing side's pool, 0 to 100 (exalted 1 to 100; fate: its bonus, -50 to 50), "
+                              "rolled bare")
+    extended = _help_parser(commands, "extended", "exact odds of an extended action (exalted, scifi, v5), "
+                            "alone or against another side (--race, --tug)", EXTENDED_EXAMPLES)
     _add_roll_options(extended, replay=False)
-    extended.add_argument("--goal", type=int, required=True)
-    extended.add_argument("--botch", default="reset")
-    extended.add_argument("--rolls", type=int, default=20)
-    extended.add_argument("--progress", type=int, default=0)
+    extended.add_argument("--goal", type=int, required=True,
+                          help="successes to accumulate (--tug: the lead that wins), 1 to 200")
+    extended.add_argument("--botch", help="what a botch does: reset (default), ruin or ignore")
+    extended.add_argument("--rolls", type=int, default=20, help="rolls (rounds) to look ahead, 1 to 1000 (--tug: 1 to 500); default 20")
+    extended.add_argument("--progress", type=int, default=0,
+                          help="successes already accumulated, 0 to --goal (--tug: minus --vs-progress, the lead so far)")
+    kind = extended.add_mutually_exclusive_group()
+    kind.add_argument("--race", action="store_true", default=None,
+                      help="a race: both sides accumulate toward --goal, the first there wins")
+    kind.add_argument("--tug", action="store_true", default=None,
+                      help="a tug-of-war: each round's margin moves the difference; the first to lead by --goal wins")
+    extended.add_argument("--vs", type=int, help="with --race or --tug: the other side's pool, 0 to 100, rolled bare")
+    extended.add_argument("--vs-progress", type=int, help="with --race or --tug: the other side's successes so far, 0 to --goal")
     return parser
+
+
+ROLL_EXAMPLES = """\
+examples:
+  roll exalted --pool 8 --difficulty 4 [--stunt 2] [--willpower] [--faces 1,2,4,6,8,9,0,0]
+  roll exalted --pool 8 --automatic [--stressful]
+  roll scifi --pool 5 --difficulty hard --skill 1 [--faces ...]   faces: the pool, then each explosion die
+  roll v5 --pool 6 --hunger 2 --difficulty 2 [--faces 2,6,3,8 --hunger-faces 9,4]
+  roll v5 --pool 6 --difficulty 3 --automatic | --take-half
+  roll v5 --rouse --hunger 2 [--faces 4]
+  roll fate --bonus 2 --difficulty 3 [--faces=-1,0,1,1 | --deck=5,80,12 | --deck=]
+  any roll: --times N (no --faces) prints a list of N answers; fate --deck --times N draws N cards in turn"""
+ODDS_EXAMPLES = """\
+examples:
+  odds exalted --pool 8 --difficulty 4
+  odds v5 --pool 10 --hunger 2 --difficulty 3
+  odds fate --bonus 2 --difficulty 3 [--deck=0,1,2,40]"""
+REROLL_EXAMPLES = """\
+examples:
+  reroll v5 --pool 5 --hunger 2 --difficulty 3 --faces 1,2,8 --hunger-faces 1,6 --dice 0,1 [--new-faces 9,10]
+  reroll fate --bonus 2 --difficulty 3 --faces=-1,-1,0,0 [--new-faces=1,1,0,0]
+without --faces the first roll is drawn too (with --seed); the answer is the roll after the reroll."""
+CONTEST_EXAMPLES = """\
+examples:
+  contest exalted --pool 6 --vs 4
+  contest fate --bonus 2 --vs 3"""
+EXTENDED_EXAMPLES = """\
+examples:
+  extended exalted --pool 6 --goal 10 [--difficulty 0] [--botch reset|ruin|ignore] [--rolls 20] [--progress 3]
+  extended v5 --pool 6 --goal 8 --race --vs 5 [--vs-progress 2]
+  extended scifi --pool 5 --goal 3 --tug --vs 4 [--progress 1 --vs-progress 0]"""
 
 
 def _given(args: argparse.Namespace, names: set[str]) -> set[str]:
@@ -89,7 +177,7 @@ def _given(args: argparse.Namespace, names: set[str]) -> set[str]:
 
 
 def _check_options(args: argparse.Namespace) -> None:
-    allowed = OPTIONS[args.system] | REPLAY | {"command", "system", "vs", "goal", "botch", "rolls", "progress"}
+    allowed = OPTIONS[args.system] | REPLAY | COMMAND_OPTIONS
     stray = _given(args, set(vars(args)) - allowed)
     if stray:
         names = ", ".join("--" + n.replace("_", "-") for n in sorted(stray))
@@ -156,36 +244,121 @@ def _rng(args: argparse.Namespace) -> RandomSource:
 def _times(args: argparse.Namespace) -> int | None:
     if args.times is None:
         return None
-    if args.faces is not None or args.hunger_faces is not None:
-        raise BadInput("--times rolls anew; it cannot be combined with --faces")
+    replayed = _given(args, {"faces", "hunger_faces"})
+    if replayed:
+        raise BadInput(f"--times rolls anew; it cannot be combined with {_names(replayed)}")
     if not 1 <= args.times <= MAX_TIMES:
         raise BadInput(f"--times must be 1 to {MAX_TIMES:,}, got {args.times}")
     return args.times
+
+
+def _names(options: set[str]) -> str:
+    return ", ".join("--" + n.replace("_", "-") for n in sorted(options))
+
+
+def _no_seed_with_faces(args: argparse.Namespace) -> None:
+    replayed = _given(args, {"faces", "hunger_faces"})
+    if args.seed is not None and replayed:
+        raise BadInput(f"--seed draws the dice; it cannot be combined with {_names(replayed)}")
 
 
 def _roll(args: argparse.Namespace) -> Any:
     times = _times(args)
     rng = _rng(args)
     if args.system == "v5" and args.rouse:
-        if args.pool is not None or args.difficulty is not None:
-            raise BadInput("a rouse check takes no --pool or --difficulty")
-        hunger = args.hunger or 0
-        if args.faces is not None:
-            (face,) = _d10(args.faces) if len(args.faces) == 1 else (None,)
-            if face is None:
-                raise BadInput("a rouse check rolls one die: give one face")
-            return v5.rouse(face, hunger).as_json()
-        return _repeat(times, lambda: v5.roll_rouse(hunger, rng).as_json())
+        return _rouse(args, times, rng)
     request = _request(args)
+    if _given(args, set(NOT_ROLLED) | {"stressful"}):
+        return _not_rolled(args, request)
+    if args.deck is not None:
+        return _deck_roll(args, request, times, rng)
     if args.faces is not None or args.hunger_faces is not None:
+        _no_seed_with_faces(args)
         if args.system == "v5":
-            return v5.resolve(request, _d10(args.faces) or (), _d10(args.hunger_faces) or ()).as_json()
+            return _v5_replay(args, request).as_json()
         faces = args.faces if args.system == "fate" else _d10(args.faces)
-        if faces is None:
-            raise BadInput("--hunger-faces applies to v5 only")
         return _module(args.system).resolve(request, faces).as_json()
     module = _module(args.system)
     return _repeat(times, lambda: module.roll(request, rng).as_json())
+
+
+def _rouse(args: argparse.Namespace, times: int | None, rng: RandomSource) -> Any:
+    """A rouse check: its one die is given with --faces (it is not a Hunger die)."""
+    stray = _given(args, OPTIONS["v5"] - ROUSE_OPTIONS)
+    if "hunger_faces" in stray:
+        raise BadInput("--hunger-faces does not apply to a rouse check: its one die is not a Hunger die, "
+                       "give its face with --faces")
+    if stray:
+        raise BadInput(f"{_names(stray)} does not apply to a rouse check (one die at a Hunger rating)")
+    hunger = args.hunger or 0
+    if args.faces is not None:
+        _no_seed_with_faces(args)
+        if len(args.faces) != 1:
+            raise BadInput(f"--faces: a rouse check rolls one die, got {len(args.faces)} faces")
+        return v5.rouse(_d10(args.faces)[0], hunger).as_json()
+    return _repeat(times, lambda: v5.roll_rouse(hunger, rng).as_json())
+
+
+def _v5_replay(args: argparse.Namespace, request: v5.Request) -> v5.Result:
+    """Check that --faces and --hunger-faces fit the pool, naming the one that does not."""
+    faces, hunger_faces = _d10(args.faces) or (), _d10(args.hunger_faces) or ()
+    pool = f"{_dice(request.dice)} at Hunger {request.hunger}"
+    if len(hunger_faces) != request.hunger_dice:
+        if args.hunger_faces is None:
+            raise BadInput(f"--hunger-faces is required: {pool} roll {_dice(request.hunger_dice, 'Hunger ')}")
+        if not request.hunger:
+            raise BadInput(f"--hunger-faces needs --hunger: it gives {_dice(len(hunger_faces), 'Hunger ')} "
+                           "for Hunger 0")
+        raise BadInput(f"--hunger-faces gives {_dice(len(hunger_faces))}, but {pool} roll "
+                       f"{_dice(request.hunger_dice, 'Hunger ')}")
+    if len(faces) != request.normal_dice:
+        raise BadInput(f"--faces gives {_dice(len(faces), 'normal ')}, but {pool} roll "
+                       f"{_dice(request.normal_dice, 'normal ')}"
+                       + (f" (and {_dice(request.hunger_dice, 'Hunger ')}, given with --hunger-faces)"
+                          if request.hunger_dice else ""))
+    return v5.resolve(request, faces, hunger_faces)
+
+
+def _dice(n: int, kind: str = "") -> str:
+    return f"{n} {kind}{'die' if n == 1 else 'dice'}"
+
+
+def _not_rolled(args: argparse.Namespace, request: Any) -> dict:
+    """--automatic (exalted, v5) or --take-half (v5): the GM skips the roll."""
+    given = _given(args, set(NOT_ROLLED))
+    if len(given) > 1:
+        raise BadInput("--automatic and --take-half are two ways of not rolling: give one")
+    if not given:
+        raise BadInput("--stressful applies with --automatic or --take-half only")
+    rolled = _given(args, {"faces", "hunger_faces", "seed", "times", "deck"})
+    if rolled:
+        raise BadInput(f"{_names(given)} rolls no dice; it cannot be combined with {_names(rolled)}")
+    if args.system == "exalted":
+        return exalted.automatic_success(request, stressful=bool(args.stressful)).as_json()
+    skip = v5.automatic_win if args.automatic else v5.take_half
+    return skip(request, stressful=bool(args.stressful)).as_json()
+
+
+def _deck_roll(args: argparse.Namespace, request: fate.Request, times: int | None, rng: RandomSource) -> Any:
+    """Fate: draw cards from the deck given (in turn, with --times), each answer with the deck left."""
+    if args.faces is not None:
+        raise BadInput("--deck draws the faces; it cannot be combined with --faces")
+    deck = _deck(args.deck)
+
+    def once() -> dict:
+        nonlocal deck
+        result, drawn = fate.roll_deck(request, deck, rng)
+        deck = drawn.deck
+        return {**result.as_json(), "card": drawn.card, "reshuffled": drawn.reshuffled, "deck": drawn.deck.as_list()}
+
+    return _repeat(times, once)
+
+
+def _deck(cards: Sequence[int]) -> fate.Deck:
+    try:
+        return fate.Deck.from_list(cards)
+    except RulesError as error:
+        raise BadInput(f"--deck: {error}") from None
 
 
 def _repeat(times: int | None, once: Callable[[], dict]) -> Any:
@@ -197,12 +370,53 @@ def _module(system: str) -> Any:
 
 
 def _odds(args: argparse.Namespace) -> dict:
-    return _module(args.system).odds(_request(args)).as_json()
+    request = _request(args)
+    if args.deck is not None:
+        return fate.deck_odds(request, _deck(args.deck)).as_json()
+    return _module(args.system).odds(request).as_json()
+
+
+def _reroll(args: argparse.Namespace) -> dict:
+    """v5: Willpower rerolls up to 3 normal dice; fate: an invoked aspect rerolls all four."""
+    if args.system not in ("v5", "fate"):
+        raise BadInput(f"reroll is for v5 (Willpower) and fate (an invoked aspect), not {args.system}")
+    replayed = args.faces is not None or args.hunger_faces is not None
+    if args.seed is not None and replayed and args.new_faces is not None:
+        raise BadInput("--seed draws the dice; with --faces and --new-faces nothing is drawn")
+    rng = _rng(args)
+    request = _request(args)
+    if args.system == "fate":
+        first = fate.resolve(request, args.faces) if replayed else fate.roll(request, rng)
+        if args.new_faces is None:
+            return fate.roll_reroll(request, first, rng).as_json()
+        try:
+            new_faces = check_fate_faces(args.new_faces)
+        except RulesError as error:
+            raise BadInput(_blame(str(error), "--new-faces")) from None
+        return fate.reroll(request, first, new_faces).as_json()
+    if args.dice is None:
+        raise BadInput("--dice is required: the normal dice to reroll (1 to 3), counted from 0 in --faces")
+    first = _v5_replay(args, request) if replayed else v5.roll(request, rng)
+    if args.new_faces is None:
+        return v5.roll_reroll(request, first, args.dice, rng).as_json()
+    return v5.reroll(request, first, args.dice, _d10(args.new_faces)).as_json()
 
 
 def _contest(args: argparse.Namespace) -> dict:
-    other = args.vs if args.system == "fate" else _pool(args.vs, "--vs")
-    return _module(args.system).contest(_request(args), _request(_plain(args), pool=other)).as_json()
+    request = _request(args)
+    return _module(args.system).contest(request, _opponent(args)).as_json()
+
+
+def _opponent(args: argparse.Namespace) -> Any:
+    """The opposing side (--vs): its bare pool, or fate its bonus; a fault in it blames --vs."""
+    side = "bonus" if args.system == "fate" else "pool"
+    low, high = (-fate.MAX_BONUS, fate.MAX_BONUS) if side == "bonus" else (int(args.system == "exalted"), MAX_POOL)
+    if not low <= args.vs <= high:
+        raise BadInput(f"--vs (the opposing side's {side}) must be {low} to {high} in {args.system}, got {args.vs}")
+    try:
+        return _request(_plain(args), pool=args.vs)
+    except RulesError as error:
+        raise BadInput(f"--vs {args.vs} (the opposing side's {side}): {error}") from None
 
 
 def _plain(args: argparse.Namespace) -> argparse.Namespace:
@@ -217,13 +431,63 @@ def _extended(args: argparse.Namespace) -> dict:
     # The extended action's own per-roll difficulty (default 0) is --difficulty; the request rolls at 0.
     difficulty = _difficulty(args, 0)
     request = _request(argparse.Namespace(**{**vars(args), "difficulty": None}))
-    policy = botch_policy(args.botch)
-    return _module(args.system).extended(
-        request, goal=args.goal, difficulty=difficulty, policy=policy, rolls=args.rolls, progress=args.progress
-    ).as_json()
+    policy = botch_policy(args.botch or "reset")
+    module = _module(args.system)
+    if not (args.race or args.tug):
+        against = _given(args, {"vs", "vs_progress"})
+        if against:
+            raise BadInput(f"{_names(against)} applies with --race or --tug (an extended action against another side)")
+        return module.extended(
+            request, goal=args.goal, difficulty=difficulty, policy=policy, rolls=args.rolls, progress=args.progress
+        ).as_json()
+    kind = "race" if args.race else "tug"
+    if args.vs is None:
+        raise BadInput(f"--{kind} needs --vs, the other side's pool")
+    other = _opponent(args)
+    theirs = args.vs_progress or 0
+    if theirs < 0:
+        raise BadInput(f"--vs-progress must be at least 0, got {theirs}")
+    if args.race:
+        odds = race_odds(module.extended(request, args.goal, difficulty, policy, args.rolls, args.progress),
+                         module.extended(other, args.goal, difficulty, policy, args.rolls, theirs))
+    else:
+        stray = _given(args, {"difficulty", "botch"})
+        if stray:
+            raise BadInput(f"{_names(stray)} does not apply to --tug: each round is a contest, its margin pulls")
+        start = args.progress - theirs
+        if args.goal >= 1 and not -args.goal < start < args.goal:  # a goal below 1 is the engine's to refuse
+            raise BadInput(f"--progress minus --vs-progress must be within ±{args.goal - 1} (--goal {args.goal} "
+                           f"would already be won), got {start}")
+        odds = tug_of_war_odds(module.contest(request, other).margin, args.goal, args.rolls, start)
+    return {"kind": kind, "goal": args.goal, "rounds": args.rolls, **odds.as_json()}
 
 
-COMMANDS = {"roll": _roll, "odds": _odds, "contest": _contest, "extended": _extended}
+COMMANDS = {"roll": _roll, "odds": _odds, "reroll": _reroll, "contest": _contest, "extended": _extended}
+
+# The engine names its fields; the command line names the option that gave them.
+FIELDS = (("hunger faces", "--hunger-faces"), ("new faces", "--new-faces"), ("reroll index", "--dice"),
+          ("botch policy", "--botch"), ("faces", "--faces"), ("pool", "--pool"), ("hunger", "--hunger"),
+          ("difficulty", "--difficulty"), ("stunt", "--stunt"), ("skill", "--skill"), ("bonus", "--bonus"),
+          ("modifier", "--modifier"), ("goal", "--goal"), ("lead", "--goal"), ("rolls", "--rolls"),
+          ("rounds", "--rolls"), ("progress", "--progress"), ("card", "--deck"))
+
+
+# Refusals that name no field, by how they begin: the option they are about goes before them.
+ABOUT = (("a pool of", "--pool"), ("an automatic success", "--automatic"), ("no automatic", "--automatic"),
+         ("an automatic win", "--automatic"), ("Willpower adds a success", "--automatic"),
+         ("no taking half", "--take-half"), ("Hunger dice cannot be rerolled", "--dice"),
+         ("Willpower rerolls", "--dice"), ("each die can be rerolled", "--dice"))
+
+
+def _blame(message: str, option: str | None = None) -> str:
+    """``pool must be ...`` → ``--pool must be ...`` (or ``option`` for whatever field the engine named)."""
+    for field, name in FIELDS:
+        if message.startswith((field + " ", field + ":")):
+            return (option or name) + message[len(field):]
+    for start, name in ABOUT:
+        if message.startswith(start):
+            return f"{name}: {message}"
+    return message
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -233,6 +497,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         answer = COMMANDS[args.command](args)
     except (BadInput, RulesError) as error:
         message = " ".join(str(error).split())  # one line, whatever the message held
+        if isinstance(error, RulesError):
+            message = _blame(message)
         print(f"python -m rules: error: {message}", file=sys.stderr)
         return 2
     json.dump(answer, sys.stdout, separators=(",", ":") if isinstance(answer, list) else None)

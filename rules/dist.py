@@ -41,14 +41,23 @@ class Distribution:
         return self.probs[i] if 0 <= i < len(self.probs) else 0.0
 
     def p_at_least(self, value: int) -> float:
-        """P(X >= value), the tail included (all of it lies above the last value)."""
+        """P(X >= value), in [0, 1]. The tail counts only where all of it is at least ``value``
+        (every value past the last one is); above that its share is unknown and left out."""
         i = max(0, value - self.offset)
-        return sum(self.probs[i:]) + self.tail
+        tail = self.tail if value <= self.high + 1 else 0.0
+        return clamp(sum(self.probs[i:]) + tail)
 
     def p_below(self, value: int) -> float:
-        """P(X < value)."""
+        """P(X < value), in [0, 1]."""
         i = max(0, value - self.offset)
-        return sum(self.probs[:i])
+        return clamp(sum(self.probs[:i]))
+
+    def normalised(self) -> Distribution:
+        """The same distribution with its rounding removed: the values and the tail sum to 1."""
+        total = sum(self.probs) + self.tail
+        if not total or total == 1.0:
+            return self
+        return Distribution(tuple(max(0.0, p) / total for p in self.probs), self.offset, self.tail / total)
 
     @property
     def mean(self) -> float:
@@ -74,6 +83,11 @@ class Distribution:
 
     def as_dict(self, cutoff: float = 0.0) -> dict[int, float]:
         return {self.offset + i: p for i, p in enumerate(self.probs) if p > cutoff}
+
+
+def clamp(p: float) -> float:
+    """A probability computed in floating point, kept in [0, 1] (rounding may pass 1 by ~1e-15)."""
+    return min(1.0, max(0.0, p))
 
 
 def sum_of_weighted(weights: tuple[int, ...], n: int, offset: int = 0) -> Distribution:
@@ -111,6 +125,7 @@ class ContestOdds:
     p_lose: float
     first: Distribution
     second: Distribution
+    tail: float = 0.0  # undecided: either side's mass cut off above its distribution (scifi, < 1e-14)
 
     @property
     def margin(self) -> Distribution:
@@ -123,16 +138,13 @@ class ContestOdds:
             "p_win": self.p_win,
             "p_tie": self.p_tie,
             "p_lose": self.p_lose,
+            "tail": self.tail,
             "distribution": self.margin.as_dict(),
         }
 
 
-def contest(a: Distribution, b: Distribution) -> ContestOdds:
-    """Odds of ``a`` beating ``b`` (more is better), in O(n + m) with running sums.
-
-    Mass truncated above a distribution (scifi explosions, below 1e-12) counts as a win
-    for the side it belongs to.
-    """
+def _beats(a: Distribution, b: Distribution) -> tuple[float, float]:
+    """P(a > b) and P(a = b) over the values both distributions hold, in O(n + m)."""
     p_win = p_tie = 0.0
     below = 0.0  # P(b < value), grown as value rises
     j = 0
@@ -143,6 +155,19 @@ def contest(a: Distribution, b: Distribution) -> ContestOdds:
             j += 1
         p_win += pa * below
         p_tie += pa * b.p(value)
-    p_win += a.tail
-    return ContestOdds(p_win, p_tie, max(0.0, 1.0 - p_win - p_tie), a, b)
+    return p_win, p_tie
+
+
+def contest(a: Distribution, b: Distribution) -> ContestOdds:
+    """Odds of ``a`` beating ``b`` (more is better), in O(n + m) with running sums.
+
+    Mass cut off above a distribution (scifi explosions, below 1e-15) is counted for neither
+    side: it is reported apart as ``tail``, so ``p_win + p_tie + p_lose + tail`` is 1.
+    """
+    p_win, p_tie = _beats(a, b)
+    tail = a.tail + b.tail - a.tail * b.tail
+    # With a tail the first side's loss is summed from what is known, like its win.
+    p_lose = _beats(b, a)[0] if tail else 1.0 - p_win - p_tie
+    total = p_win + p_tie + p_lose + tail
+    return ContestOdds(clamp(p_win / total), clamp(p_tie / total), clamp(p_lose / total), a, b, tail)
 

@@ -7,8 +7,12 @@ A roll with zero successes and at least one 1 is a **botch** (its severity is th
 
 Decisions where the seed and RULES.md are silent:
 
-- The dice rolled are ``pool + sum(modifiers) + stunt`` (``Request.dice``); fewer than 1 die
-  cannot be rolled, and more than ``MAX_DICE`` is refused as a typo rather than computed.
+- The dice rolled are ``pool + sum(modifiers) - actions_penalty + stunt`` (``Request.dice``);
+  fewer than 1 die cannot be rolled, and more than ``MAX_DICE`` is refused as a typo rather than
+  computed. ``actions_penalty`` is the multiple-action penalty: when it takes the pool (after the
+  other modifiers) to 0 or below, the action cannot be taken at all, and a stunt's dice do not
+  bring it back (seed 000: "Si el total de acciones reduce tu reserva para cualquier tarea a
+  cero, esa acción no podrá llevarse a cabo").
 - Difficulty 0 is allowed (extended actions roll at 0): zero successes then still meets it with
   margin 0, unless a 1 shows, which is a botch. A botch always wins over "success".
 - ``ones`` is reported on every roll, not just on botches, so the UI can show the 1s.
@@ -20,7 +24,11 @@ Decisions where the seed and RULES.md are silent:
 - Multiple actions: a single action takes no penalty (the N, N+1, ... ladder starts at two
   actions). Reflexive actions neither take a penalty nor count towards N.
 - The automatic success counts the dice after modifiers and stunt; it is refused in stressful
-  situations (always in combat) and with Willpower spent, which only adds to a roll.
+  situations (always in combat), with Willpower spent, which only adds to a roll, and where no
+  roll of the pool could reach the difficulty (more than 2 successes a die, every die a 10).
+- Opposed actions may take successes away from either side (the seed's drunk guard "podría
+  restar un éxito o más de su tirada de Percepción"): ``contest`` and ``resolve_opposed`` take
+  ``first_penalty`` / ``second_penalty``, subtracted from that side's successes, never below 0.
 - Second chances do not apply in combat: the required successes stay as they were.
 - Movement is in metres; the half-run distance that still allows a dice action may be fractional.
 """
@@ -32,13 +40,14 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from rules.dice import Note, RandomSource, RulesError, check_d10_faces, check_int, note, roll_d10
-from rules.dist import ContestOdds, Distribution, contest as contest_odds, sum_of_weighted
+from rules.dist import ContestOdds, Distribution, clamp, contest as contest_odds, sum_of_weighted
 from rules.extended import BotchPolicy, ExtendedOdds, botch_policy, extended_odds
 
 SYSTEM = "exalted"
 MAX_POOL = 100
 MAX_DICE = 200
 MAX_STUNT = 3
+MAX_DIFFICULTY = 100  # successes needed; beyond, a typo rather than a task
 AUTOMATIC_SUCCESS_DICE = 7
 
 # One die's successes, as integer weights out of 10: faces 1-6 score 0, 7-9 score 1, a 10 scores 2.
@@ -64,16 +73,22 @@ class Request:
     stunt: int = 0  # bonus dice for a stunt, 0-3
     willpower: bool = False  # 1 temporary Willpower spent before rolling: +1 automatic success
     modifiers: tuple[int, ...] = ()  # dice added or removed (wounds, footing, ...)
+    actions_penalty: int = 0  # dice lost to the turn's multiple actions (no stunt brings them back)
 
     def __post_init__(self) -> None:
         check_int(self.pool, "pool", 0, MAX_POOL)
-        check_int(self.difficulty, "difficulty", 0)
+        check_int(self.difficulty, "difficulty", 0, MAX_DIFFICULTY)
         check_int(self.stunt, "stunt", 0, MAX_STUNT)
         if not isinstance(self.willpower, bool):
             raise RulesError(f"willpower must be true or false, got {self.willpower!r}")
         object.__setattr__(self, "modifiers", tuple(self.modifiers))  # a list would break hashing
         for modifier in self.modifiers:
-            check_int(modifier, "modifier")
+            check_int(modifier, "modifier", -MAX_POOL, MAX_POOL)
+        check_int(self.actions_penalty, "multiple-action penalty", 0, MAX_DICE)
+        if self.actions_penalty and self.pool + sum(self.modifiers) - self.actions_penalty < 1:
+            left = self.pool + sum(self.modifiers) - self.actions_penalty
+            raise RulesError(f"the multiple-action penalty takes the pool to {left} dice: this action cannot be taken "
+                             "(a stunt does not bring it back)", "actions_unrollable", dice=left)
         if self.dice < 1:
             raise RulesError(f"a pool of {self.dice} dice after modifiers cannot be rolled", "pool_unrollable", dice=self.dice)
         if self.dice > MAX_DICE:
@@ -82,7 +97,7 @@ class Request:
     @property
     def dice(self) -> int:
         """The dice actually rolled: the pool after modifiers, plus the stunt's dice."""
-        return self.pool + sum(self.modifiers) + self.stunt
+        return self.pool + sum(self.modifiers) - self.actions_penalty + self.stunt
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -92,6 +107,7 @@ class Request:
             "stunt": self.stunt,
             "willpower": self.willpower,
             "modifiers": list(self.modifiers),
+            "actions_penalty": self.actions_penalty,
         }
 
 
@@ -135,8 +151,9 @@ def _pool_notes(req: Request) -> tuple[Note, ...]:
     notes = []
     if req.stunt:
         notes.append(note("stunt", f"{req.stunt}-die stunt: +{req.stunt} dice", dice=req.stunt))
-    if sum(req.modifiers):
-        notes.append(note("dice_modifier", f"dice modifiers: {sum(req.modifiers):+d}", dice=sum(req.modifiers)))
+    removed = sum(req.modifiers) - req.actions_penalty  # the multiple-action penalty shows among them
+    if removed:
+        notes.append(note("dice_modifier", f"dice modifiers: {removed:+d}", dice=removed))
     return tuple(notes)
 
 
@@ -169,6 +186,11 @@ def roll(req: Request, rng: RandomSource | None = None) -> Result:
     return resolve(req, roll_d10(req.dice, rng))
 
 
+def could_reach(req: Request) -> bool:
+    """Whether a roll of the request could meet its difficulty at all (every die a 10 scores 2)."""
+    return 2 * req.dice + int(req.willpower) >= req.difficulty
+
+
 def automatic_success(req: Request, stressful: bool = False) -> Result:
     """Skip the roll (GM's call): 7+ dice outside stress meets the difficulty, no extra successes."""
     if stressful:
@@ -178,6 +200,9 @@ def automatic_success(req: Request, stressful: bool = False) -> Result:
     if req.dice < AUTOMATIC_SUCCESS_DICE:
         raise RulesError(f"an automatic success needs {AUTOMATIC_SUCCESS_DICE} or more dice, got {req.dice}",
                          "automatic_pool", needed=AUTOMATIC_SUCCESS_DICE, dice=req.dice)
+    if not could_reach(req):
+        raise RulesError(f"{req.dice} dice can never reach difficulty {req.difficulty}: no automatic success",
+                         "automatic_unreachable", dice=req.dice, difficulty=req.difficulty)
     notes = (
         *_pool_notes(req),
         note("automatic_success", f"automatic success with {req.dice} dice: no roll, no extra successes", dice=req.dice),
@@ -228,8 +253,8 @@ def odds(req: Request) -> Odds:
     # A botch scores 0 successes: it is among the rolls below the difficulty, except at
     # difficulty 0, where it is among those that would meet it.
     zero_meets = req.difficulty == 0
-    p_success = dist.p_at_least(req.difficulty) - (p_botch if zero_meets else 0.0)
-    p_failure = dist.p_below(req.difficulty) - (0.0 if zero_meets else p_botch)
+    p_success = clamp(dist.p_at_least(req.difficulty) - (p_botch if zero_meets else 0.0))
+    p_failure = clamp(dist.p_below(req.difficulty) - (0.0 if zero_meets else p_botch))
     return Odds(req, dist, p_success, p_failure, p_botch)
 
 
@@ -250,9 +275,23 @@ def teamwork_odds(lead: Request, helpers: Sequence[Request]) -> Odds:
     return Odds(lead, dist, p_success, p_failure, p_botch)
 
 
-def contest(a: Request, b: Request) -> ContestOdds:
-    """Opposed action: the side with more successes wins (for the first side)."""
-    return contest_odds(successes_distribution(a), successes_distribution(b))
+def _less(dist: Distribution, penalty: int) -> Distribution:
+    """Successes with ``penalty`` of them taken away, never below 0."""
+    check_int(penalty, "successes subtracted", 0, 2 * MAX_DICE)
+    low = dist.offset - penalty  # the lowest value, once the successes are taken away
+    if low >= 0:
+        return Distribution(dist.probs, low, dist.tail)
+    at_zero = -low  # values from the lowest up to this index fall to 0
+    return Distribution((sum(dist.probs[: at_zero + 1]), *dist.probs[at_zero + 1 :]), 0, dist.tail)
+
+
+def contest(a: Request, b: Request, first_penalty: int = 0, second_penalty: int = 0) -> ContestOdds:
+    """Opposed action: the side with more successes wins (for the first side).
+
+    ``first_penalty`` / ``second_penalty``: successes taken from that side's roll (a drunk
+    guard's Perception, say), never below 0.
+    """
+    return contest_odds(_less(successes_distribution(a), first_penalty), _less(successes_distribution(b), second_penalty))
 
 
 def extended(
@@ -286,6 +325,8 @@ class OpposedResult:
     second: Result
     outcome: Opposed  # for the first side
     net: int  # the winner's successes minus the loser's; 0 on a tie
+    first_penalty: int = 0  # successes taken from the first side's roll
+    second_penalty: int = 0
 
     @property
     def notes(self) -> tuple[Note, ...]:
@@ -299,17 +340,26 @@ class OpposedResult:
             "system": SYSTEM,
             "outcome": self.outcome.value,
             "net": self.net,
+            "first_successes": max(0, self.first.successes - self.first_penalty),
+            "second_successes": max(0, self.second.successes - self.second_penalty),
+            "first_penalty": self.first_penalty,
+            "second_penalty": self.second_penalty,
             "notes": [n.as_json() for n in self.notes],
             "first": self.first.as_json(),
             "second": self.second.as_json(),
         }
 
 
-def resolve_opposed(first: Result, second: Result) -> OpposedResult:
-    """More successes wins; the loser's successes are subtracted from the winner's."""
-    diff = first.successes - second.successes
+def resolve_opposed(first: Result, second: Result, first_penalty: int = 0, second_penalty: int = 0) -> OpposedResult:
+    """More successes wins; the loser's successes are subtracted from the winner's.
+
+    ``first_penalty`` / ``second_penalty`` take successes from that side first (never below 0).
+    """
+    check_int(first_penalty, "successes subtracted", 0, 2 * MAX_DICE)
+    check_int(second_penalty, "successes subtracted", 0, 2 * MAX_DICE)
+    diff = max(0, first.successes - first_penalty) - max(0, second.successes - second_penalty)
     outcome = Opposed.WIN if diff > 0 else Opposed.LOSE if diff < 0 else Opposed.TIE
-    return OpposedResult(first, second, outcome, abs(diff))
+    return OpposedResult(first, second, outcome, abs(diff), first_penalty, second_penalty)
 
 
 def teamwork(results: Iterable[Result]) -> int:

@@ -18,6 +18,14 @@ from rules.dice import RulesError, check_int, parse_choice
 from rules.dist import Distribution
 
 
+# Bounds of the odds (the command line's too): beyond them a query is refused, not computed.
+# Together they keep the slowest accepted query within a second (see ``make bench``).
+MAX_GOAL = 200  # successes to accumulate, or the lead that wins a tug-of-war
+MAX_ROLLS = 1000  # rolls (rounds) looked ahead
+MAX_DIFFICULTY = 100  # each roll's own difficulty
+MAX_TUG_ROUNDS = 500  # a tug-of-war's rounds looked ahead: its walk spans twice the lead
+
+
 class BotchPolicy(StrEnum):
     RESET = "reset"
     RUIN = "ruin"
@@ -100,96 +108,178 @@ def extended_odds(
 
     ``per_roll`` is the distribution of one roll's successes *excluding* botches, whose
     probability ``p_botch`` is given apart (``per_roll`` sums to ``1 - p_botch``). A botch
-    always scores zero successes. ``progress`` is the total already accumulated.
+    always scores zero successes. ``progress`` is the total already accumulated (0 to ``goal``).
+
+    A ``tail`` of ``per_roll`` (mass left out above its last value) is never counted as
+    completion: it gains at least ``high + 1 - difficulty``, and only that is credited. The
+    games hand over a distribution long enough that the tail reaches the goal in one roll
+    (``rules.scifi`` extends its explosions that far), so this is exact for them.
     """
-    check_int(goal, "goal", 1, 10_000)
-    check_int(difficulty, "difficulty", 0)
-    check_int(rolls, "rolls", 1, 10_000)
-    check_int(progress, "progress", 0)
+    check_int(goal, "goal", 1, MAX_GOAL)
+    check_int(difficulty, "difficulty", 0, MAX_DIFFICULTY)
+    check_int(rolls, "rolls", 1, MAX_ROLLS)
+    check_int(progress, "progress", 0, goal)
     policy = botch_policy(policy)  # a name ("reset") is as good as the enum
     # g[k]: probability that a (non-botch) roll adds k, capped at the goal since more is the same.
     g = [0.0] * (goal + 1)
     for i, p in enumerate(per_roll.probs):
-        g[min(goal, gain(per_roll.offset + i, difficulty))] += p
-    g[goal] += per_roll.tail
+        g[min(goal, gain(per_roll.offset + i, difficulty))] += max(0.0, p)
+    if per_roll.tail > 0:
+        g[min(goal, gain(per_roll.high + 1, difficulty))] += per_roll.tail
+    p_botch = max(0.0, p_botch)
     if policy is BotchPolicy.IGNORE:
         g[0] += p_botch
         p_botch = 0.0
-    start = min(progress, goal)
     return ExtendedOdds(
         goal=goal,
         policy=policy,
-        expected_rolls=_expected_rolls(g, p_botch, goal, policy, start),
-        p_complete=_p_complete(g, p_botch, goal, policy, start),
-        p_done_by=_p_done_by(g, p_botch, goal, policy, rolls, start),
+        expected_rolls=_expected_rolls(g, p_botch, goal, policy, progress),
+        p_complete=_p_complete(g, p_botch, goal, policy, progress),
+        p_done_by=_p_done_by(g, p_botch, goal, policy, rolls, progress),
     )
 
 
-def _p_done_by(g: list[float], p_botch: float, goal: int, policy: BotchPolicy, rolls: int, start: int) -> tuple[float, ...]:
-    # Forward over the running total 0..goal-1; mass reaching the goal is banked in `done`.
-    state = [0.0] * goal
-    done = 1.0 if start >= goal else 0.0
-    if start < goal:
-        state[start] = 1.0
-    nonzero = [(k, p) for k, p in enumerate(g) if p]
-    out = []
-    for _ in range(rolls):
-        nxt = [0.0] * goal
-        for i, mass in enumerate(state):
-            if not mass:
-                continue
-            for k, p in nonzero:
-                j = i + k
-                if j >= goal:
-                    done += mass * p
-                else:
-                    nxt[j] += mass * p
-            if policy is BotchPolicy.RESET:
-                nxt[0] += mass * p_botch
+# --- the walk: a Markov chain over a row of states, in 64-bit fixed point ----------------------
+#
+# Each round the mass on the states 0..width-1 is convolved with the moves' distribution; what
+# falls below 0 or reaches ``width`` is banked. The convolution is one big-integer product
+# (Kronecker substitution, as in ``rules.dist.sum_of_weighted``): every mass is an integer count
+# of 2**-64, packed 17 bytes apart so that no sum of products spills into its neighbour. Masses
+# are rounded down, so nothing is ever created: what is banked never passes 1, and the rounding
+# loses at most (states + moves) · 2**-64 a round, about 3e-14 over 1000 rounds of 200 states.
+
+_BITS = 64
+_ONE = 1 << _BITS
+_SLOT = 17  # bytes per coefficient: a sum of products of two masses of at most 2**64 stays below 2**129
+_LOW = _BITS // 8  # the bytes below the binary point of a product, dropped when it becomes a mass again
+
+
+def _fixed(probs: list[float]) -> list[int]:
+    """Probabilities as integer counts of 2**-64, rounded down, summing to at most 1."""
+    ints = [int(p * _ONE) if p > 0 else 0 for p in probs]
+    excess = sum(ints) - _ONE
+    if excess > 0:
+        ints[ints.index(max(ints))] -= excess
+    return ints
+
+
+def _slot_sum(raw: bytes) -> int:
+    """The sum of the 17-byte little-endian slots packed in ``raw``, column by column in C."""
+    return sum(sum(raw[k::_SLOT]) << (8 * k) for k in range(_SLOT)) if raw else 0
+
+
+def _walk(width: int, start: int, moves: list[float], offset: int, rounds: int,
+          back: float = 0.0) -> tuple[list[int], list[int]]:
+    """Cumulative mass (in 2**-64) banked below state 0 and at or above ``width``, round by round.
+
+    ``moves[m]`` is the chance of moving by ``offset + m``; ``back`` the chance of going back to
+    state 0 (a botch under ``reset``); whatever is left of 1 leaves the row uncounted (ruin).
+    The row itself stays packed as bytes between rounds: each round is one multiplication and a
+    few slice copies, with no Python loop over the states.
+    """
+    kernel = _fixed([*moves, back])  # the moves and the way back together never pass 1
+    back_int = kernel.pop()
+    while kernel and not kernel[-1]:
+        kernel.pop()
+    first = next((m for m, k in enumerate(kernel) if k), len(kernel))
+    kernel, offset = kernel[first:], offset + first
+    if not kernel:
+        return [0] * rounds, [0] * rounds  # nothing ever moves
+    packed_kernel = int.from_bytes(b"".join(k.to_bytes(_SLOT, "little") for k in kernel), "little")
+    state = bytearray(width * _SLOT)
+    state[start * _SLOT:(start + 1) * _SLOT] = _ONE.to_bytes(_SLOT, "little")
+    low = high = 0
+    lows: list[int] = []
+    highs: list[int] = []
+    for _ in range(rounds):
+        body = state.rstrip(b"\0")
+        if not body:  # nothing left in play: the rest of the rounds change nothing
+            break
+        hi = -(-len(body) // _SLOT)
+        lo = (len(body) - len(body.lstrip(b"\0"))) // _SLOT
+        window = state[lo * _SLOT:hi * _SLOT]
+        size = hi - lo + len(kernel) - 1
+        raw = (int.from_bytes(window, "little") * packed_kernel).to_bytes(size * _SLOT, "little")
+        # Coefficient c of the product is the mass arriving at state base + c.
+        base = lo + offset
+        c0 = min(size, max(0, -base))
+        c1 = max(c0, min(size, width - base))
+        low += _slot_sum(raw[:c0 * _SLOT]) >> _BITS
+        high += _slot_sum(raw[c1 * _SLOT:]) >> _BITS
+        nxt = bytearray(width * _SLOT)
+        if c1 > c0:
+            region, j0, j1 = raw[c0 * _SLOT:c1 * _SLOT], base + c0, base + c1
+            for k in range(_SLOT - _LOW):  # each mass keeps its bytes above the binary point
+                nxt[j0 * _SLOT + k:j1 * _SLOT:_SLOT] = region[_LOW + k::_SLOT]
+        if back_int:
+            zero = int.from_bytes(nxt[:_SLOT], "little") + ((_slot_sum(window) * back_int) >> _BITS)
+            nxt[:_SLOT] = zero.to_bytes(_SLOT, "little")
         state = nxt
-        out.append(min(1.0, done))
-    return tuple(out)
+        lows.append(low)
+        highs.append(high)
+    lows += [low] * (rounds - len(lows))
+    highs += [high] * (rounds - len(highs))
+    return lows, highs
+
+
+def _p_done_by(g: list[float], p_botch: float, goal: int, policy: BotchPolicy, rolls: int, start: int) -> tuple[float, ...]:
+    if start >= goal:
+        return (1.0,) * rolls
+    back = p_botch if policy is BotchPolicy.RESET else 0.0
+    _, done = _walk(goal, start, g, 0, rolls, back)
+    return tuple(min(1.0, d / _ONE) for d in done)
+
+
+def _moves(g: list[float]) -> list[tuple[int, float]]:
+    return [(k, p) for k, p in enumerate(g) if k and p > 0]
 
 
 def _p_complete(g: list[float], p_botch: float, goal: int, policy: BotchPolicy, start: int) -> float:
     if start >= goal:
         return 1.0
-    progress = sum(g[1:])
-    if progress == 0:
+    if not _moves(g):
         return 0.0
     if policy is not BotchPolicy.RUIN:
         return 1.0  # progress is always possible, so the goal is reached with probability 1
-    return _ruin_sums(g, goal)[0][start]
+    return min(1.0, _ruin_sums(g, p_botch, goal)[0][start])
 
 
-def _ruin_sums(g: list[float], goal: int) -> tuple[list[float], list[float]]:
-    """Under ``ruin``: P_i = P(complete from i), M_i = E[rolls · 1{complete}] from i."""
-    stay = 1.0 - g[0]
+def _ruin_sums(g: list[float], p_botch: float, goal: int) -> tuple[list[float], list[float]]:
+    """Under ``ruin``: P_i = P(complete from i), M_i = E[rolls · 1{complete}] from i.
+
+    Every sum has positive terms only (the chance of leaving a state is the sum of the moves
+    and the botch, never 1 minus the chance of staying), so tiny chances keep their precision.
+    """
+    moves = _moves(g)
+    leave = sum(p for _, p in moves) + p_botch
     P = [0.0] * goal + [1.0]
     M = [0.0] * (goal + 1)
     for i in range(goal - 1, -1, -1):
-        P[i] = sum(g[k] * P[min(goal, i + k)] for k in range(1, goal + 1)) / stay
-        M[i] = (P[i] + sum(g[k] * M[min(goal, i + k)] for k in range(1, goal + 1))) / stay
+        P[i] = sum(p * P[min(goal, i + k)] for k, p in moves) / leave
+        M[i] = (P[i] + sum(p * M[min(goal, i + k)] for k, p in moves)) / leave
     return P, M
 
 
 def _expected_rolls(g: list[float], p_botch: float, goal: int, policy: BotchPolicy, start: int) -> float | None:
     if start >= goal:
         return 0.0
-    if sum(g[1:]) == 0:
+    moves = _moves(g)
+    if not moves:
         return None
     if policy is BotchPolicy.RUIN:
-        P, M = _ruin_sums(g, goal)
-        return M[start] / P[start]
-    # E_i = a_i + b_i·E_0 (a botch under `reset` sends the total back to 0), solved from the goal down.
-    stay = 1.0 - g[0]
+        P, M = _ruin_sums(g, p_botch, goal)
+        return M[start] / P[start] if P[start] else None
+    # E_i = a_i + (1 - c_i)·E_0: a_i, the rolls until the goal or a botch (which under `reset`
+    # sends the total back to 0); c_i, the chance of the goal first. O(goal × moves).
+    leave = sum(p for _, p in moves) + p_botch
     a = [0.0] * (goal + 1)
-    b = [0.0] * (goal + 1)
+    c = [0.0] * goal + [1.0]
     for i in range(goal - 1, -1, -1):
-        a[i] = (1.0 + sum(g[k] * a[min(goal, i + k)] for k in range(1, goal + 1))) / stay
-        b[i] = (p_botch + sum(g[k] * b[min(goal, i + k)] for k in range(1, goal + 1))) / stay
-    e0 = a[0] / (1.0 - b[0])
-    return a[start] + b[start] * e0
+        a[i] = (1.0 + sum(p * a[min(goal, i + k)] for k, p in moves)) / leave
+        c[i] = sum(p * c[min(goal, i + k)] for k, p in moves) / leave
+    if not c[0]:
+        return None  # the goal is out of floating-point reach
+    return a[start] + (1.0 - c[start]) * (a[0] / c[0])
 
 
 # --- extended opposed actions -------------------------------------------------------------
@@ -239,33 +329,13 @@ def tug_of_war_odds(margin: Distribution, lead: int, rounds: int = 20, start: in
     and the first side to lead by ``lead`` wins. ``margin`` is a contest's margin distribution;
     ``start`` is the difference so far (strictly between −lead and lead).
     """
-    check_int(lead, "lead", 1, 1000)
-    check_int(rounds, "rounds", 1, 10_000)
+    check_int(lead, "lead", 1, MAX_GOAL)
+    check_int(rounds, "rounds", 1, MAX_TUG_ROUNDS)
     check_int(start, "start", -lead + 1, lead - 1)
     # States: the running difference -lead+1 .. lead-1, stored at index difference + lead - 1.
-    width = 2 * lead - 1
-    state = [0.0] * width
-    state[start + lead - 1] = 1.0
-    moves = [(margin.offset + i, p) for i, p in enumerate(margin.probs) if p]
-    p1 = p2 = 0.0
-    by1, by2 = [], []
-    for _ in range(rounds):
-        nxt = [0.0] * width
-        for i, mass in enumerate(state):
-            if not mass:
-                continue
-            for step, p in moves:
-                j = i + step
-                if j >= width:
-                    p1 += mass * p
-                elif j < 0:
-                    p2 += mass * p
-                else:
-                    nxt[j] += mass * p
-        state = nxt
-        by1.append(p1)
-        by2.append(p2)
-    return OpposedOdds(tuple(by1), tuple(by2), (0.0,) * rounds)
+    second, first = _walk(2 * lead - 1, start + lead - 1, list(margin.probs), margin.offset, rounds)
+    return OpposedOdds(tuple(min(1.0, p / _ONE) for p in first), tuple(min(1.0, p / _ONE) for p in second),
+                       (0.0,) * rounds)
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,16 @@ Decisions where the seed and RULES.md are silent:
 - Invoking after the roll: ``invoke_bonus`` adds +2 and ``reroll`` replaces all four dice; both
   are recorded on the result (``invokes``, ``rerolled``). A reroll keeps the +2s already
   invoked, since those came from other aspects and still apply to the new dice.
+- Which aspect each invocation used: ``Invoked`` (the aspect, how it was paid: a free
+  invocation or a fate point, and its use: +2 or a reroll). ``Request.invocations`` are those
+  made before the roll (+2 each, added to ``total_bonus``); ``invoke_bonus`` and ``reroll`` take
+  the one made after the roll and the result keeps them (``Result.invocations``). Only named
+  invocations are checked and recorded; the older anonymous form (no ``invocation``) still works.
+- **The same aspect twice on one roll** (seed 004: "Normalmente no se puede invocar dos veces el
+  mismo aspecto en una tirada", a success with style's two free invocations being the
+  exception): an aspect is invoked at most twice on one roll, and twice only when both are free
+  invocations (``may_invoke``); a fate point never pays for a second invocation of it. Aspects
+  are told apart by their ``aspect`` string, exactly as given.
 - Creating an advantage has three rows, not two: a *new* aspect, *discovering* an existing
   one and an aspect already *known*. New and discovered differ only on a tie, where a
   discovery counts as a success (the seed: "se trata como un éxito").
@@ -170,6 +180,71 @@ OUTCOME_TEXT = {
 }
 
 
+# --- invocations -----------------------------------------------------------------------------
+
+
+class Paid(StrEnum):
+    """How an invocation is paid (the values are the table's spend kinds)."""
+
+    FREE = "free_invocation"
+    FATE_POINT = "fate_point"
+
+
+class Use(StrEnum):
+    BONUS = "bonus"  # +2
+    REROLL = "reroll"  # all four dice again
+
+
+@dataclass(frozen=True, slots=True)
+class Invoked:
+    """One invocation of an aspect: which aspect, how it was paid, what for."""
+
+    aspect: str
+    paid: Paid = Paid.FATE_POINT
+    use: Use = Use.BONUS
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.aspect, str) or not self.aspect.strip():
+            raise RulesError(f"an invocation names its aspect, got {self.aspect!r}")
+        object.__setattr__(self, "paid", parse_choice(Paid, self.paid, "paid"))
+        object.__setattr__(self, "use", parse_choice(Use, self.use, "use"))
+
+    @classmethod
+    def of(cls, value: Invoked | dict[str, object]) -> Invoked:
+        """An invocation, or its JSON form (``as_json``) as a stored request keeps it."""
+        return value if isinstance(value, Invoked) else cls(**value)  # type: ignore[arg-type]
+
+    def as_json(self) -> dict[str, str]:
+        return {"aspect": self.aspect, "paid": self.paid.value, "use": self.use.value}
+
+
+MOST_PER_ASPECT = 2  # a success with style's two free invocations, on one roll
+
+
+def may_invoke(earlier: Sequence[Paid | str], paying: Paid | str) -> bool:
+    """Whether an aspect may be invoked (paid ``paying``) on a roll where it was already invoked
+    ``len(earlier)`` times (each paid as listed): once, or a second time only when both are free
+    invocations (seed 004: success with style's exception); never a third time."""
+    paid = [parse_choice(Paid, p, "paid") for p in (*earlier, paying)]
+    return len(paid) == 1 or (len(paid) <= MOST_PER_ASPECT and all(p is Paid.FREE for p in paid))
+
+
+def check_invocations(invocations: Iterable[Invoked]) -> tuple[Invoked, ...]:
+    """The invocations of one roll, in order, refused if one breaks ``may_invoke``."""
+    seen: dict[str, list[Paid]] = {}
+    out = tuple(invocations)
+    for invocation in out:
+        earlier = seen.setdefault(invocation.aspect, [])
+        if not may_invoke(earlier, invocation.paid):
+            raise RulesError(f"{invocation.aspect!r} is already invoked on this roll: the same aspect twice only with "
+                             "two free invocations (a success with style's), never a third time",
+                             "invoke_twice", aspect=invocation.aspect)
+        earlier.append(invocation.paid)
+    if len(out) > MAX_INVOKES:
+        raise RulesError(f"at most {MAX_INVOKES} aspects can be invoked on one roll")
+    return out
+
+
 # --- a roll -----------------------------------------------------------------------------------
 
 
@@ -180,6 +255,7 @@ class Request:
     bonus: int = 0  # approach + stunts + helpers + invokes, already summed (see ``bonus()``)
     difficulty: int = 0  # on the Ladder, or the opponent's total
     modifiers: tuple[int, ...] = ()  # added to the bonus
+    invocations: tuple[Invoked, ...] = ()  # aspects invoked before the roll: +2 each, on top of ``bonus``
 
     def __post_init__(self) -> None:
         check_int(self.bonus, "bonus", -MAX_BONUS, MAX_BONUS)
@@ -187,11 +263,15 @@ class Request:
         object.__setattr__(self, "modifiers", tuple(self.modifiers))  # a list would break hashing
         for modifier in self.modifiers:
             check_int(modifier, "modifier", -MAX_BONUS, MAX_BONUS)
+        invocations = check_invocations(Invoked.of(i) for i in self.invocations)
+        if any(i.use is not Use.BONUS for i in invocations):
+            raise RulesError("an invocation before the roll adds +2: there are no dice to reroll yet")
+        object.__setattr__(self, "invocations", invocations)
 
     @property
     def total_bonus(self) -> int:
-        """What the dice are added to: the bonus after modifiers."""
-        return self.bonus + sum(self.modifiers)
+        """What the dice are added to: the bonus after modifiers, with +2 per aspect invoked before the roll."""
+        return self.bonus + sum(self.modifiers) + INVOKE_BONUS * len(self.invocations)
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -214,6 +294,7 @@ class Result:
     notes: tuple[Note, ...]
     invokes: int = 0  # aspects invoked after the roll for +2 each
     rerolled: tuple[tuple[int, ...], ...] = ()  # the faces each reroll replaced, oldest first
+    invocations: tuple[Invoked, ...] = ()  # the named invocations after the roll, in order
 
     @property
     def total(self) -> int:
@@ -241,6 +322,8 @@ class Result:
             "rerolled": [list(f) for f in self.rerolled],
             "notes": [n.as_json() for n in self.notes],
             **self.request.as_json(),
+            # Every named invocation of the roll, before it and after it, in order.
+            "invocations": [i.as_json() for i in (*self.request.invocations, *self.invocations)],
         }
 
 
@@ -269,8 +352,9 @@ def _notes(result: Result) -> tuple[Note, ...]:
     return tuple(notes)
 
 
-def _result(req: Request, faces: Iterable[int], invokes: int = 0, rerolled: tuple[tuple[int, ...], ...] = ()) -> Result:
-    result = Result(req, check_fate_faces(faces, DICE), (), invokes, rerolled)
+def _result(req: Request, faces: Iterable[int], invokes: int = 0, rerolled: tuple[tuple[int, ...], ...] = (),
+            invocations: tuple[Invoked, ...] = ()) -> Result:
+    result = Result(req, check_fate_faces(faces, DICE), (), invokes, rerolled, invocations)
     return replace(result, notes=_notes(result))
 
 
@@ -283,27 +367,34 @@ def roll(req: Request, rng: RandomSource | None = None) -> Result:
     return resolve(req, roll_fate_dice(DICE, rng))
 
 
-def _check_invocable(req: Request, result: Result) -> None:
+def _check_invocable(req: Request, result: Result, invocation: Invoked | None, use: Use) -> tuple[Invoked, ...]:
+    """The result's named invocations with this one added (checked against the whole roll's)."""
     if result.request != req:
         raise RulesError("this result was rolled for another request")
     if result.invokes + len(result.rerolled) >= MAX_INVOKES:
         raise RulesError(f"at most {MAX_INVOKES} aspects can be invoked on one roll")
+    if invocation is None:
+        return result.invocations
+    invocation = replace(Invoked.of(invocation), use=use)
+    check_invocations((*req.invocations, *result.invocations, invocation))
+    return (*result.invocations, invocation)
 
 
-def invoke_bonus(req: Request, result: Result) -> Result:
-    """Invoke an aspect after the roll for +2 (pay for it with ``invoke``)."""
-    _check_invocable(req, result)
-    return _result(req, result.faces, result.invokes + 1, result.rerolled)
+def invoke_bonus(req: Request, result: Result, invocation: Invoked | None = None) -> Result:
+    """Invoke an aspect after the roll for +2 (``invocation``: which aspect, and how it is paid)."""
+    invocations = _check_invocable(req, result, invocation, Use.BONUS)
+    return _result(req, result.faces, result.invokes + 1, result.rerolled, invocations)
 
 
-def reroll(req: Request, result: Result, new_faces: Iterable[int]) -> Result:
+def reroll(req: Request, result: Result, new_faces: Iterable[int], invocation: Invoked | None = None) -> Result:
     """Invoke an aspect to reroll all four dice; the old faces are kept in ``rerolled``."""
-    _check_invocable(req, result)
-    return _result(req, new_faces, result.invokes, (*result.rerolled, result.faces))
+    invocations = _check_invocable(req, result, invocation, Use.REROLL)
+    return _result(req, new_faces, result.invokes, (*result.rerolled, result.faces), invocations)
 
 
-def roll_reroll(req: Request, result: Result, rng: RandomSource | None = None) -> Result:
-    return reroll(req, result, roll_fate_dice(DICE, rng))
+def roll_reroll(req: Request, result: Result, rng: RandomSource | None = None,
+                invocation: Invoked | None = None) -> Result:
+    return reroll(req, result, roll_fate_dice(DICE, rng), invocation)
 
 
 # --- opposed rolls --------------------------------------------------------------------------

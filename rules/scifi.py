@@ -8,6 +8,9 @@ The rules (RULES.md, section ``scifi``, from the Spanish seed):
 - **Difficulty** is the number of successes needed: Easy (``Difficulty.EASY``) is an automatic
   success unless the skill rating is exactly 1, then 1 success; Common 1; Hard 2; Very hard 3;
   Extreme 4. Hard and above are impossible (no roll) without a level in the skill.
+- **Specific knowledge** (seed, "Comprobación de Acciones"): a simple action that needs specific
+  knowledge needs at least one level in that skill; ``Request.knowledge`` marks it, and with
+  ``skill == 0`` it is impossible at any difficulty, Easy included (no automatic success).
 - **Degree**: successes equal to the difficulty = barely (ajustado), one over = clean (justo),
   two or more over = absolute (absoluto).
 - **Modifiers** are summed first; a positive net is capped at +3 and the pool never drops below
@@ -42,8 +45,10 @@ Decisions where the digest and the seed are silent:
 
 Exact odds: a die's successes are its run of 10s plus one more if the die that ends the run shows
 7-9, so n dice score ``T + H`` with T negative binomial (10s, p=0.1) and H binomial (n, 1/3)
-independent. The series is endless and is cut where less than 1e-12 is left out; that mass is the
-distribution's ``tail``.
+independent. The series is endless: the distribution shown is cut where less than 1e-15 is left
+out, that mass being its ``tail`` (reported apart, never counted as a success or a win); the chance
+of success is summed from the needed successes up (``p_at_least``), so far beyond reach it is the
+exact tiny value, and extended actions carry the series as far as their goal.
 """
 
 from __future__ import annotations
@@ -59,14 +64,16 @@ from rules.dice import (
 )
 from rules.dist import ContestOdds, Distribution, binomial
 from rules.dist import contest as contest_odds
-from rules.extended import BotchPolicy, ExtendedOdds, ExtendedState, advance, extended_odds
+from rules.extended import MAX_DIFFICULTY as MAX_EXTENDED_DIFFICULTY
+from rules.extended import MAX_GOAL, BotchPolicy, ExtendedOdds, ExtendedState, advance, extended_odds
 
 SYSTEM = "scifi"
 TITLE = "Sci-fi d10"
 MAX_POOL = 100
 MAX_BONUS = 3  # a positive net modifier adds at most 3 dice
 SUCCESS_FACE = 7
-TAIL = 1e-12  # the explosion series is cut where less than this is left out
+TAIL = 1e-15  # the shown distribution is cut where less than this is left out (reported as its tail)
+MAX_DIFFICULTY = 100  # successes needed: beyond, a typo rather than a task (RULES.md bounds)
 
 
 class Difficulty(StrEnum):
@@ -96,13 +103,13 @@ def parse_difficulty(value: int | str | Difficulty) -> int | Difficulty:
     if isinstance(value, str):
         text = value.strip().lower().replace("_", "-").replace(" ", "-")
         if text.isdigit():
-            return int(text)
+            return check_int(int(text), "difficulty", 0, MAX_DIFFICULTY)
         try:
             return Difficulty(text)
         except ValueError:
             names = ", ".join(d.value for d in Difficulty)
             raise RulesError(f"difficulty must be a number of successes or one of {names}, got {value!r}") from None
-    return check_int(value, "difficulty", 0)
+    return check_int(value, "difficulty", 0, MAX_DIFFICULTY)
 
 
 def apply_modifiers(pool: int, modifiers: Iterable[int]) -> int:
@@ -118,16 +125,20 @@ class Request:
     difficulty: int | Difficulty = Difficulty.COMMON
     skill: int | None = None  # None: not checked
     modifiers: tuple[int, ...] = ()
+    knowledge: bool = False  # needs specific knowledge: impossible without a level in the skill
+
 
     def __post_init__(self) -> None:
         check_int(self.pool, "pool", 0, MAX_POOL)
         # Normalised in place so that "hard" and Difficulty.HARD make equal requests.
         object.__setattr__(self, "difficulty", parse_difficulty(self.difficulty))
         if self.skill is not None:
-            check_int(self.skill, "skill", 0)
+            check_int(self.skill, "skill", 0, MAX_POOL)
         object.__setattr__(self, "modifiers", tuple(self.modifiers))
         for modifier in self.modifiers:
-            check_int(modifier, "modifier")
+            check_int(modifier, "modifier", -MAX_POOL, MAX_POOL)
+        if not isinstance(self.knowledge, bool):
+            raise RulesError(f"knowledge must be true or false, got {self.knowledge!r}")
 
     @property
     def dice(self) -> int:
@@ -143,13 +154,15 @@ class Request:
 
     @property
     def impossible(self) -> bool:
-        """Hard or above without a level in the skill: it fails without a roll."""
-        return self.skill == 0 and self.needed >= _NEEDS_SKILL
+        """Hard or above, or an action needing specific knowledge, without a level in the skill:
+        it fails without a roll."""
+        return self.skill == 0 and (self.knowledge or self.needed >= _NEEDS_SKILL)
 
     @property
     def automatic(self) -> bool:
-        """An Easy action succeeds without a roll, unless the skill rating is exactly 1."""
-        return self.difficulty is Difficulty.EASY and self.needed == 0
+        """An Easy action succeeds without a roll, unless the skill rating is exactly 1 (or the action
+        needs specific knowledge the character lacks: then it is impossible)."""
+        return self.difficulty is Difficulty.EASY and self.needed == 0 and not self.impossible
 
     @property
     def rolls(self) -> bool:
@@ -288,6 +301,9 @@ def resolve(request: Request, faces: Sequence[int] = ()) -> Result:
     if not request.rolls:
         if faces:
             raise RulesError("faces: this action is not rolled, give no faces")
+        if request.impossible and request.knowledge and request.needed < _NEEDS_SKILL:
+            why = note("knowledge_needed", "needs specific knowledge: impossible without a level in the skill, no roll")
+            return Result(request, Roll(()), Outcome.FAILURE, None, (*notes, why))
         if request.impossible:
             why = note("impossible", f"{request.needed} successes needed without the skill: impossible, no roll",
                        needed=request.needed)
@@ -425,7 +441,23 @@ def successes(dice: int) -> Distribution:
 
 def _p_rest_below(dice: int, needed: int) -> float:
     """P(the pool's dice other than the first score fewer than ``needed`` successes)."""
-    return sum(islice(_pool_pmf(dice - 1), needed))
+    return min(1.0, sum(islice(_pool_pmf(dice - 1), needed)))
+
+
+def p_at_least(dice: int, needed: int) -> float:
+    """P(``dice`` dice score ``needed`` or more successes), summed from ``needed`` up, never as
+    1 minus the rest: the endless explosion tail is carried until it no longer changes the sum
+    (past the mode the terms fall at least geometrically), so a chance of 1e-37 reads 1e-37."""
+    if needed <= 0:
+        return 1.0
+    total = previous = 0.0
+    for k, p in enumerate(_pool_pmf(dice)):
+        if k >= needed:
+            total += p
+            if p == 0.0 or (p < previous and p <= total * 1e-18):
+                break
+        previous = p
+    return min(1.0, total)
 
 
 @dataclass(frozen=True, slots=True)
@@ -462,7 +494,7 @@ def odds(request: Request) -> Odds:
     return Odds(
         request,
         dist,
-        p_success=min(1.0, dist.p_at_least(needed)),  # float rounding may pass 1 by ~1e-14
+        p_success=p_at_least(n, needed),  # exact: the cut-off tail is never counted as success
         # The first die shows 1 (0.1), scoring nothing, and the other dice fall short.
         p_fumble=0.1 * _p_rest_below(n, needed),
         mean=n * 4 / 9,  # per die: 1/9 expected 10s plus 1/3 for the 7-9 that ends the run
@@ -498,14 +530,17 @@ def extended(
     progress: int = 0,
 ) -> ExtendedOdds:
     """Exact odds of an extended action rolling ``request``'s dice each time (see ``extended_fumble``)."""
-    check_int(difficulty, "difficulty", 0)
+    check_int(goal, "goal", 1, MAX_GOAL)
+    check_int(difficulty, "difficulty", 0, MAX_EXTENDED_DIFFICULTY)
     n = request.dice
-    dist = successes(n)
     # P(fumble and s successes) = P(first die 1) · P(the other dice score s), for s <= difficulty.
-    fumbles = [0.1 * p for p in islice(_pool_pmf(n - 1), min(difficulty + 1, len(dist.probs)))] if n else []
-    per_roll = Distribution(
-        tuple(p - (fumbles[s] if s < len(fumbles) else 0.0) for s, p in enumerate(dist.probs)), 0, dist.tail
-    )
+    # The distribution is carried exactly up to a gain of the whole goal; what lies beyond (its
+    # exact tail sum) completes the task in one roll, which is all the walk needs to know.
+    reach = goal + difficulty
+    head = list(islice(_pool_pmf(n), reach)) if n else [1.0]
+    head.append(p_at_least(n, reach) if n else 0.0)
+    fumbles = [0.1 * p for p in islice(_pool_pmf(n - 1), min(difficulty + 1, len(head)))] if n else []
+    per_roll = Distribution(tuple(max(0.0, p - (fumbles[s] if s < len(fumbles) else 0.0)) for s, p in enumerate(head)))
     return extended_odds(per_roll, sum(fumbles), goal, difficulty, policy, rolls, progress)
 
 

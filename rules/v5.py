@@ -12,11 +12,16 @@ Decisions where the rules digest and the seed are silent (what a V5 table expect
 - **Pool**: ``Request.pool`` is the Traits' dots; ``Request.dice`` adds the Specialty's die and
   the modifiers and never drops below 1 die (a pool of 0 still rolls one). The ±3-dice guideline
   applies to the GM's *net* ad-hoc modifiers (the Specialty is not ad hoc): beyond it a note
-  warns, nothing is forbidden. Difficulty modifiers (±2 guideline, +1 for improvised
-  equipment) are the GM's to fold into ``difficulty``, which is at least 1.
-- **Hunger dice** replace ``min(Hunger, dice)`` normal dice, except on tracker rolls
-  (Willpower, Humanity): the V5 core rules never put hunger dice in tracker pools or checks, so
-  a ``tracker`` request rolls no hunger dice (a note says so when Hunger is above 0).
+  warns, nothing is forbidden. ``difficulty`` is the difficulty the GM sets; the GM's ad-hoc
+  ``difficulty_modifiers`` (net beyond ±2 warns, like the dice) and ``improvised`` equipment
+  (+1) add to it, and ``Request.needed`` is the result, at least 1: the successes the roll must
+  reach (a result's ``difficulty``). ``no_equipment`` marks a task that is impossible without
+  equipment the character lacks: it fails without a roll (0 successes, a total failure, never
+  bestial), and neither shortcut can win it.
+- **Hunger dice** replace ``min(Hunger, dice)`` normal dice in every pool (seed 002), Willpower
+  rolls included (RULES.md). The one exception is the Humanity roll (remorse, from the V5 core
+  book): a ``remorse`` request rolls no hunger dice (a note says so when Hunger is above 0).
+  ``tracker`` marks a Willpower or Humanity roll: Willpower cannot reroll it.
 - **Willpower reroll**: once per roll (a rerolled result cannot be rerolled again), 1 to 3
   distinct *normal* dice chosen by index into ``faces``; ``new_faces`` are in the order of the
   indices. Never hunger dice, tracker rolls, checks, or results where nothing was rolled. The
@@ -27,6 +32,8 @@ Decisions where the rules digest and the seed are silent (what a V5 table expect
   critical. Blood Surge dice should not count toward it; leave them out of the request.
 - **Take half**: ``dice // 2`` successes, judged against the difficulty like a roll (so it can
   fail, and 0 successes is a total failure); no dice, so never critical, messy or bestial.
+- Both shortcuts are for a calm moment: ``stressful=True`` (under stress, always in combat)
+  refuses them, as Exalted's automatic success is refused.
   Checks (rouse) are a different function, so neither shortcut can apply to them.
 - **Trackers**: superficial damage fills undamaged boxes; once none are left, each further
   point turns an existing superficial box aggravated. Aggravated damage fills undamaged boxes,
@@ -66,7 +73,7 @@ from rules.dice import (
     parse_choice,
     roll_d10,
 )
-from rules.dist import ContestOdds, Distribution
+from rules.dist import ContestOdds, Distribution, clamp
 from rules.dist import contest as contest_of
 from rules.extended import BotchPolicy, ExtendedOdds, botch_policy, extended_odds
 
@@ -74,7 +81,10 @@ SYSTEM = "v5"
 SUCCESS = 6  # a die showing 6 or more is a success, on every roll and check
 MAX_HUNGER = 5
 MAX_POOL = 100
+MAX_DIFFICULTY = 100  # successes needed; beyond, a typo rather than a task
 AD_HOC_DICE_GUIDELINE = 3  # the GM's ad-hoc modifiers should stay within ±3 dice
+AD_HOC_DIFFICULTY_GUIDELINE = 2  # ... and within ±2 difficulty
+IMPROVISED_DIFFICULTY = 1  # improvised equipment: +1 difficulty
 MAX_REROLL = 3  # dice one Willpower point rerolls
 HUNGER_FRENZY_DIFFICULTY = 4  # a forced rouse check at Hunger 5
 
@@ -113,19 +123,31 @@ class Request:
     hunger: int = 0
     difficulty: int = 1
     specialty: bool = False
-    tracker: bool = False  # a Willpower or Humanity roll: no hunger dice, no Willpower reroll
+    tracker: bool = False  # a Willpower or Humanity roll: no Willpower reroll
     modifiers: tuple[int, ...] = ()
+    remorse: bool = False  # the Humanity (remorse) roll: no hunger dice
+    difficulty_modifiers: tuple[int, ...] = ()  # the GM's ad-hoc changes to the difficulty
+    improvised: bool = False  # improvised equipment: +1 difficulty
+    no_equipment: bool = False  # impossible without equipment the character lacks: no roll, a failure
 
     def __post_init__(self) -> None:
         check_int(self.pool, "pool", 0, MAX_POOL)
         check_int(self.hunger, "hunger", 0, MAX_HUNGER)
-        check_int(self.difficulty, "difficulty", 1)
-        for flag in ("specialty", "tracker"):
+        check_int(self.difficulty, "difficulty", 1, MAX_DIFFICULTY)
+        for flag in ("specialty", "tracker", "remorse", "improvised", "no_equipment"):
             if not isinstance(getattr(self, flag), bool):
                 raise RulesError(f"{flag} must be true or false, got {getattr(self, flag)!r}")
         object.__setattr__(self, "modifiers", tuple(self.modifiers))
         for modifier in self.modifiers:
             check_int(modifier, "modifier", -MAX_POOL, MAX_POOL)
+        object.__setattr__(self, "difficulty_modifiers", tuple(self.difficulty_modifiers))
+        for modifier in self.difficulty_modifiers:
+            check_int(modifier, "difficulty modifier", -MAX_POOL, MAX_POOL)
+
+    @property
+    def needed(self) -> int:
+        """The successes to reach: the difficulty after its modifiers, at least 1."""
+        return max(1, self.difficulty + sum(self.difficulty_modifiers) + IMPROVISED_DIFFICULTY * self.improvised)
 
     @property
     def dice(self) -> int:
@@ -138,7 +160,7 @@ class Request:
 
     @property
     def hunger_dice(self) -> int:
-        return 0 if self.tracker else min(self.hunger, self.dice)
+        return 0 if self.remorse else min(self.hunger, self.dice)
 
     @property
     def normal_dice(self) -> int:
@@ -161,8 +183,22 @@ class Request:
             )
         if self._raw_dice < 1:
             out.append(note("pool_minimum", "a pool never drops below 1 die", dice=1))
-        if self.tracker and self.hunger:
-            out.append(note("tracker_no_hunger", "tracker roll: no hunger dice"))
+        harder = sum(self.difficulty_modifiers)
+        if abs(harder) > AD_HOC_DIFFICULTY_GUIDELINE:
+            out.append(
+                note(
+                    "difficulty_beyond_guideline",
+                    f"difficulty modifiers {harder:+d}: beyond the ±{AD_HOC_DIFFICULTY_GUIDELINE} guideline",
+                    modifiers=harder,
+                    limit=AD_HOC_DIFFICULTY_GUIDELINE,
+                )
+            )
+        if self.improvised:
+            out.append(note("improvised", f"improvised equipment: +{IMPROVISED_DIFFICULTY} difficulty",
+                            difficulty=IMPROVISED_DIFFICULTY))
+        if self.remorse and self.hunger:
+            # The code is the older "tracker roll" one: the Humanity roll is the one tracker roll without them.
+            out.append(note("tracker_no_hunger", "Humanity (remorse) roll: no hunger dice"))
         return tuple(out)
 
 
@@ -183,7 +219,7 @@ class Result:
     notes: tuple[Note, ...]
     rerolled: tuple[int, ...] = ()  # indices into ``faces`` rerolled with Willpower
     rerolled_from: tuple[int, ...] = ()  # what those dice showed before the reroll
-    automatic: str | None = None  # "automatic_win" or "take_half": nothing was rolled
+    automatic: str | None = None  # "automatic_win", "take_half" or "no_equipment": nothing was rolled
 
     @property
     def win(self) -> bool:
@@ -248,7 +284,7 @@ def _judge(
     tens = dice.count(10)
     pairs = tens // 2
     successes = count_at_least(dice, SUCCESS) + 2 * pairs
-    win = successes >= request.difficulty
+    win = successes >= request.needed
     critical = win and pairs > 0
     messy = critical and 10 in hunger_faces
     bestial = not win and 1 in hunger_faces
@@ -256,7 +292,7 @@ def _judge(
     if pairs:
         notes.append(note("critical_pairs", f"{tens} tens: {pairs} critical pair{'s' * (pairs > 1)}, +{2 * pairs}",
                           tens=tens, pairs=pairs))
-    notes += _outcome_notes(successes, request.difficulty)
+    notes += _outcome_notes(successes, request.needed)
     if critical:
         notes.append(note("critical_win", "critical win"))
     if messy:
@@ -266,7 +302,7 @@ def _judge(
     return Result(
         pool=request.dice,
         hunger=request.hunger,
-        difficulty=request.difficulty,
+        difficulty=request.needed,
         faces=faces,
         hunger_faces=hunger_faces,
         successes=successes,
@@ -280,6 +316,10 @@ def _judge(
 
 def resolve(request: Request, faces: Iterable[int], hunger_faces: Iterable[int] = ()) -> Result:
     """Judge a test from its faces: ``faces`` the normal dice, ``hunger_faces`` the hunger dice."""
+    if request.no_equipment:
+        if tuple(faces) or tuple(hunger_faces):
+            raise RulesError("faces: a task impossible without equipment is not rolled, give no faces")
+        return impossible(request)
     faces = check_d10_faces(faces, request.normal_dice, "faces")
     hunger_faces = check_d10_faces(hunger_faces, request.hunger_dice, "hunger faces")
     return _judge(request, faces, hunger_faces, request.notes())
@@ -287,13 +327,29 @@ def resolve(request: Request, faces: Iterable[int], hunger_faces: Iterable[int] 
 
 def roll(request: Request, rng: RandomSource | None = None) -> Result:
     """Roll the normal dice, then the hunger dice, and judge them."""
+    if request.no_equipment:
+        return impossible(request)
     faces = roll_d10(request.normal_dice, rng)
     return resolve(request, faces, roll_d10(request.hunger_dice, rng))
 
 
-def automatic_win(request: Request) -> Result:
-    """The GM skips the roll: a pool of at least twice the difficulty wins with margin 0."""
-    n, d = request.dice, request.difficulty
+def _calm(request: Request, stressful: bool, what: str, code: str) -> None:
+    if stressful:
+        raise RulesError(f"no {what} under stress or in combat: roll the dice", code)
+    if request.no_equipment:
+        raise RulesError("the task is impossible without equipment: nothing to win", "no_equipment_shortcut")
+
+
+def impossible(request: Request) -> Result:
+    """A task impossible without equipment the character lacks: a failure, nothing rolled."""
+    why = note("no_equipment", "impossible without the equipment: failure without a roll")
+    return _unrolled(request, 0, "no_equipment", why)
+
+
+def automatic_win(request: Request, stressful: bool = False) -> Result:
+    """The GM skips the roll: a pool of at least twice the difficulty wins with margin 0 (never under stress)."""
+    _calm(request, stressful, "automatic win", "automatic_win_stress")
+    n, d = request.dice, request.needed
     if n < 2 * d:
         raise RulesError(f"an automatic win needs at least {2 * d} dice (twice difficulty {d}), the pool has {n}",
                          "automatic_win_pool", needed=2 * d, difficulty=d, dice=n)
@@ -301,8 +357,9 @@ def automatic_win(request: Request) -> Result:
     return _unrolled(request, d, "automatic_win", note("automatic_win", text, dice=n, difficulty=d))
 
 
-def take_half(request: Request) -> Result:
-    """Instead of rolling, half the pool (rounded down) counts as the successes."""
+def take_half(request: Request, stressful: bool = False) -> Result:
+    """Instead of rolling, half the pool (rounded down) counts as the successes (never under stress)."""
+    _calm(request, stressful, "taking half", "take_half_stress")
     successes = request.dice // 2
     text = f"took half: {successes} successes from {request.dice} dice"
     return _unrolled(request, successes, "take_half", note("take_half", text, dice=request.dice, successes=successes))
@@ -312,7 +369,7 @@ def _unrolled(request: Request, successes: int, automatic: str, why: Note) -> Re
     return Result(
         pool=request.dice,
         hunger=request.hunger,
-        difficulty=request.difficulty,
+        difficulty=request.needed,
         faces=(),
         hunger_faces=(),
         successes=successes,
@@ -320,7 +377,7 @@ def _unrolled(request: Request, successes: int, automatic: str, why: Note) -> Re
         messy=False,
         bestial=False,
         total_failure=successes == 0,
-        notes=request.notes() + (why, *_outcome_notes(successes, request.difficulty)),
+        notes=request.notes() + (why, *_outcome_notes(successes, request.needed)),
         automatic=automatic,
     )
 
@@ -336,7 +393,7 @@ def reroll(request: Request, result: Result, indices: Iterable[int], new_faces: 
     if result.rerolled:
         raise RulesError("this roll was already rerolled with Willpower", "reroll_again")
     if (len(result.faces), len(result.hunger_faces), result.difficulty) != (
-        request.normal_dice, request.hunger_dice, request.difficulty
+        request.normal_dice, request.hunger_dice, request.needed
     ):
         raise RulesError("this result was not rolled for this request")
     if not result.faces:
@@ -346,6 +403,11 @@ def reroll(request: Request, result: Result, indices: Iterable[int], new_faces: 
         raise RulesError(f"Willpower rerolls 1 to {MAX_REROLL} normal dice, got {len(indices)}", "reroll_count",
                          most=MAX_REROLL, dice=len(indices))
     for i in indices:
+        check_int(i, "reroll index", 0)
+        if len(result.faces) <= i < len(result.faces) + len(result.hunger_faces):
+            # Counted on through the Hunger dice, as the dice are listed: normal first, then Hunger.
+            raise RulesError(f"Hunger dice cannot be rerolled: die {i} is a Hunger die "
+                             f"(Willpower rerolls the normal dice, 0 to {len(result.faces) - 1})")
         check_int(i, "reroll index", 0, len(result.faces) - 1)
     if len(set(indices)) != len(indices):
         raise RulesError("each die can be rerolled only once")
@@ -386,6 +448,9 @@ class RouseResult:
             "system": SYSTEM,
             "check": "rouse",
             "faces": [self.face],
+            "hunger_faces": [],  # the rouse die is not a Hunger die
+            "successes": int(self.passed),
+            "margin": int(self.passed) - 1,  # a check's difficulty is 1: one die showing 6+
             "outcome": self.outcome,
             "hunger_before": self.hunger_before,
             "hunger_after": self.hunger_after,
@@ -399,7 +464,7 @@ def rouse(face: int, hunger: int) -> RouseResult:
     passed = face >= SUCCESS
     after = hunger if passed else min(MAX_HUNGER, hunger + 1)
     notes = []
-    if hunger == MAX_HUNGER:
+    if hunger == MAX_HUNGER and not passed:  # only a failed check at Hunger 5 calls for the test
         notes.append(note("hunger_at_maximum",
                           f"Hunger is already {MAX_HUNGER}: a forced rouse check calls for a hunger frenzy test "
                           f"(difficulty {HUNGER_FRENZY_DIFFICULTY})",
@@ -510,9 +575,10 @@ def spend_willpower(willpower: Tracker) -> Tracker:
     return willpower.damage(DamageKind.SUPERFICIAL, 1)
 
 
-def tracker_request(tracker: Tracker, difficulty: int = 1, modifiers: tuple[int, ...] = ()) -> Request:
-    """A Willpower (or other tracker) roll: undamaged boxes, no hunger dice, no reroll."""
-    return Request(pool=tracker.roll_pool, difficulty=difficulty, tracker=True, modifiers=modifiers)
+def tracker_request(tracker: Tracker, difficulty: int = 1, modifiers: tuple[int, ...] = (), hunger: int = 0) -> Request:
+    """A Willpower (or other tracker) roll: undamaged boxes, hunger dice as in every pool, no reroll."""
+    return Request(pool=tracker.roll_pool, hunger=hunger, difficulty=difficulty, tracker=True, modifiers=modifiers)
+
 
 
 # --- Pools from several characters --------------------------------------------------------
@@ -592,7 +658,10 @@ def odds(request: Request) -> Odds:
     C(n−h, T)/C(n, T), and among the F = n−S−T failing dice the number of hunger dice is
     hypergeometric, each failing die being a 1 with probability 1/5 independently.
     """
-    n, h, d = request.dice, request.hunger_dice, request.difficulty
+    n, h, d = request.dice, request.hunger_dice, request.needed
+    if request.no_equipment:
+        return Odds(pool=n, hunger=request.hunger, hunger_dice=h, difficulty=d, p_win=0.0, p_critical=0.0, p_messy=0.0,
+                    p_bestial=0.0, p_total_failure=1.0, distribution=Distribution.point(0))
     probs = [0.0] * (n + 2 * (n // 2) + 1)
     p_critical = p_messy = p_bestial = 0.0
     no_hunger_one = _no_hunger_one(n, h)
@@ -614,17 +683,20 @@ def odds(request: Request) -> Odds:
             p_critical += p_win_here
             if h:
                 p_messy += p_win_here * (1.0 - comb(n - h, tens) / comb(n, tens))
-    distribution = Distribution(tuple(probs))
+    # The term walk rounds a little (up to ~3e-15 for 100 dice): normalise at the source, so the
+    # distribution sums to 1 and every chance stays in [0, 1].
+    total = sum(probs)
+    distribution = Distribution(tuple(probs)).normalised()
     return Odds(
         pool=n,
         hunger=request.hunger,
         hunger_dice=h,
         difficulty=d,
         p_win=distribution.p_at_least(d),
-        p_critical=p_critical,
-        p_messy=p_messy,
-        p_bestial=p_bestial,
-        p_total_failure=probs[0],
+        p_critical=clamp(p_critical / total),
+        p_messy=clamp(p_messy / total),
+        p_bestial=clamp(p_bestial / total),
+        p_total_failure=distribution.p(0),
         distribution=distribution,
     )
 

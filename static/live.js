@@ -88,6 +88,28 @@
     document.body.dispatchEvent(new CustomEvent("live-applied", { detail: { id } }));
   }
 
+  // While this page's own change is on its way, what the stream hears of it waits for the answer:
+  // redrawn first by the stream, the clicked button would be gone when htmx swaps the answer in
+  // (htmx finds the answer's out-of-band targets from the clicked element: oobErrorNoTarget).
+  let ownWrites = 0;
+  const held = [];
+  function heard(id, html) {
+    if (ownWrites > 0) held.push([id, html]); else apply(id, html);
+  }
+  function release() {
+    ownWrites = Math.max(0, ownWrites - 1);
+    if (ownWrites === 0) held.splice(0).forEach(([id, html]) => apply(id, html));
+  }
+  document.addEventListener("htmx:beforeRequest", (e) => {
+    const verb = (e.detail.requestConfig && e.detail.requestConfig.verb) || "get";
+    if (verb.toLowerCase() === "get") return;
+    ownWrites += 1;
+    let done = false;
+    const finish = () => { if (!done) { done = true; release(); } };
+    e.detail.xhr.addEventListener("loadend", finish);  // after htmx's own load handler has swapped
+    setTimeout(finish, 5000);  // never hold the stream for long
+  });
+
   function withCursor(url) {
     return url + (url.includes("?") ? "&" : "?") + "after=" + cursor;
   }
@@ -109,7 +131,7 @@
     let opened = false;
     source = new EventSource(withCursor(root.dataset.stream));
     source.onopen = () => { opened = true; failures = 0; setStatus("live"); };
-    source.addEventListener("change", (e) => apply(Number(e.lastEventId), e.data));
+    source.addEventListener("change", (e) => heard(Number(e.lastEventId), e.data));
     source.addEventListener("gone", linkGone);
     source.addEventListener("reload", () => window.location.reload());
     source.onerror = () => {
@@ -130,7 +152,7 @@
       if (!response.ok) throw new Error(response.status);
       const data = await response.json();
       if (data.reload) { window.location.reload(); return; }
-      data.events.forEach((e) => apply(e.id, e.html));
+      data.events.forEach((e) => heard(e.id, e.html));
       cursor = Math.max(cursor, data.cursor);
       setStatus("polling");
     } catch (error) {

@@ -274,3 +274,263 @@ def test_contest_answers_both_sides_odds():
 )
 def test_bad_input_is_one_line_and_exit_two(args):
     refused(*args)
+
+
+# --- issue 11: a rouse check replays, every message names its option -----------------------
+
+
+def error_of(*args: str) -> str:
+    return refused(*args).removeprefix("python -m rules: error: ")
+
+
+@pytest.mark.parametrize("face, outcome, after", [("3", "fail", 3), ("6", "pass", 2), ("0", "pass", 2)])
+def test_rouse_check_replays_the_face_given_with_faces(face, outcome, after):
+    r = answer("roll", "v5", "--rouse", "--hunger", "2", "--faces", face)
+    assert (r["faces"], r["outcome"], r["hunger_after"]) == ([10 if face == "0" else int(face)], outcome, after)
+
+
+@pytest.mark.parametrize(
+    "extra, option",
+    [(["--hunger-faces", "3"], "--hunger-faces"), (["--specialty"], "--specialty"), (["--modifier", "1"], "--modifier"),
+     (["--pool", "3"], "--pool"), (["--difficulty", "2"], "--difficulty"), (["--automatic"], "--automatic")],
+)
+def test_rouse_check_refuses_the_options_of_a_test(extra, option):
+    message = error_of("roll", "v5", "--rouse", "--hunger", "1", *extra)
+    assert message.startswith(option) and "rouse check" in message
+
+
+def test_rouse_check_refusing_hunger_faces_says_where_its_die_goes():
+    assert "--faces" in error_of("roll", "v5", "--rouse", "--hunger-faces", "3").split("Hunger die")[1]
+
+
+def test_rouse_answer_carries_the_keys_of_every_roll_answer():
+    keys = {"system", "faces", "hunger_faces", "successes", "margin", "outcome"}
+    assert keys <= set(answer("roll", "v5", "--rouse", "--seed", "1"))
+    assert (answer("roll", "v5", "--rouse", "--faces", "7")["successes"],
+            answer("roll", "v5", "--rouse", "--faces", "7")["margin"]) == (1, 0)
+    assert [(r["successes"], r["margin"]) in ((1, 0), (0, -1)) for r in
+            answer("roll", "v5", "--rouse", "--times", "20", "--seed", "5")] == [True] * 20
+
+
+def test_rouse_check_at_hunger_five_calls_for_frenzy_only_when_it_fails():
+    passed = answer("roll", "v5", "--rouse", "--hunger", "5", "--faces", "7")
+    failed = answer("roll", "v5", "--rouse", "--hunger", "5", "--faces", "2")
+    assert (passed["outcome"], failed["outcome"]) == ("pass", "fail")
+    assert not any("frenzy" in n["text"] for n in passed["notes"])
+    assert any("frenzy" in n["text"] for n in failed["notes"])
+
+
+def test_contest_blames_the_opposing_side_not_the_bonus():
+    message = error_of("contest", "fate", "--bonus", "3", "--vs", "60")
+    assert message.startswith("--vs") and "opposing side" in message and "60" in message
+    assert error_of("contest", "fate", "--bonus", "60", "--vs", "3").startswith("--bonus")
+
+
+@pytest.mark.parametrize("system, vs", [("exalted", "0"), ("exalted", "101"), ("v5", "101"), ("scifi", "-1")])
+def test_contest_says_a_bad_vs_is_the_opposing_side(system, vs):
+    message = error_of("contest", system, "--pool", "3", "--vs", vs)
+    assert message.startswith("--vs") and "opposing side" in message
+
+
+def test_hunger_faces_without_hunger_says_so():
+    message = error_of("roll", "v5", "--pool", "3", "--hunger-faces", "1,2")
+    assert message == "--hunger-faces needs --hunger: it gives 2 Hunger dice for Hunger 0"
+
+
+@pytest.mark.parametrize(
+    "hunger, faces, says",
+    [("1", ["--faces", "1,2"], "--hunger-faces is required: 3 dice at Hunger 1 roll 1 Hunger die"),
+     ("1", ["--faces", "1,2,3", "--hunger-faces", "4"], "--faces gives 3 normal dice, but 3 dice at Hunger 1 roll 2"),
+     ("2", ["--faces", "1", "--hunger-faces", "4"], "--hunger-faces gives 1 die, but 3 dice at Hunger 2 roll 2")],
+)
+def test_v5_replay_names_the_faces_option_that_does_not_fit(hunger, faces, says):
+    assert error_of("roll", "v5", "--pool", "3", "--hunger", hunger, *faces).startswith(says)
+
+
+@pytest.mark.parametrize(
+    "args, start",
+    [
+        (["roll", "fate", "--bonus", "60"], "--bonus"),
+        (["roll", "fate", "--difficulty", "60"], "--difficulty"),
+        (["roll", "fate", "--modifier", "60"], "--modifier"),
+        (["roll", "v5", "--pool", "3", "--hunger", "9"], "--hunger"),
+        (["roll", "exalted", "--pool", "3", "--stunt", "4"], "--stunt"),
+        (["roll", "exalted", "--pool", "3", "--faces", "1,2"], "--faces"),
+        (["roll", "scifi", "--pool", "3", "--skill=-1"], "--skill"),
+        (["extended", "exalted", "--pool", "5", "--goal", "5", "--botch", "x"], "--botch"),
+        (["extended", "exalted", "--pool", "5", "--goal", "0"], "--goal"),
+        (["extended", "exalted", "--pool", "5", "--goal", "5", "--progress=-1"], "--progress"),
+        (["roll", "v5", "--pool", "3", "--hunger", "1", "--times", "2", "--hunger-faces", "1"], "--times"),
+        (["roll", "exalted", "--pool", "3", "--seed", "2", "--faces", "1,2,3"], "--seed"),
+        (["odds", "exalted", "--pool", "0"], "--pool"),
+        (["roll", "exalted", "--pool", "3", "--modifier=-3"], "--pool"),
+        (["roll", "exalted", "--pool", "8", "--willpower", "--automatic"], "--automatic"),
+        (["reroll", "v5", "--pool", "3", "--hunger", "1", "--faces", "1,2", "--hunger-faces", "1", "--dice", "2"],
+         "--dice: Hunger dice cannot be rerolled"),
+    ],
+)
+def test_every_message_names_the_faulty_option(args, start):
+    assert error_of(*args).startswith(start)
+
+
+def test_times_names_the_faces_option_given():
+    assert error_of("roll", "v5", "--pool", "3", "--hunger", "3", "--times", "2", "--hunger-faces", "1,2,3").endswith(
+        "--hunger-faces")
+
+
+# --- issue 11: every mechanic of the Python API on the command line ------------------------
+
+
+def test_reroll_v5_replays_a_willpower_reroll():
+    r = answer("reroll", "v5", "--pool", "5", "--hunger", "2", "--difficulty", "3", "--faces", "1,2,8",
+               "--hunger-faces", "1,6", "--dice", "0,1", "--new-faces", "9,0")
+    assert (r["faces"], r["hunger_faces"], r["rerolled"], r["rerolled_from"]) == ([9, 10, 8], [1, 6], [0, 1], [1, 2])
+    assert (r["successes"], r["margin"], r["outcome"]) == (4, 1, "win")
+    assert {"system", "faces", "hunger_faces", "successes", "margin", "outcome", "critical", "messy", "bestial",
+            "total_failure"} <= set(r)
+
+
+def test_reroll_v5_draws_what_is_not_given():
+    r = answer("reroll", "v5", "--pool", "4", "--hunger", "1", "--dice", "0,2", "--seed", "3")
+    assert (len(r["faces"]), len(r["hunger_faces"]), r["rerolled"]) == (3, 1, [0, 2])
+    assert r == answer("reroll", "v5", "--pool", "4", "--hunger", "1", "--dice", "0,2", "--seed", "3")
+
+
+@pytest.mark.parametrize(
+    "extra, says",
+    [(["--dice", "3", "--new-faces", "9"], "Hunger dice cannot be rerolled"),
+     (["--dice", "0,1,2,1", "--new-faces", "9,9,9,9"], "1 to 3"),
+     (["--dice", "0,1", "--new-faces", "9"], "--new-faces"),
+     ([], "--dice is required")],
+)
+def test_reroll_v5_refusals(extra, says):
+    assert says in error_of("reroll", "v5", "--pool", "5", "--hunger", "2", "--faces", "1,2,8", "--hunger-faces", "1,6",
+                            *extra)
+
+
+def test_reroll_fate_an_invoked_aspect_rerolls_the_four_dice():
+    r = answer("reroll", "fate", "--bonus", "2", "--difficulty", "3", "--faces=-1,-1,0,0", "--new-faces=1,1,0,0")
+    assert (r["faces"], r["rerolled"], r["total"], r["outcome"]) == ([1, 1, 0, 0], [[-1, -1, 0, 0]], 4, "success")
+    assert error_of("reroll", "fate", "--faces=-1,-1,0,0", "--new-faces=1,1,0").startswith("--new-faces")
+    assert error_of("reroll", "exalted", "--pool", "3").startswith("reroll is for v5")
+    assert error_of("reroll", "fate", "--faces=0,0,0,0", "--dice", "1").startswith("--dice")
+
+
+def test_roll_fate_deck_draws_the_next_card_and_answers_the_deck_left():
+    from rules.fate import CARDS
+
+    r = answer("roll", "fate", "--bonus", "2", "--difficulty", "3", "--deck=5,80,12")
+    assert (r["card"], r["faces"], r["deck"], r["reshuffled"]) == (5, list(CARDS[5]), [80, 12], False)
+    assert r["total"] == 2 + sum(CARDS[5])
+
+
+def test_roll_fate_deck_times_draws_in_turn_and_reshuffles_when_empty():
+    draws = answer("roll", "fate", "--deck=5,80", "--times", "3", "--seed", "2")
+    assert [d["card"] for d in draws[:2]] == [5, 80] and draws[1]["faces"] == [1, 1, 1, 1]
+    assert (draws[2]["reshuffled"], len(draws[2]["deck"])) == (True, 80)
+    assert draws[2]["card"] not in draws[2]["deck"]
+
+
+@pytest.mark.parametrize("args", [["--deck=81"], ["--deck=1,1"], ["--deck=1", "--faces=0,0,0,0"]])
+def test_roll_fate_deck_refusals(args):
+    assert error_of("roll", "fate", *args).startswith("--deck")
+
+
+def test_odds_fate_deck_are_the_odds_of_the_cards_left():
+    o = answer("odds", "fate", "--bonus", "1", "--difficulty", "1", "--deck=0,80")  # ---- and ++++
+    assert (o["p_fail"], o["p_style"], o["distribution"]) == (0.5, 0.5, {"-3": 0.5, "5": 0.5})
+    assert error_of("odds", "v5", "--pool", "3", "--deck=1") == "--deck does not apply to v5"
+
+
+def test_roll_exalted_automatic_success():
+    r = answer("roll", "exalted", "--pool", "8", "--difficulty", "3", "--automatic")
+    assert (r["faces"], r["successes"], r["margin"], r["outcome"], r["automatic"]) == ([], 3, 0, "success", True)
+    assert "stressful" in error_of("roll", "exalted", "--pool", "8", "--automatic", "--stressful")
+    assert "7 or more dice" in error_of("roll", "exalted", "--pool", "6", "--automatic")
+    assert error_of("roll", "exalted", "--pool", "8", "--stressful").startswith("--stressful")
+    assert error_of("roll", "exalted", "--pool", "8", "--automatic", "--faces", "1,2,3,4,5,6,7,8").startswith(
+        "--automatic")
+
+
+def test_roll_v5_automatic_win_and_take_half():
+    win = answer("roll", "v5", "--pool", "6", "--difficulty", "3", "--automatic")
+    assert (win["faces"], win["successes"], win["margin"], win["outcome"], win["automatic"]) == (
+        [], 3, 0, "win", "automatic_win")
+    half = answer("roll", "v5", "--pool", "7", "--difficulty", "4", "--take-half")
+    assert (half["successes"], half["margin"], half["outcome"], half["automatic"]) == (3, -1, "failure", "take_half")
+    assert "twice difficulty 3" in error_of("roll", "v5", "--pool", "5", "--difficulty", "3", "--automatic")
+    assert "give one" in error_of("roll", "v5", "--pool", "7", "--take-half", "--automatic")
+    assert "under stress" in error_of("roll", "v5", "--pool", "7", "--take-half", "--stressful")
+    assert "under stress" in error_of("roll", "v5", "--pool", "7", "--automatic", "--stressful")
+    assert error_of("roll", "scifi", "--pool", "7", "--automatic") == "--automatic does not apply to scifi"
+
+
+def test_extended_race_matches_the_python_api():
+    from rules import v5
+    from rules.extended import race_odds
+
+    r = answer("extended", "v5", "--pool", "6", "--goal", "8", "--race", "--vs", "5", "--vs-progress", "2",
+               "--rolls", "4")
+    api = race_odds(v5.extended(v5.Request(6), 8, rolls=4), v5.extended(v5.Request(5), 8, rolls=4, progress=2))
+    assert (r["kind"], r["goal"], r["rounds"]) == ("race", 8, 4)
+    assert {k: r[k] for k in ("p_first_by", "p_second_by", "p_tie_by")} == api.as_json()
+    even = answer("extended", "exalted", "--pool", "5", "--goal", "6", "--race", "--vs", "5")
+    assert isclose(even["p_first_by"][-1], even["p_second_by"][-1], abs_tol=1e-12)
+
+
+def test_extended_tug_of_war_matches_the_python_api():
+    from rules import scifi
+    from rules.extended import tug_of_war_odds
+
+    r = answer("extended", "scifi", "--pool", "5", "--goal", "3", "--tug", "--vs", "4", "--progress", "1",
+               "--rolls", "3")
+    margin = scifi.contest(scifi.Request(5, difficulty=scifi.parse_difficulty("common")),
+                           scifi.Request(4, difficulty=scifi.parse_difficulty("common"))).margin
+    assert (r["kind"], r["goal"]) == ("tug", 3)
+    assert {k: r[k] for k in ("p_first_by", "p_second_by", "p_tie_by")} == tug_of_war_odds(margin, 3, 3, 1).as_json()
+    even = answer("extended", "v5", "--pool", "4", "--goal", "2", "--tug", "--vs", "4")
+    assert isclose(even["p_first_by"][-1], even["p_second_by"][-1], abs_tol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "args, says",
+    [(["--tug", "--vs", "4", "--progress", "3"], "--progress minus --vs-progress"),
+     (["--tug", "--vs", "4", "--botch", "ruin"], "--botch does not apply to --tug"),
+     (["--race", "--tug", "--vs", "4"], "--tug"),
+     (["--vs", "4"], "--vs applies with --race or --tug"),
+     (["--race"], "--race needs --vs"),
+     (["--race", "--vs", "0"], "--vs (the opposing side's pool)"),
+     (["--race", "--vs", "3", "--vs-progress=-1"], "--vs-progress")],
+)
+def test_extended_race_and_tug_refusals(args, says):
+    assert says in error_of("extended", "exalted", "--pool", "5", "--goal", "3", *args)
+
+
+def test_help_documents_every_command_and_option():
+    from rules.cli import build_parser
+
+    top = run("--help")
+    assert top.returncode == 0
+    for name, sub in build_parser()._subparsers._group_actions[0].choices.items():
+        assert name in top.stdout
+        page = run(name, "--help")
+        assert page.returncode == 0 and "examples:" in page.stdout
+        for action in sub._actions:
+            assert action.help, (name, action.dest)  # every option says what it is for
+            assert all(option in page.stdout for option in action.option_strings)
+
+
+def test_readme_command_line_lists_every_command_and_option():
+    from pathlib import Path
+
+    from rules.cli import build_parser
+
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    section = readme.split("\n## Command line\n", 1)[1].split("\n## ", 1)[0]
+    commands = build_parser()._subparsers._group_actions[0].choices
+    for name, sub in commands.items():
+        assert f"`{name}`" in section or f" {name} " in section, name
+        for action in sub._actions:
+            for option in action.option_strings:
+                if option not in ("-h", "--help"):
+                    assert option in section, (name, option)

@@ -42,9 +42,17 @@ def test_contest_probabilities_sum_to_one_and_are_symmetric(n, m):
     assert abs(ab.p_win - ba.p_lose) < 1e-12
 
 
-def test_contest_tail_counts_for_its_side():
+def test_contest_tail_is_reported_apart_never_counted_as_a_win():
+    # Issue 11, item 2: mass cut off above a distribution may or may not beat the other side.
     a = Distribution((0.5,), 0, tail=0.5)
-    assert contest(a, Distribution.point(3)).p_win == 0.5
+    odds = contest(a, Distribution.point(3))
+    assert (odds.p_win, odds.p_tie, odds.p_lose, odds.tail) == (0.0, 0.0, 0.5, 0.5)
+    assert odds.as_json()["tail"] == 0.5
+
+
+def test_p_at_least_counts_the_tail_only_where_all_of_it_qualifies():
+    a = Distribution((0.25, 0.25), 0, tail=0.5)
+    assert (a.p_at_least(2), a.p_at_least(3), a.p_below(5)) == (0.5, 0.0, 0.5)
 
 
 def test_chi_square_critical_value_is_close_to_tables():

@@ -103,6 +103,53 @@ def test_seed_three_actions_lose_3_4_and_5_dice():
     assert multiple_action_penalties(3) == (3, 4, 5)
 
 
+def test_seed_a_stunt_does_not_revive_an_action_the_penalty_took_to_zero():
+    # Seed 000: "Si el total de acciones reduce tu reserva para cualquier tarea a cero, esa acción
+    # no podrá llevarse a cabo". Koi's three actions lose 3, 4, 5 dice: a pool of 4 keeps only the first.
+    first, second, third = multiple_action_penalties(3)
+    assert Request(pool=4, actions_penalty=first, stunt=2).dice == 3
+    for penalty in (second, third):
+        with pytest.raises(RulesError, match="cannot be taken") as refused:
+            Request(pool=4, actions_penalty=penalty, stunt=3)
+        assert refused.value.code == "actions_unrollable"
+    # A wound penalty on top counts too; without the turn's penalty a stunt still adds its dice.
+    with pytest.raises(RulesError, match="cannot be taken"):
+        Request(pool=5, modifiers=(-1,), actions_penalty=4, stunt=2)
+    assert Request(pool=1, modifiers=(-1,), stunt=2).dice == 2
+    # The penalty shows among the dice modifiers, as it always did.
+    result = resolve(Request(pool=6, actions_penalty=3, stunt=1), (7, 8, 1, 2))
+    assert ("dice_modifier", -3) in [(n.code, dict(n.params).get("dice")) for n in result.notes]
+    assert result.request.as_json()["actions_penalty"] == 3
+
+
+def test_seed_the_drunk_guard_takes_successes_off_his_own_roll():
+    # Seed 000: the drunk "podría restar un éxito o más de su tirada de Percepción".
+    koi, guard = rolled([1, 3, 5, 7, 8, 8]), rolled([3, 8, 9, 9])  # 3 against 3: a tie
+    assert resolve_opposed(koi, guard).outcome is Opposed.TIE
+    drunk = resolve_opposed(koi, guard, second_penalty=1)
+    assert (drunk.outcome, drunk.net) == (Opposed.WIN, 1)
+    assert (drunk.as_json()["second_successes"], drunk.as_json()["second_penalty"]) == (2, 1)
+    # Never below 0 successes; either side may be the one handicapped.
+    assert resolve_opposed(koi, guard, second_penalty=9).net == 3
+    assert resolve_opposed(koi, guard, first_penalty=2).outcome is Opposed.LOSE
+
+
+@pytest.mark.parametrize(("a", "b", "first_penalty", "second_penalty"),
+                         [(6, 4, 0, 1), (4, 6, 2, 0), (5, 5, 1, 3), (3, 8, 0, 20)])
+def test_contest_odds_with_successes_taken_away_agree_with_icepool(a, b, first_penalty, second_penalty):
+    def side(n: int, penalty: int):
+        return (n @ icepool.Die([0] * 6 + [1] * 3 + [2])).map(lambda s: max(0, s - penalty))
+
+    margin = side(a, first_penalty) - side(b, second_penalty)
+    c = contest(Request(a), Request(b), first_penalty=first_penalty, second_penalty=second_penalty)
+    p = {v: q / margin.denominator() for v, q in margin.items()}
+    assert abs(c.p_win - sum(q for v, q in p.items() if v > 0)) < 1e-12
+    assert abs(c.p_tie - p.get(0, 0.0)) < 1e-12
+    assert abs(c.p_lose - sum(q for v, q in p.items() if v < 0)) < 1e-12
+    with_willpower = contest(Request(a, willpower=True), Request(b), first_penalty=1)
+    assert abs(with_willpower.p_win - contest(Request(a), Request(b)).p_win) < 1e-12  # +1 then −1
+
+
 def test_seed_two_die_stunt_offers_2_motes_or_1_willpower():
     hit = resolve(Request(pool=4, stunt=2), [7, 2, 3, 4, 5, 6])
     assert stunt_rewards(hit) == (StuntReward(motes=2), StuntReward(willpower=1))
@@ -204,6 +251,14 @@ def test_stunt_rewards_motes_only_for_one_die_and_nothing_on_failure():
     assert stunt_rewards(rolled([7, 7])) == ()
 
 
+def test_automatic_success_only_where_the_pool_could_reach_the_difficulty():
+    # Seven dice score at most 14 (every die a 10): difficulty 14 may be ruled met, 15 never.
+    assert automatic_success(Request(pool=7, difficulty=14)).successes == 14
+    with pytest.raises(RulesError) as refused:
+        automatic_success(Request(pool=7, difficulty=15))
+    assert refused.value.code == "automatic_unreachable"
+
+
 def test_automatic_success_meets_the_difficulty_with_no_extra():
     result = automatic_success(Request(pool=7, difficulty=3))
     assert (result.faces, result.successes, result.margin, result.outcome) == ((), 3, 0, Outcome.SUCCESS)
@@ -213,7 +268,8 @@ def test_automatic_success_meets_the_difficulty_with_no_extra():
 @pytest.mark.parametrize(
     ("request_", "stressful", "message"),
     [(Request(pool=6), False, "7 or more dice"), (Request(pool=9), True, "combat"),
-     (Request(pool=9, willpower=True), False, "rolls nothing")],
+     (Request(pool=9, willpower=True), False, "rolls nothing"),
+     (Request(pool=7, difficulty=15), False, "can never reach difficulty 15")],
 )
 def test_automatic_success_is_refused(request_, stressful, message):
     with pytest.raises(RulesError, match=message):

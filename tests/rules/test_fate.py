@@ -232,6 +232,64 @@ def test_a_result_cannot_be_invoked_on_for_another_request():
         fate.invoke_bonus(Request(bonus=1), resolve(Request(), (0, 0, 0, 0)))
 
 
+FREE, PAID = fate.Paid.FREE, fate.Paid.FATE_POINT
+
+
+def test_seed_an_aspect_twice_on_one_roll_only_with_style_s_two_free_invocations():
+    # Seed 004: "Normalmente no se puede invocar dos veces el mismo aspecto en una tirada, pero esta
+    # es una excepción" (a success with style's two free invocations).
+    smoke = (fate.Invoked("Smoke everywhere", FREE), fate.Invoked("Smoke everywhere", FREE))
+    request = Request(bonus=1, difficulty=3, invocations=smoke)
+    assert request.total_bonus == 5
+    result = resolve(request, (0, 0, 0, 0))
+    assert result.total == 5
+    assert [(i["aspect"], i["paid"]) for i in result.as_json()["invocations"]] == [("Smoke everywhere", FREE)] * 2
+    for second in (PAID, FREE):
+        with pytest.raises(RulesError, match="already invoked on this roll") as refused:
+            fate.invoke_bonus(request, result, fate.Invoked("Smoke everywhere", second))  # never a third time
+        assert refused.value.code == "invoke_twice"
+
+
+@pytest.mark.parametrize("first, second", [(FREE, PAID), (PAID, FREE), (PAID, PAID)])
+def test_a_fate_point_never_pays_for_the_same_aspect_twice(first, second):
+    with pytest.raises(RulesError, match="already invoked"):
+        Request(invocations=(fate.Invoked("On fire", first), fate.Invoked("On fire", second)))
+    request = Request(invocations=(fate.Invoked("On fire", first),))
+    with pytest.raises(RulesError, match="already invoked"):
+        fate.invoke_bonus(request, resolve(request, (0, 0, 0, 0)), fate.Invoked("On fire", second))
+    with pytest.raises(RulesError, match="already invoked"):
+        fate.reroll(request, resolve(request, (0, 0, 0, 0)), (1, 1, 1, 1), fate.Invoked("On fire", second))
+    assert not fate.may_invoke([first], second) and fate.may_invoke([], second)
+    assert fate.may_invoke([FREE], FREE) and not fate.may_invoke([FREE, FREE], FREE)
+
+
+def test_the_result_records_which_aspect_each_invocation_used():
+    request = Request(bonus=2, difficulty=4, invocations=(fate.Invoked("Quick hands", PAID),))
+    result = resolve(request, (-1, -1, 0, 0))  # 2 + 2 - 2 = 2
+    after = fate.invoke_bonus(request, result, fate.Invoked("Dark alley", FREE))
+    rerolled = fate.reroll(request, after, (1, 1, 0, 0), fate.Invoked("Dark alley", FREE))
+    assert (after.total, rerolled.total) == (4, 8)
+    assert rerolled.as_json()["invocations"] == [
+        {"aspect": "Quick hands", "paid": "fate_point", "use": "bonus"},
+        {"aspect": "Dark alley", "paid": "free_invocation", "use": "bonus"},
+        {"aspect": "Dark alley", "paid": "free_invocation", "use": "reroll"},
+    ]
+    # Aspects differ by their name as given; an unnamed invocation (the older form) is not recorded.
+    assert fate.invoke_bonus(request, result).invocations == ()
+    with pytest.raises(RulesError, match="names its aspect"):
+        fate.Invoked("  ")
+    with pytest.raises(RulesError, match="no dice to reroll"):
+        Request(invocations=(fate.Invoked("Quick hands", use="reroll"),))
+
+
+def test_a_stored_request_with_its_invocations_rebuilds_equal():
+    import dataclasses
+    import json
+
+    request = Request(bonus=3, invocations=(fate.Invoked("Smoke", FREE), fate.Invoked("Smoke", FREE)))
+    assert Request(**json.loads(json.dumps(dataclasses.asdict(request)))) == request
+
+
 # --- the 30-second table: create an advantage, a new aspect ----------------------------------
 
 

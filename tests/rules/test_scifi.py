@@ -125,6 +125,23 @@ def test_ladder_successes_needed(difficulty, needed):
     assert resolve(request, [8] * (needed - 1) + [2] * (7 - needed)).outcome is Outcome.FAILURE
 
 
+def test_seed_a_simple_action_that_needs_specific_knowledge_needs_a_level_in_the_skill():
+    # Seed 001, "Comprobación de Acciones": no telling a rare alien animal from another without
+    # Trato con Animales, no talking chemistry without Ciencia. Easy is then no automatic success.
+    for difficulty in (Difficulty.EASY, Difficulty.COMMON, Difficulty.HARD):
+        request = Request(4, difficulty, skill=0, knowledge=True)
+        result = scifi.roll(request, random.Random(2))
+        assert (result.outcome, result.faces, result.degree) == (Outcome.FAILURE, (), None)
+        assert not request.automatic and not request.rolls and odds(request).p_success == 0
+    assert "knowledge_needed" in {n.code for n in scifi.resolve(Request(4, Difficulty.EASY, skill=0, knowledge=True)).notes}
+    # With a level in the skill, the ladder as usual; unmarked, Easy stays automatic without the skill.
+    assert Request(4, Difficulty.EASY, skill=2, knowledge=True).automatic
+    assert Request(4, Difficulty.EASY, skill=1, knowledge=True).needed == 1
+    assert Request(4, Difficulty.COMMON, skill=1, knowledge=True).rolls
+    assert odds(Request(4, Difficulty.EASY, skill=0)).p_success == 1.0
+    assert Request(4, Difficulty.EASY, knowledge=True).automatic  # skill not checked (None)
+
+
 @pytest.mark.parametrize("difficulty", [Difficulty.HARD, Difficulty.VERY_HARD, Difficulty.EXTREME, 5])
 def test_hard_and_above_are_impossible_without_the_skill(difficulty):
     request = Request(8, difficulty, skill=0)

@@ -188,8 +188,22 @@ def test_rouse_check_at_hunger_five_stays_at_five_and_says_so():
     assert "hunger_at_maximum" not in codes(rouse(1, hunger=4))
 
 
+def test_a_passed_rouse_check_at_hunger_five_calls_for_no_frenzy_test():
+    passed = rouse(6, hunger=5)
+    assert (passed.outcome, passed.hunger_after) == ("pass", 5)
+    assert "hunger_at_maximum" not in codes(passed)
+    assert not any("frenzy" in n.text for n in passed.notes)
+
+
 def test_rouse_json_keys():
     assert set(rouse(7, 1).as_json()) >= {"system", "faces", "outcome", "hunger_before", "hunger_after"}
+
+
+def test_rouse_json_carries_every_roll_answers_keys():
+    # A check is one die at difficulty 1: a pass is 1 success, margin 0; a failure 0, margin -1.
+    passed, failed = rouse(8, 2).as_json(), rouse(3, 2).as_json()
+    assert (passed["successes"], passed["margin"], passed["hunger_faces"]) == (1, 0, [])
+    assert (failed["successes"], failed["margin"]) == (0, -1)
 
 
 def test_seed_willpower_cannot_reroll_checks():
@@ -218,8 +232,11 @@ def test_seed_willpower_rerolls_up_to_three_normal_dice():
 def test_willpower_cannot_reach_hunger_dice():
     request = Request(3, hunger=1)
     first = resolve(request, (1, 2), (1,))
-    with pytest.raises(RulesError, match="reroll index"):
+    # Die 2 (counted on past the normal dice, as they are listed) is the Hunger die: said so.
+    with pytest.raises(RulesError, match="Hunger dice cannot be rerolled: die 2 is a Hunger die"):
         reroll(request, first, [2], [9])
+    with pytest.raises(RulesError, match="reroll index must be at most 1"):  # past every die
+        reroll(request, first, [3], [9])
     all_hunger = Request(2, hunger=2)
     with pytest.raises(RulesError, match="hunger"):
         reroll(all_hunger, resolve(all_hunger, (), (1, 1)), [0], [9])
@@ -263,8 +280,19 @@ def test_bestial_and_total_failure_hold_together():
     assert {"bestial_failure", "total_failure"} <= set(codes(result))
 
 
-def test_tracker_rolls_have_no_hunger_dice():
-    request = Request(4, hunger=3, tracker=True)
+def test_seed_willpower_rolls_take_hunger_dice_like_every_pool():
+    # Seed 002: "En todas las reservas de dados"; RULES.md: Willpower rolls included.
+    request = tracker_request(Tracker(4), hunger=3)
+    assert (request.normal_dice, request.hunger_dice) == (1, 3)
+    result = resolve(request, (2,), (1, 3, 4))
+    assert result.bestial and "tracker_no_hunger" not in codes(result)
+    with pytest.raises(RulesError, match="tracker"):  # still no Willpower reroll on it
+        reroll(request, result, [0], [9])
+
+
+def test_the_humanity_remorse_roll_takes_no_hunger_dice():
+    # RULES.md: the one exception, from the V5 core book.
+    request = Request(4, hunger=3, tracker=True, remorse=True)
     assert (request.normal_dice, request.hunger_dice) == (4, 0)
     assert "tracker_no_hunger" in codes(resolve(request, (1, 2, 3, 4)))
     assert odds(request).p_bestial == 0
@@ -274,6 +302,57 @@ def test_take_half_uses_half_the_pool_rounded_down():
     result = take_half(Request(7, difficulty=3))
     assert (result.successes, result.outcome, result.margin, result.automatic) == (3, "win", 0, "take_half")
     assert take_half(Request(5, difficulty=3)).outcome == "failure"
+
+
+def test_seed_take_half_and_automatic_win_only_outside_stress():
+    # RULES.md: take half "outside stress"; an automatic win is "rare in combat": refused under stress.
+    request = Request(8, difficulty=3)
+    for shortcut, code in ((take_half, "take_half_stress"), (automatic_win, "automatic_win_stress")):
+        with pytest.raises(RulesError, match="under stress or in combat") as refused:
+            shortcut(request, stressful=True)
+        assert refused.value.code == code
+        assert shortcut(request, stressful=False).outcome == "win"
+
+
+def test_the_difficulty_guideline_warns_beyond_two_like_the_dice_one():
+    within = Request(5, difficulty=2, difficulty_modifiers=(1, 1))
+    beyond = Request(5, difficulty=2, difficulty_modifiers=(2, 1))
+    easier = Request(5, difficulty=4, difficulty_modifiers=(-3,))
+    assert (within.needed, beyond.needed, easier.needed) == (4, 5, 1)
+    assert "difficulty_beyond_guideline" not in codes(resolve(within, (1, 2, 3, 4, 5)))
+    warned = [n for n in resolve(beyond, (1, 2, 3, 4, 5)).notes if n.code == "difficulty_beyond_guideline"]
+    assert [(dict(n.params)["modifiers"], dict(n.params)["limit"]) for n in warned] == [(3, 2)]
+    assert "difficulty_beyond_guideline" in codes(resolve(easier, (1, 2, 3, 4, 5)))
+    # A warning, nothing forbidden: the roll is judged against the modified difficulty.
+    result = resolve(beyond, (6, 7, 8, 9, 6))
+    assert (result.difficulty, result.successes, result.outcome) == (5, 5, "win")
+    assert Request(5, difficulty=1, difficulty_modifiers=(-3,)).needed == 1  # never below 1
+
+
+def test_improvised_equipment_adds_one_to_the_difficulty():
+    request = Request(4, difficulty=2, improvised=True)
+    assert request.needed == 3
+    result = resolve(request, (6, 7, 2, 3))
+    assert (result.difficulty, result.outcome, result.margin) == (3, "failure", -1)
+    assert "improvised" in codes(result)
+    assert odds(request).p_win == pytest.approx(odds(Request(4, difficulty=3)).p_win, abs=1e-15)
+    assert automatic_win(Request(6, difficulty=2, improvised=True)).successes == 3
+    with pytest.raises(RulesError, match="at least 6 dice"):
+        automatic_win(Request(5, difficulty=2, improvised=True))
+
+
+def test_without_equipment_the_task_is_impossible():
+    request = Request(6, hunger=2, difficulty=1, no_equipment=True)
+    result = roll(request, random.Random(1))
+    assert (result.outcome, result.successes, result.faces, result.hunger_faces) == ("failure", 0, (), ())
+    assert result.automatic == "no_equipment" and not result.bestial and "no_equipment" in codes(result)
+    assert resolve(request, ()).outcome == "failure"
+    with pytest.raises(RulesError, match="give no faces"):
+        resolve(request, (6, 6, 6, 6), (6, 6))
+    assert (odds(request).p_win, odds(request).p_bestial) == (0.0, 0.0)
+    for shortcut in (take_half, automatic_win):
+        with pytest.raises(RulesError, match="impossible"):
+            shortcut(request)
 
 
 def test_result_json_carries_the_contract_keys():
@@ -371,6 +450,7 @@ requests = st.builds(
     specialty=st.booleans(),
     tracker=st.booleans(),
     modifiers=st.lists(st.integers(-12, 12), max_size=4).map(tuple),
+    remorse=st.booleans(),
 )
 d10 = st.integers(1, 10)
 
@@ -387,7 +467,7 @@ def rolled(draw):
 def test_pool_never_below_one_and_hunger_dice_replace_normal_ones(request):
     assert request.dice == max(1, request.pool + request.specialty + sum(request.modifiers))
     assert request.normal_dice + request.hunger_dice == request.dice
-    assert request.hunger_dice == (0 if request.tracker else min(request.hunger, request.dice))
+    assert request.hunger_dice == (0 if request.remorse else min(request.hunger, request.dice))
 
 
 @given(rolled())
@@ -520,11 +600,13 @@ def test_odds_agree_with_icepool(hunger):
             assert_matches(odds(Request(pool, hunger=hunger, difficulty=difficulty)), oracle_odds(joint, difficulty))
 
 
-def test_tracker_odds_agree_with_icepool_without_hunger_dice():
+def test_tracker_odds_agree_with_icepool_hunger_dice_in_willpower_not_in_remorse():
     for pool in (1, 4, 9):
         for difficulty in (1, 3):
-            request = Request(pool, hunger=4, difficulty=difficulty, tracker=True)
-            assert_matches(odds(request), oracle_odds(oracle(pool, 0), difficulty))
+            willpower = Request(pool, hunger=4, difficulty=difficulty, tracker=True)
+            assert_matches(odds(willpower), oracle_odds(oracle(pool - min(4, pool), min(4, pool)), difficulty))
+            remorse = Request(pool, hunger=4, difficulty=difficulty, tracker=True, remorse=True)
+            assert_matches(odds(remorse), oracle_odds(oracle(pool, 0), difficulty))
 
 
 def test_modifiers_and_specialty_reach_the_odds():

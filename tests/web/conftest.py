@@ -1,6 +1,7 @@
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+from django.utils import translation
 
 from gmtools.models import Campaign, Character
 from gmtools.sheets import Game
@@ -55,6 +56,15 @@ def set_ratings():
             assert character.traits.filter(key=key).update(rating=rating) == 1, key
 
     return set_
+
+
+@pytest.fixture(autouse=True)
+def default_language():
+    """Each test starts in the default language: a Spanish request through the test client leaves its
+    language active in this thread (LocaleMiddleware activates it and nothing deactivates it)."""
+    translation.deactivate()
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)

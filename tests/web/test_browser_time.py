@@ -322,7 +322,7 @@ def test_exalted_three_actions_lose_three_four_five_dice(page, gm_user, dice):
     assert_not_reloaded(page)
     assert dice.drawn == [7, 8, 2, 3, 9, 10, 1, 4, 6, 7, 7, 7]
     logged = Roll.objects.filter(campaign=campaign).order_by("id")
-    assert [r.request["modifiers"] for r in logged] == [[-3], [-4], [-5]]
+    assert [(r.request["modifiers"], r.request["actions_penalty"]) for r in logged] == [([], 3), ([], 4), ([], 5)]
     screenshot(page, "time-exalted-three-actions")
 
 

@@ -588,3 +588,45 @@ def test_parallel_roll_requests_into_one_extended_action_never_lose_an_update(gm
     task = fresh(task)
     assert (task.total, task.rolls) == (1 + 2 + 3 + 4 + 5 + 6, 6)
     assert Roll.objects.filter(extended=task).count() == 6
+
+
+# --- issue 11, item 8: bounded inputs, odds computed once per state ------------------------------
+
+
+def test_a_tug_of_war_limit_beyond_the_engines_bound_is_refused(campaign, gm_client):
+    limit = rules_extended.MAX_TUG_ROUNDS + 1
+    with pytest.raises(ValidationError, match="limit"):
+        make(campaign, kind="tug", goal=200, pool=100, opponent_pool=100, limit=limit)
+    data = {**VALID, "kind": "tug", "goal": 200, "pool": 100, "opponent_pool": 100, "limit": limit}
+    assert "limit" in refusal(gm_client.post(reverse("extended-create", args=[campaign.pk]), data)).lower()
+    # The same limit is fine for a solo action or a race (MAX_ROLLS), and the field stops there.
+    make(campaign, kind="race", goal=200, pool=100, opponent_pool=100, limit=rules_extended.MAX_ROLLS)
+    with pytest.raises(ValidationError, match="limit"):
+        make(campaign, goal=200, pool=100, limit=rules_extended.MAX_ROLLS + 1)
+
+
+def test_an_actions_odds_are_computed_once_per_state_not_on_every_render(campaign, gm_client, monkeypatch):
+    from django.core.cache import cache
+
+    from gmtools import odds as odds_module
+
+    cache.clear()
+    computed = []
+    real = odds_module.compute_extended_panel
+    monkeypatch.setattr(odds_module, "compute_extended_panel", lambda action, game: computed.append(action.pk)
+                        or real(action, game))
+    # The worst accepted tug-of-war: 100 dice a side, a lead of 200, the longest limit.
+    tug = make(campaign, kind="tug", goal=200, pool=100, opponent_pool=100, limit=rules_extended.MAX_TUG_ROUNDS)
+    solo = make(campaign, goal=10, pool=5)
+    for _ in range(3):
+        assert gm_client.get(reverse("table", args=[campaign.pk])).status_code == 200
+        assert gm_client.get(reverse("extended-list", args=[campaign.pk])).status_code == 200
+    assert sorted(computed) == sorted([tug.pk, solo.pk])  # once each, across six renders
+    roll_into(solo, (10, 7, 2, 2, 2), dice=5)  # a new state: its odds once more, the tug's not
+    gm_client.get(reverse("table", args=[campaign.pk]))
+    gm_client.get(reverse("extended-list", args=[campaign.pk]))
+    assert sorted(computed) == sorted([tug.pk, solo.pk, solo.pk])
+    panel = extended_panel(fresh(tug), Game.EXALTED)
+    mine = exalted.Request(pool=100, difficulty=0)
+    odds = rules_extended.tug_of_war_odds(exalted.contest(mine, mine).margin, 200, rules_extended.MAX_TUG_ROUNDS)
+    assert panel.p_done == pytest.approx(odds.p_first_by[-1], abs=1e-12)

@@ -172,6 +172,7 @@ def engine_notes() -> list[dict]:
     out += scifi.resolve(scifi.Request(pool=3, modifiers=(1,), difficulty="hard"), (1, 2, 3, 4)).notes
     out += scifi.resolve(scifi.Request(pool=3, difficulty="hard", skill=0)).notes
     out += scifi.resolve(scifi.Request(pool=3, difficulty="easy", skill=2)).notes
+    out += scifi.resolve(scifi.Request(pool=3, difficulty="easy", skill=0, knowledge=True)).notes
     for faces_a, faces_b in (((7, 8, 2), (1, 2)), ((1, 2), (7, 8, 2)), ((7, 2), (8, 3)),
                              ((7, 2), (2, 3)), ((7, 8, 9, 9), (2, 3))):
         out += scifi.resolve_opposed(scifi.Request(pool=len(faces_a)), faces_a,
@@ -181,7 +182,9 @@ def engine_notes() -> list[dict]:
     # automatic win, take half, Willpower reroll, rouse checks
     out += v5.resolve(v5.Request(pool=3, hunger=1, difficulty=2, specialty=True), (10, 10, 3), (10,)).notes
     out += v5.resolve(v5.Request(pool=2, difficulty=3, modifiers=(-4,)), (2,)).notes
-    out += v5.resolve(v5.Request(pool=3, hunger=2, difficulty=3, tracker=True), (6, 2, 3)).notes
+    out += v5.resolve(v5.Request(pool=3, hunger=2, difficulty=3, tracker=True, remorse=True), (6, 2, 3)).notes
+    out += v5.resolve(v5.Request(pool=3, difficulty=2, difficulty_modifiers=(3,), improvised=True), (6, 2, 3)).notes
+    out += v5.roll(v5.Request(pool=3, no_equipment=True)).notes
     out += v5.resolve(v5.Request(pool=3, hunger=2, difficulty=4), (2,), (1, 3)).notes
     request = v5.Request(pool=4, difficulty=2)
     first = v5.resolve(request, (1, 2, 3, 6))

@@ -499,8 +499,14 @@ def test_fate_invoke_after_the_roll_bonus_uses_free_then_fate_point(hero):
     assert first.outcome == "tie"
     assert first.result["invoke"] == {"mode": "bonus", "aspect": free.text, "paid": "free_invocation"}
     assert Aspect.objects.get(pk=free.pk).free_invocations == 0 and resources(hero)["fate_points"] == 2
-    # Invoking again follows the last entry; the same aspect now costs a fate point.
-    second = services.invoke(first, Aspect.objects.get(pk=free.pk), "bonus", Faces())
+    # The same aspect again would now cost a fate point: refused. Seed 004 allows one aspect twice on a
+    # roll only as a success with style's two free invocations (rules.fate.may_invoke); the looser
+    # Fate Core stacking (a free invocation plus a paid one) is not the seed's rule.
+    with pytest.raises(Refused, match="already invoked on this roll"):
+        services.invoke(first, Aspect.objects.get(pk=free.pk), "bonus", Faces())
+    assert resources(hero)["fate_points"] == 2
+    # Invoking again follows the last entry; another aspect, with no free invocation, costs a fate point.
+    second = services.invoke(first, paid, "bonus", Faces())
     assert second.result["main"]["total"] == 4 and second.outcome == "success"
     assert second.result["invoke"]["paid"] == "fate_point"
     assert resources(hero)["fate_points"] == 1

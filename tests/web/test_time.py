@@ -478,7 +478,8 @@ def test_three_declared_actions_take_penalties_3_4_5_and_a_fourth_is_refused(sol
     scene = services.start_scene(solar.campaign, combat=True)
     services.declare_actions(scene, solar, 3)
     rolls = [roll(solar, scene, (7,) * dice) for dice in (5, 4, 3)]  # 8 dice − 3, − 4, − 5
-    assert [r.request["modifiers"] for r in rolls] == [[-3], [-4], [-5]]
+    # The turn's penalty is kept apart from the modifiers (a stunt cannot revive an action it took to 0).
+    assert [(r.request["modifiers"], r.request["actions_penalty"]) for r in rolls] == [([], 3), ([], 4), ([], 5)]
     assert [len(r.main["faces"]) for r in rolls] == [5, 4, 3]
     assert [r.result["turn_notes"] for r in rolls] == [
         ["action 1 of 3 this turn: −3 dice"], ["action 2 of 3 this turn: −4 dice"], ["action 3 of 3 this turn: −5 dice"]]
@@ -488,12 +489,12 @@ def test_three_declared_actions_take_penalties_3_4_5_and_a_fourth_is_refused(sol
     # The next turn starts a fresh budget: one action, no penalty.
     scene = services.change_turn(scene, 1)
     again = roll(solar, scene, (7,) * 8)
-    assert again.request["modifiers"] == [] and len(again.main["faces"]) == 8
+    assert again.request["actions_penalty"] == 0 and len(again.main["faces"]) == 8
 
 
 def test_one_action_a_turn_unless_more_are_declared(solar):
     scene = services.start_scene(solar.campaign)
-    assert roll(solar, scene, (7,) * 8).request["modifiers"] == []
+    assert roll(solar, scene, (7,) * 8).request["actions_penalty"] == 0
     assert "declared 1 action this turn and has taken it" in refused_by_composer(solar, scene)
 
 
@@ -510,13 +511,13 @@ def test_reflexive_rolls_are_exempt_and_do_not_count(solar):
     scene = services.start_scene(solar.campaign)
     services.declare_actions(scene, solar, 2)
     resist = roll(solar, scene, (7,) * 8, reflexive="on", label="Resist poison")
-    assert (resist.request["modifiers"], len(resist.main["faces"]), resist.action) == ([], 8, "reflexive")
+    assert (resist.request["actions_penalty"], len(resist.main["faces"]), resist.action) == (0, 8, "reflexive")
     first = roll(solar, scene, (7,) * 6)
     second = roll(solar, scene, (7,) * 5)
-    assert (first.request["modifiers"], second.request["modifiers"]) == ([-2], [-3])
+    assert (first.request["actions_penalty"], second.request["actions_penalty"]) == (2, 3)
     assert "taken them all" in refused_by_composer(solar, scene)
     late = roll(solar, scene, (7,) * 8, reflexive="on")  # the declared actions are spent; reflexive still goes
-    assert late.request["modifiers"] == []
+    assert late.request["actions_penalty"] == 0
 
 
 def test_an_action_whose_pool_falls_to_0_cannot_be_rolled(make_character, set_ratings):
@@ -525,7 +526,9 @@ def test_an_action_whose_pool_falls_to_0_cannot_be_rolled(make_character, set_ra
     scene = services.start_scene(solar.campaign)
     services.declare_actions(scene, solar, 3)
     assert len(roll(solar, scene, (7,)).main["faces"]) == 1  # 4 − 3
-    assert "cannot be rolled" in refused_by_composer(solar, scene)  # 4 − 4 = 0 dice
+    assert "cannot be taken" in refused_by_composer(solar, scene)  # 4 − 4 = 0 dice
+    # Seed 000: "esa acción no podrá llevarse a cabo": a 3-die stunt does not bring it back.
+    assert "a stunt does not bring it back" in refused_by_composer(solar, scene, stunt=3)
     assert Roll.objects.count() == 1
 
 
@@ -873,3 +876,70 @@ def test_the_table_of_5000_rolls_takes_the_queries_of_5(gm, gm_client, game, dja
         assert len(re.findall(r'class="card roll-card', html(response))) == 25, name  # one page, not thousands
     response = gm_client.get(reverse("table", args=[big.pk]))
     assert where_shown(response) == "Story 3 · Episode 2 · Scene 2 · Turn 3"
+
+
+# --- issue 11: seed rules in the composer -------------------------------------------------------
+
+
+def test_exalted_an_opposed_roll_can_take_successes_from_either_side(solar):
+    # Seed 000's drunk guard: his own Perception loses a success or more.
+    comp = compose(solar, None, opponent_dice=4, handicap=1)
+    assert comp.handicap == (0, 1)
+    logged = services.record_roll(solar.campaign, comp, Faces(7, 8, 9, 2, 2, 2, 2, 2, 7, 8, 9, 2))  # 3 vs 3
+    assert logged.result["opposed"] == {"net": 1, "winner": "first", "handicap": [0, 1]}
+    assert compose(solar, None, opponent_dice=4, handicap=-2).handicap == (2, 0)
+    assert "give the opposing side's dice" in refused_by_composer(solar, None, handicap=1)
+
+
+def test_exalted_calm_automatic_success_only_where_the_pool_could_reach_the_difficulty(make_character, set_ratings):
+    solar = make_character(Game.EXALTED, name="Calm")
+    set_ratings(solar, dexterity=3, melee=4)  # 7 dice: at most 14 successes
+    scene = services.start_scene(solar.campaign)
+    services.change_turn(scene, 1)
+    assert compose(solar, None, calm="on", difficulty=5).shortcut == "automatic"
+    comp = compose(solar, None, calm="on", difficulty=5, modifier=-1)  # 6 dice: too few for it
+    assert comp.shortcut == "roll"
+    assert not exalted.could_reach(exalted.Request(pool=7, difficulty=15))
+
+
+def test_v5_willpower_rolls_take_hunger_dice_and_the_humanity_roll_does_not(make_character, set_ratings):
+    vampire = make_character(Game.V5, name="Ana", v5_hunger=2)
+    set_ratings(vampire, strength=2, brawl=2, composure=2, resolve=2)
+    willpower = compose(vampire, None, pool_from="willpower").request
+    assert (willpower.tracker, willpower.hunger_dice) == (True, 2)
+    humanity = compose(vampire, None, pool_from="humanity").request
+    assert (humanity.tracker, humanity.remorse, humanity.hunger_dice) == (True, True, 0)
+
+
+def test_v5_difficulty_modifier_improvised_and_no_equipment(make_character, set_ratings):
+    vampire = make_character(Game.V5, name="Bea")
+    set_ratings(vampire, strength=3, brawl=3)
+    request = compose(vampire, None, difficulty=2, difficulty_modifier=3, improvised="on").request
+    assert request.needed == 6
+    logged = services.record_roll(vampire.campaign, compose(vampire, None, difficulty=2, difficulty_modifier=3),
+                                  Faces(6, 6, 6, 6, 2, 2))  # 4 successes against 2 + 3
+    assert "difficulty_beyond_guideline" in [n["code"] for n in logged.main["notes"]]
+    assert logged.main["difficulty"] == 5 and logged.outcome == "failure"
+    impossible = services.record_roll(vampire.campaign, compose(vampire, None, no_equipment="on"), Faces())
+    assert (impossible.outcome, impossible.main["faces"], impossible.main["automatic"]) == ("failure", [], "no_equipment")
+
+
+def test_v5_take_half_and_automatic_win_are_refused_in_combat(make_character, set_ratings):
+    vampire = make_character(Game.V5, name="Cira")
+    set_ratings(vampire, strength=4, brawl=4)
+    fight = services.start_scene(vampire.campaign, combat=True)
+    assert "under stress or in combat" in refused_by_composer(vampire, fight, shortcut="take_half")
+    assert "under stress or in combat" in refused_by_composer(vampire, fight, shortcut="automatic")
+    quiet = services.start_scene(vampire.campaign)
+    assert compose(vampire, quiet, shortcut="take_half").shortcut == "take_half"
+
+
+def test_scifi_an_action_needing_specific_knowledge_needs_a_level_in_the_skill(pilot):
+    skill = pilot.traits.get(key="firearms")
+    skill.rating = 0
+    skill.save()
+    comp = compose(pilot, None, difficulty="easy", knowledge="on")
+    assert comp.request.impossible and not comp.request.automatic
+    logged = services.record_roll(pilot.campaign, comp, Faces())
+    assert logged.outcome == "failure" and "knowledge_needed" in [n["code"] for n in logged.main["notes"]]
+    assert compose(pilot, None, difficulty="easy").request.automatic  # unmarked: Easy stays automatic
