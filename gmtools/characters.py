@@ -37,7 +37,7 @@ from gmtools import backup
 from gmtools.admin import CATEGORY_PLURALS, MAX_IMPORT_BYTES, AspectFormSet, CharacterAdmin, TraitForm, TraitFormSet
 from gmtools.composer import FIRST_CATEGORY, SECOND_CATEGORY
 from gmtools.live import announce
-from gmtools.models import Aspect, Campaign, ChangeKind, Character, CharacterKind, Trait
+from gmtools.models import Aspect, AspectKind, Campaign, ChangeKind, Character, CharacterKind, Trait
 from gmtools.sheets import GAME_CATEGORIES, STANDARD_SHEETS, Game, TraitCategory, rating_bounds
 
 NAME_MAX = Character._meta.get_field("name").max_length
@@ -150,9 +150,14 @@ class CharacterSheet:
         self.character = self.form.instance
         self.data = data
         self.groups = self._groups(data, sheet=self.adding)
-        self.aspects = (FateAspectFormSet(data, instance=self.character, prefix="aspects",
-                                          queryset=Aspect.objects.filter(scene__isnull=True))
-                        if campaign.game == Game.FATE else None)
+        self.aspects = None
+        if campaign.game == Game.FATE:
+            # A new Fate character starts with its high concept and trouble to write (FAE's first two aspects).
+            starting = [{"kind": AspectKind.HIGH_CONCEPT}, {"kind": AspectKind.TROUBLE}] if self.adding else None
+            self.aspects = FateAspectFormSet(data, instance=self.character, prefix="aspects",
+                                             queryset=Aspect.objects.filter(scene__isnull=True), initial=starting)
+            if starting:
+                self.aspects.extra = len(starting) + 1
 
     def _groups(self, data: Any, sheet: bool) -> list[TraitGroup]:
         game = self.campaign.game
@@ -231,7 +236,8 @@ class CharacterSheet:
                 self.groups = self._groups(data, sheet=False)
                 if self.aspects is not None:
                     self.aspects = FateAspectFormSet(data, instance=character, prefix="aspects",
-                                                     queryset=Aspect.objects.filter(scene__isnull=True))
+                                                     queryset=Aspect.objects.filter(scene__isnull=True),
+                                                     initial=self.aspects.initial_extra)  # rows left as offered stay unsaved
                 if not all([formset.is_valid() for formset in self.formsets]):
                     raise ValidationError("")
                 for formset in self.formsets:

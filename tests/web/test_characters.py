@@ -9,6 +9,8 @@ tests/web/test_access.py.
 
 from __future__ import annotations
 
+import re
+
 import json
 
 import pytest
@@ -128,6 +130,16 @@ def test_a_custom_trait_is_added_and_deleted_from_the_sheet(gm_client, campaign)
     response = gm_client.post(url("character-edit", c, mara), {**data, f"{index}-DELETE": "on"})
     assert response.status_code == 200
     assert not mara.traits.filter(name="Dominate").exists()
+
+
+def test_a_new_fate_sheet_asks_for_the_high_concept_and_the_trouble(gm_client, campaign):
+    c = campaign(Game.FATE)
+    page = text(gm_client.get(url("character-new", c)))
+    kinds = re.findall(r'<select name="aspects-(\d)-kind".*?<option value="(\w+)" selected', page, re.S)
+    assert kinds[:2] == [("0", "high_concept"), ("1", "trouble")]
+    # Left empty, they are not aspects: the character is saved without them.
+    assert gm_client.post(url("character-new", c), sheet_post(c, name="Zird")).status_code == 200
+    assert not Character.objects.get(name="Zird").aspects.exists()
 
 
 def test_fate_aspects_are_edited_with_the_sheet(gm_client, campaign):
