@@ -97,7 +97,8 @@ SLOWEST = {
         "roll exalted --pool 100 --stunt 3 --modifier 97 --seed 1"]),
     "odds": ("odds exalted --pool 1", [
         "odds scifi --pool 100 --difficulty 100", "odds scifi --pool 1 --difficulty 100",
-        "odds v5 --pool 100 --hunger 5 --difficulty 100", "odds exalted --pool 100 --stunt 3 --modifier 97"]),
+        "odds v5 --pool 100 --hunger 5 --difficulty 100", "odds exalted --pool 100 --stunt 3 --modifier 97",
+        "odds exalted --pool 100 --stunt 3 --modifier 97 --difficulty 100" + " --helper 100" * 10]),
     "contest": ("contest exalted --pool 1 --vs 1", [
         "contest scifi --pool 100 --vs 100", "contest v5 --pool 100 --hunger 5 --vs 100",
         "contest exalted --pool 100 --stunt 3 --modifier 97 --vs 100"]),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, ngettext, npgettext
 from django.utils.translation import gettext_lazy as _
 
 from gmtools.models import Roll, RollKind
@@ -190,10 +190,27 @@ _DIFFICULTY_NOTES = {"met", "short", "win", "failure", "total_failure", "critica
 
 def notes_shown(roll: Roll, player: bool = False) -> list[dict]:
     """The engine's notes a card lists: none of a secret difficulty's to the players, and no
-    difficulty's verdict beside a contest's or a team's."""
+    difficulty's verdict beside a contest's or a team's; an Exalted contest's successes taken
+    away, in words (the contest's own, not a note of either side's roll)."""
     notes = roll.main.get("notes", [])
     if player and roll.difficulty_secret:
         return []
     if roll.result.get("opposed") or "team_total" in roll.result:
-        return [n for n in notes if n.get("code") not in _DIFFICULTY_NOTES and not str(n.get("code", "")).startswith("outcome_")]
+        kept = [n for n in notes
+                if n.get("code") not in _DIFFICULTY_NOTES and not str(n.get("code", "")).startswith("outcome_")]
+        return kept + _taken_away(roll)
     return list(notes)
+
+
+def _taken_away(roll: Roll) -> list[dict]:
+    """Exalted: the successes an opposed roll took from each side first (``opposed.handicap``:
+    this side's, then the opposing side's), as notes in the active language. The code is not the
+    engine's: ``note_text`` shows the line as written here."""
+    taken = (roll.result.get("opposed") or {}).get("handicap")
+    if roll.system != Game.EXALTED or not taken:
+        return []
+    them = roll.result.get("opponent", {}).get("name") or gettext("the opposition")
+    return [{"code": "successes_taken", "side": side, "successes": n,
+             "text": npgettext("exalted", "%(n)d success taken away from %(name)s",
+                               "%(n)d successes taken away from %(name)s", n) % {"n": n, "name": name}}
+            for side, n, name in zip(("first", "second"), taken, (roll.actor, them)) if n]

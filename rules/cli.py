@@ -9,6 +9,17 @@ Decisions: a rouse check's one die is not a Hunger die, so ``roll v5 --rouse --f
 it and ``--hunger-faces`` is refused. ``reroll v5 --dice`` counts from 0 through the normal dice
 (as the answer's ``rerolled`` does); a number past them names a Hunger die, which is refused as
 such. ``extended --tug`` starts from ``--progress`` minus ``--vs-progress``.
+
+An option is offered only by the commands where it changes the answer; given to another command
+it is refused as such ("--helper does not apply to roll (an option of odds)"). So scifi
+``--knowledge`` and v5 ``--difficulty-modifier``/``--improvised`` (the difficulty) are not
+options of ``contest`` or ``extended`` (a contest compares successes; an extended action has its
+own per-roll difficulty); nor is v5 ``--remorse``, which changes only the Hunger dice, which
+neither looks at. Exalted ``--penalty``/``--vs-penalty`` (successes taken away) belong to
+``contest`` and ``--helper`` (teamwork) to ``odds``. ``--remorse`` marks the Humanity roll, a
+tracker roll: no Hunger dice, and Willpower cannot reroll it. ``--knowledge`` needs ``--skill``
+(without it the skill is not checked and the mark would change nothing). Fate ``--invoke`` and
+``--invoke-free`` name the aspects invoked before the roll, in the order given (+2 each).
 """
 
 from __future__ import annotations
@@ -21,20 +32,23 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from rules import SYSTEMS, exalted, fate, scifi, v5
-from rules.dice import RandomSource, RulesError, check_fate_faces, system_random
+from rules.dice import RandomSource, RulesError, check_fate_faces, check_int, system_random
 from rules.extended import botch_policy, race_odds, tug_of_war_odds
 
 MAX_POOL = 100
 MAX_TIMES = 1_000_000
+MAX_HELPERS = 10  # exalted teamwork: helpers beside the lead
+MAX_TAKEN = 2 * exalted.MAX_DICE  # exalted: successes taken from one side (every die a 10 scores 2)
 D10_SYSTEMS = ("exalted", "scifi", "v5")
 
 # Which options each system accepts; anything else given is bad input, not silently ignored.
 OPTIONS = {
-    "exalted": {"pool", "difficulty", "stunt", "willpower", "modifier", "automatic", "stressful"},
-    "scifi": {"pool", "difficulty", "skill", "modifier"},
+    "exalted": {"pool", "difficulty", "stunt", "willpower", "modifier", "automatic", "stressful", "actions_penalty",
+                "penalty", "vs_penalty", "helper"},
+    "scifi": {"pool", "difficulty", "skill", "modifier", "knowledge"},
     "v5": {"pool", "hunger", "difficulty", "specialty", "modifier", "rouse", "hunger_faces", "automatic", "take_half",
-           "stressful", "dice", "new_faces"},
-    "fate": {"bonus", "difficulty", "modifier", "deck", "new_faces"},
+           "stressful", "dice", "new_faces", "remorse", "difficulty_modifier", "improvised", "no_equipment"},
+    "fate": {"bonus", "difficulty", "modifier", "deck", "new_faces", "invoke"},
 }
 REPLAY = {"faces", "seed", "times"}
 # Options of one command, whatever the system (each exists only on its own subcommand).
@@ -60,7 +74,15 @@ def _int_list(text: str) -> tuple[int, ...]:
         raise argparse.ArgumentTypeError(f"expected comma-separated whole numbers, got {text!r}") from None
 
 
-def _add_roll_options(p: argparse.ArgumentParser, replay: bool) -> None:
+class _Invoke(argparse.Action):
+    """--invoke / --invoke-free: one list, in the order given, each entry (option, aspect)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        setattr(namespace, self.dest, [*(getattr(namespace, self.dest, None) or ()), (option_string, values)])
+
+
+def _add_roll_options(p: argparse.ArgumentParser, replay: bool, command: str) -> None:
     p.add_argument("system", choices=SYSTEMS, help="the game: exalted, scifi, v5 or fate")
     p.add_argument("--pool", type=int, help="exalted, scifi, v5: dice (dots), 0 to 100")
     p.add_argument("--difficulty", help="successes needed, 0 to 100 (v5 1 to 100; scifi also easy|common|hard|"
@@ -74,6 +96,29 @@ def _add_roll_options(p: argparse.ArgumentParser, replay: bool) -> None:
     p.add_argument("--bonus", type=int, help="fate: approach + stunts + helpers + invokes, -50 to 50")
     p.add_argument("--modifier", type=int, action="append", help="a modifier to the pool, -100 to 100 (fate: the bonus, -50 to 50); repeatable "
                                                                "(exalted: at most 200 dice in all)")
+    p.add_argument("--actions-penalty", type=int,
+                   help="exalted: dice lost to the turn's multiple actions, 0 to 200; an action it takes to 0 dice "
+                        "cannot be taken (a stunt does not revive it)")
+    p.add_argument("--no-equipment", action="store_true", default=None,
+                   help="v5: impossible without equipment the character lacks: a failure without a roll")
+    if command in ("roll", "odds", "reroll"):  # the difficulty, the skill checked against it, the Hunger dice
+        p.add_argument("--remorse", action="store_true", default=None,
+                       help="v5: the Humanity (remorse) roll: no Hunger dice, whatever --hunger (no Willpower reroll)")
+        p.add_argument("--difficulty-modifier", type=int, action="append",
+                       help="v5: the GM's ad-hoc change to the difficulty, -100 to 100; repeatable (a net beyond "
+                            "±2 warns)")
+        p.add_argument("--improvised", action="store_true", default=None, help="v5: improvised equipment, +1 difficulty")
+    if command in ("roll", "odds"):
+        p.add_argument("--knowledge", action="store_true", default=None,
+                       help="scifi, with --skill: the action needs specific knowledge (skill 0 makes it impossible, "
+                            "even when easy)")
+    if command != "extended":
+        p.add_argument("--invoke", action=_Invoke, dest="invoke", metavar="ASPECT",
+                       help="fate: an aspect invoked before the roll with a fate point, +2; repeatable (at most 10 "
+                            "invocations; one aspect once)")
+        p.add_argument("--invoke-free", action=_Invoke, dest="invoke", metavar="ASPECT",
+                       help="fate: an aspect invoked before the roll with a free invocation, +2; repeatable (the same "
+                            "aspect twice only with two free invocations)")
     if replay:
         p.add_argument("--faces", type=_int_list, help="replay: the dice as drawn, comma-separated "
                                                        "(v5: the normal dice; a d10's 10 may be written 0)")
@@ -93,7 +138,7 @@ def build_parser() -> Parser:
                     formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     roll = _help_parser(commands, "roll", "roll (or replay with --faces) one action", ROLL_EXAMPLES)
-    _add_roll_options(roll, replay=True)
+    _add_roll_options(roll, replay=True, command="roll")
     roll.add_argument("--times", type=int, help="roll N times anew, 1 to 1,000,000: a JSON list of N answers "
                                                 "(its time grows with N)")
     roll.add_argument("--rouse", action="store_true", default=None,
@@ -109,22 +154,30 @@ def build_parser() -> Parser:
                       help="fate: draw the next card of the Fate deck instead of rolling: the cards (0-80) left, "
                            "next first; '--deck=' for an empty deck, reshuffled first (with --seed)")
     odds = _help_parser(commands, "odds", "exact odds of an action", ODDS_EXAMPLES)
-    _add_roll_options(odds, replay=False)
+    _add_roll_options(odds, replay=False, command="odds")
     odds.add_argument("--deck", type=_int_list, help="fate: the odds of the next card of a Fate deck (the cards left)")
+    odds.add_argument("--helper", type=int, action="append",
+                      help=f"exalted teamwork: a helper's pool, 1 to 100, rolled apart and its successes added to "
+                           f"the lead's; repeatable (at most {MAX_HELPERS})")
     reroll = _help_parser(commands, "reroll", "reroll a roll's dice: v5 Willpower, fate an invoked aspect",
                           REROLL_EXAMPLES)
-    _add_roll_options(reroll, replay=True)
+    _add_roll_options(reroll, replay=True, command="reroll")
     reroll.add_argument("--dice", type=_int_list,
                         help="v5: the normal dice to reroll (1 to 3), counted from 0 in --faces")
     reroll.add_argument("--new-faces", type=_int_list, help="the rerolled dice's new faces (else drawn)")
     contest = _help_parser(commands, "contest", "exact odds of an opposed action", CONTEST_EXAMPLES)
-    _add_roll_options(contest, replay=False)
+    _add_roll_options(contest, replay=False, command="contest")
     contest.add_argument("--vs", type=int, required=True,
                          help="the opposing side's pool, 0 to 100 (exalted 1 to 100; fate: its bonus, -50 to 50), "
                               "rolled bare")
+    contest.add_argument("--penalty", type=int,
+                         help=f"exalted: successes taken away from this side's roll, 0 to {MAX_TAKEN} (never below 0)")
+    contest.add_argument("--vs-penalty", type=int,
+                         help=f"exalted: successes taken away from the opposing side's roll, 0 to {MAX_TAKEN} "
+                              "(the seed's drunk guard)")
     extended = _help_parser(commands, "extended", "exact odds of an extended action (exalted, scifi, v5), "
                             "alone or against another side (--race, --tug)", EXTENDED_EXAMPLES)
-    _add_roll_options(extended, replay=False)
+    _add_roll_options(extended, replay=False, command="extended")
     extended.add_argument("--goal", type=int, required=True,
                           help="successes to accumulate (--tug: the lead that wins), 1 to 200")
     extended.add_argument("--botch", help="what a botch does: reset (default), ruin or ignore")
@@ -145,17 +198,23 @@ ROLL_EXAMPLES = """\
 examples:
   roll exalted --pool 8 --difficulty 4 [--stunt 2] [--willpower] [--faces 1,2,4,6,8,9,0,0]
   roll exalted --pool 8 --automatic [--stressful]
+  roll exalted --pool 8 --actions-penalty 3 [--faces 1,2,4,6,8]
   roll scifi --pool 5 --difficulty hard --skill 1 [--faces ...]   faces: the pool, then each explosion die
+  roll scifi --pool 3 --difficulty easy --skill 0 --knowledge
   roll v5 --pool 6 --hunger 2 --difficulty 2 [--faces 2,6,3,8 --hunger-faces 9,4]
   roll v5 --pool 6 --difficulty 3 --automatic | --take-half
+  roll v5 --pool 4 --difficulty 2 --improvised --difficulty-modifier 1 | --no-equipment
+  roll v5 --pool 3 --hunger 4 --remorse [--faces 6,2,1]
   roll v5 --rouse --hunger 2 [--faces 4]
   roll fate --bonus 2 --difficulty 3 [--faces=-1,0,1,1 | --deck=5,80,12 | --deck=]
+  roll fate --bonus 2 --invoke "Quick on my feet" --invoke-free "In the dark" [--faces=0,0,0,0]
   any roll: --times N (no --faces) prints a list of N answers; fate --deck --times N draws N cards in turn"""
 ODDS_EXAMPLES = """\
 examples:
   odds exalted --pool 8 --difficulty 4
+  odds exalted --pool 5 --difficulty 3 --helper 3 --helper 2      teamwork
   odds v5 --pool 10 --hunger 2 --difficulty 3
-  odds fate --bonus 2 --difficulty 3 [--deck=0,1,2,40]"""
+  odds fate --bonus 2 --difficulty 3 [--deck=0,1,2,40] [--invoke-free Hidden --invoke-free Hidden]"""
 REROLL_EXAMPLES = """\
 examples:
   reroll v5 --pool 5 --hunger 2 --difficulty 3 --faces 1,2,8 --hunger-faces 1,6 --dice 0,1 [--new-faces 9,10]
@@ -164,6 +223,7 @@ without --faces the first roll is drawn too (with --seed); the answer is the rol
 CONTEST_EXAMPLES = """\
 examples:
   contest exalted --pool 6 --vs 4
+  contest exalted --pool 6 --vs 5 --vs-penalty 2      the seed's drunk guard: 2 successes taken from him
   contest fate --bonus 2 --vs 3"""
 EXTENDED_EXAMPLES = """\
 examples:
@@ -180,8 +240,7 @@ def _check_options(args: argparse.Namespace) -> None:
     allowed = OPTIONS[args.system] | REPLAY | COMMAND_OPTIONS
     stray = _given(args, set(vars(args)) - allowed)
     if stray:
-        names = ", ".join("--" + n.replace("_", "-") for n in sorted(stray))
-        raise BadInput(f"{names} does not apply to {args.system}")
+        raise BadInput(f"{_names(stray, args)} does not apply to {args.system}")
 
 
 def _pool(value: int | None, name: str = "--pool") -> int:
@@ -209,6 +268,7 @@ def _d10(faces: Sequence[int] | None) -> tuple[int, ...] | None:
 def _request(args: argparse.Namespace, pool: int | None = None) -> Any:
     """The system's Request from the options (``pool`` overrides --pool: the other side of a contest)."""
     modifiers = tuple(args.modifier or ())
+    given = vars(args).get  # an option a command does not offer is absent, as good as not given
     if args.system == "exalted":
         return exalted.Request(
             pool=_pool(pool if pool is not None else args.pool),
@@ -216,14 +276,18 @@ def _request(args: argparse.Namespace, pool: int | None = None) -> Any:
             stunt=args.stunt or 0,
             willpower=bool(args.willpower),
             modifiers=modifiers,
+            actions_penalty=given("actions_penalty") or 0,
         )
     if args.system == "scifi":
+        if given("knowledge") and args.skill is None:
+            raise BadInput("--knowledge needs --skill: the skill's level (0 makes the action impossible)")
         difficulty = scifi.parse_difficulty(args.difficulty if args.difficulty is not None else "common")
         return scifi.Request(
             pool=_pool(pool if pool is not None else args.pool),
             difficulty=difficulty,
             skill=args.skill,
             modifiers=modifiers,
+            knowledge=bool(given("knowledge")),
         )
     if args.system == "v5":
         return v5.Request(
@@ -232,9 +296,30 @@ def _request(args: argparse.Namespace, pool: int | None = None) -> Any:
             difficulty=_difficulty(args, 1),
             specialty=bool(args.specialty),
             modifiers=modifiers,
+            # The Humanity roll is a tracker roll: no Hunger dice, and Willpower cannot reroll it.
+            remorse=bool(given("remorse")),
+            tracker=bool(given("remorse")),
+            difficulty_modifiers=tuple(given("difficulty_modifier") or ()),
+            improvised=bool(given("improvised")),
+            no_equipment=bool(given("no_equipment")),
         )
     bonus = pool if pool is not None else (args.bonus or 0)
-    return fate.Request(bonus=bonus, difficulty=_difficulty(args, 0), modifiers=modifiers)
+    return fate.Request(bonus=bonus, difficulty=_difficulty(args, 0), modifiers=modifiers,
+                        invocations=_invocations(given("invoke") or ()))
+
+
+def _invocations(given: Sequence[tuple[str, str]]) -> tuple[fate.Invoked, ...]:
+    """--invoke (a fate point) and --invoke-free (a free invocation), in the order given; a refusal
+    names the option of the invocation refused."""
+    paid = {"--invoke": fate.Paid.FATE_POINT, "--invoke-free": fate.Paid.FREE}
+    invocations: list[fate.Invoked] = []
+    for option, aspect in given:
+        try:
+            invocations.append(fate.Invoked(aspect, paid[option]))
+            fate.check_invocations(invocations)
+        except RulesError as error:
+            raise BadInput(f"{option}: {error}") from None
+    return tuple(invocations)
 
 
 def _rng(args: argparse.Namespace) -> RandomSource:
@@ -252,8 +337,15 @@ def _times(args: argparse.Namespace) -> int | None:
     return args.times
 
 
-def _names(options: set[str]) -> str:
-    return ", ".join("--" + n.replace("_", "-") for n in sorted(options))
+def _names(options: set[str], args: argparse.Namespace | None = None) -> str:
+    """The options as given: ``invoke`` holds both --invoke and --invoke-free, named as used."""
+    names = set()
+    for name in options:
+        if name == "invoke" and args is not None and args.invoke:
+            names |= {option for option, _ in args.invoke}
+        else:
+            names.add("--" + name.replace("_", "-"))
+    return ", ".join(sorted(names))
 
 
 def _no_seed_with_faces(args: argparse.Namespace) -> None:
@@ -301,6 +393,12 @@ def _rouse(args: argparse.Namespace, times: int | None, rng: RandomSource) -> An
 
 def _v5_replay(args: argparse.Namespace, request: v5.Request) -> v5.Result:
     """Check that --faces and --hunger-faces fit the pool, naming the one that does not."""
+    replayed = _given(args, {"faces", "hunger_faces"})
+    if request.no_equipment and replayed:
+        raise BadInput(f"--no-equipment: the task is not rolled; it cannot be combined with {_names(replayed)}")
+    if request.remorse and args.hunger_faces is not None:
+        raise BadInput("--hunger-faces does not apply to --remorse: the Humanity roll takes no Hunger dice, "
+                       "give its dice with --faces")
     faces, hunger_faces = _d10(args.faces) or (), _d10(args.hunger_faces) or ()
     pool = f"{_dice(request.dice)} at Hunger {request.hunger}"
     if len(hunger_faces) != request.hunger_dice:
@@ -372,8 +470,25 @@ def _module(system: str) -> Any:
 def _odds(args: argparse.Namespace) -> dict:
     request = _request(args)
     if args.deck is not None:
-        return fate.deck_odds(request, _deck(args.deck)).as_json()
-    return _module(args.system).odds(request).as_json()
+        answer = fate.deck_odds(request, _deck(args.deck)).as_json()
+    elif args.helper is not None:
+        return _teamwork(args, request)
+    else:
+        answer = _module(args.system).odds(request).as_json()
+    if args.system == "fate":  # the aspects invoked before the roll, as a roll's answer lists them
+        answer["invocations"] = [i.as_json() for i in request.invocations]
+    return answer
+
+
+def _teamwork(args: argparse.Namespace, lead: exalted.Request) -> dict:
+    """exalted --helper: each helper rolls its pool apart; the team's successes meet the lead's difficulty."""
+    if len(args.helper) > MAX_HELPERS:
+        raise BadInput(f"--helper: at most {MAX_HELPERS} helpers, got {len(args.helper)}")
+    for pool in args.helper:
+        if not 1 <= pool <= MAX_POOL:
+            raise BadInput(f"--helper must be 1 to {MAX_POOL} (a helper's pool), got {pool}")
+    helpers = [exalted.Request(pool=pool, difficulty=0) for pool in args.helper]
+    return {**exalted.teamwork_odds(lead, helpers).as_json(), "helpers": list(args.helper)}
 
 
 def _reroll(args: argparse.Namespace) -> dict:
@@ -394,6 +509,10 @@ def _reroll(args: argparse.Namespace) -> dict:
         except RulesError as error:
             raise BadInput(_blame(str(error), "--new-faces")) from None
         return fate.reroll(request, first, new_faces).as_json()
+    if request.remorse:
+        raise BadInput("--remorse: Willpower cannot reroll a tracker roll (the Humanity roll)")
+    if request.no_equipment:
+        raise BadInput("--no-equipment: the task is not rolled, so there is nothing to reroll")
     if args.dice is None:
         raise BadInput("--dice is required: the normal dice to reroll (1 to 3), counted from 0 in --faces")
     first = _v5_replay(args, request) if replayed else v5.roll(request, rng)
@@ -404,7 +523,22 @@ def _reroll(args: argparse.Namespace) -> dict:
 
 def _contest(args: argparse.Namespace) -> dict:
     request = _request(args)
-    return _module(args.system).contest(request, _opponent(args)).as_json()
+    if args.system != "exalted":
+        return _module(args.system).contest(request, _opponent(args)).as_json()
+    # exalted: successes taken away from either side's roll first (seed 000's drunk guard), never below 0.
+    penalty, vs_penalty = (_taken(getattr(args, name), name) for name in ("penalty", "vs_penalty"))
+    odds = exalted.contest(request, _opponent(args), penalty, vs_penalty)
+    return {**odds.as_json(), "first_penalty": penalty, "second_penalty": vs_penalty}
+
+
+def _taken(value: int | None, name: str) -> int:
+    if value is None:
+        return 0
+    side = "this side's" if name == "penalty" else "the opposing side's"
+    if not 0 <= value <= MAX_TAKEN:
+        raise BadInput(f"--{name.replace('_', '-')} (successes taken from {side} roll) must be 0 to {MAX_TAKEN}, "
+                       f"got {value}")
+    return value
 
 
 def _opponent(args: argparse.Namespace) -> Any:
@@ -422,7 +556,7 @@ def _opponent(args: argparse.Namespace) -> Any:
 def _plain(args: argparse.Namespace) -> argparse.Namespace:
     """The opposing side of a contest rolls its bare pool (or bonus) at the default difficulty."""
     return argparse.Namespace(system=args.system, modifier=None, difficulty=None, stunt=None, willpower=None,
-                              skill=None, hunger=None, specialty=None, bonus=None, pool=None)
+                              skill=None, hunger=None, specialty=None, bonus=None, pool=None)  # nothing else given
 
 
 def _extended(args: argparse.Namespace) -> dict:
@@ -467,6 +601,7 @@ COMMANDS = {"roll": _roll, "odds": _odds, "reroll": _reroll, "contest": _contest
 # The engine names its fields; the command line names the option that gave them.
 FIELDS = (("hunger faces", "--hunger-faces"), ("new faces", "--new-faces"), ("reroll index", "--dice"),
           ("botch policy", "--botch"), ("faces", "--faces"), ("pool", "--pool"), ("hunger", "--hunger"),
+          ("multiple-action penalty", "--actions-penalty"), ("difficulty modifier", "--difficulty-modifier"),
           ("difficulty", "--difficulty"), ("stunt", "--stunt"), ("skill", "--skill"), ("bonus", "--bonus"),
           ("modifier", "--modifier"), ("goal", "--goal"), ("lead", "--goal"), ("rolls", "--rolls"),
           ("rounds", "--rolls"), ("progress", "--progress"), ("card", "--deck"))
@@ -476,7 +611,9 @@ FIELDS = (("hunger faces", "--hunger-faces"), ("new faces", "--new-faces"), ("re
 ABOUT = (("a pool of", "--pool"), ("an automatic success", "--automatic"), ("no automatic", "--automatic"),
          ("an automatic win", "--automatic"), ("Willpower adds a success", "--automatic"),
          ("no taking half", "--take-half"), ("Hunger dice cannot be rerolled", "--dice"),
-         ("Willpower rerolls", "--dice"), ("each die can be rerolled", "--dice"))
+         ("Willpower rerolls", "--dice"), ("each die can be rerolled", "--dice"),
+         ("the multiple-action penalty", "--actions-penalty"),
+         ("the task is impossible without equipment", "--no-equipment"))
 
 
 def _blame(message: str, option: str | None = None) -> str:
@@ -490,9 +627,24 @@ def _blame(message: str, option: str | None = None) -> str:
     return message
 
 
+def _unknown(parser: Parser, command: str, unknown: Sequence[str]) -> str:
+    """An option this command does not offer: where it does apply, if anywhere."""
+    options = [arg.split("=", 1)[0] for arg in unknown if arg.startswith("-")]
+    if not options:
+        return f"unrecognized arguments: {' '.join(unknown)}"
+    commands = parser._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    offered = [name for name, sub in commands.items() if options[0] in sub._option_string_actions]
+    if offered:
+        return f"{options[0]} does not apply to {command} (an option of {', '.join(offered)})"
+    return f"{options[0]} is not an option of {command} (python -m rules {command} --help lists them)"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     try:
-        args = build_parser().parse_args(argv)
+        parser = build_parser()
+        args, unknown = parser.parse_known_args(argv)
+        if unknown:
+            raise BadInput(_unknown(parser, args.command, unknown))
         _check_options(args)
         answer = COMMANDS[args.command](args)
     except (BadInput, RulesError) as error:

@@ -270,8 +270,8 @@ def teamwork_odds(lead: Request, helpers: Sequence[Request]) -> Odds:
         nobody_else *= helping.p(0)
     p_botch = _p_botch(lead) * nobody_else
     zero_meets = lead.difficulty == 0
-    p_success = dist.p_at_least(lead.difficulty) - (p_botch if zero_meets else 0.0)
-    p_failure = dist.p_below(lead.difficulty) - (0.0 if zero_meets else p_botch)
+    p_success = clamp(dist.p_at_least(lead.difficulty) - (p_botch if zero_meets else 0.0))
+    p_failure = clamp(dist.p_below(lead.difficulty) - (0.0 if zero_meets else p_botch))
     return Odds(lead, dist, p_success, p_failure, p_botch)
 
 

@@ -95,6 +95,19 @@
   });
 })();
 
+// The composer follows the character picked in it. Asked here rather than by an hx-trigger on the
+// select: a composer swapped in a moment ago is wired by htmx only when it settles, and a pick made
+// before then (a quick GM, a test) would change the select and leave the rest of the composer behind.
+(function () {
+  document.addEventListener("change", (event) => {
+    const select = event.target;
+    if (!select.matches || !select.matches("#composer [name=character]")) return;
+    htmx.ajax("GET", select.dataset.url, { source: select, target: "#composer-wrap", swap: "innerHTML",
+                                           values: { character: select.value } })
+      .catch(() => {}); // replaced by a later pick: nothing to do
+  });
+})();
+
 // Clicking a character's card (not one of its buttons or fields) picks that character in the composer.
 (function () {
   document.addEventListener("click", (event) => {

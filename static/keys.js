@@ -43,7 +43,7 @@
     if (ids[next] === select.value) return;
     select.value = ids[next];
     // Asked directly (not by the select's change): a composer swapped in a moment ago may not be wired yet.
-    htmx.ajax("GET", select.getAttribute("hx-get"), { source: select, target: "#composer-wrap", swap: "innerHTML",
+    htmx.ajax("GET", select.dataset.url, { source: select, target: "#composer-wrap", swap: "innerHTML",
                                                      values: { character: ids[next] } })
       .catch(() => {}); // replaced by the next key press: nothing to do
     const card = document.getElementById(`character-${ids[next]}`);

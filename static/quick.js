@@ -37,7 +37,7 @@
     if (which === "pool") values.pool_from = chip.dataset.pool;
     else { values[which] = chip.dataset.trait; delete values.pool_from; }
     pending = values;
-    htmx.ajax("GET", select.getAttribute("hx-get"), { source: select, target: "#composer-wrap", swap: "innerHTML", values })
+    htmx.ajax("GET", select.dataset.url, { source: select, target: "#composer-wrap", swap: "innerHTML", values })
       .catch(() => {}); // replaced by a later click: nothing to do
   }
 

@@ -534,3 +534,167 @@ def test_readme_command_line_lists_every_command_and_option():
             for option in action.option_strings:
                 if option not in ("-h", "--help"):
                     assert option in section, (name, option)
+
+
+# --- issue 11 (items 12 and 13): the seed rules' options ------------------------------------
+
+
+def test_exalted_actions_penalty_takes_dice_and_no_stunt_revives_the_action():
+    # Seed 000, three actions in a turn: penalties 3, 4, 5. "Si el total de acciones reduce tu reserva
+    # para cualquier tarea a cero, esa acción no podrá llevarse a cabo."
+    r = answer("roll", "exalted", "--pool", "8", "--actions-penalty", "3", "--faces", "1,2,4,6,8")
+    assert (r["faces"], r["dice"], r["actions_penalty"], r["successes"], r["outcome"]) == (
+        [1, 2, 4, 6, 8], 5, 3, 1, "success")
+    assert answer("odds", "exalted", "--pool", "5", "--actions-penalty", "4")["dice"] == 1
+    assert error_of("roll", "exalted", "--pool", "8", "--actions-penalty", "3", "--faces", "1,2,4,6,8,9").startswith(
+        "--faces")
+    message = error_of("roll", "exalted", "--pool", "5", "--actions-penalty", "5", "--stunt", "3")
+    assert message.startswith("--actions-penalty") and "cannot be taken" in message
+    assert error_of("odds", "exalted", "--pool", "5", "--actions-penalty", "201").startswith("--actions-penalty")
+    assert error_of("roll", "v5", "--pool", "5", "--actions-penalty", "1") == "--actions-penalty does not apply to v5"
+
+
+def test_exalted_contest_takes_successes_from_either_side():
+    from rules import exalted
+
+    # The seed's drunk guard: his Perception loses successes.
+    c = answer("contest", "exalted", "--pool", "6", "--vs", "5", "--vs-penalty", "2")
+    api = exalted.contest(exalted.Request(6), exalted.Request(5), 0, 2)
+    assert {k: c[k] for k in ("p_win", "p_tie", "p_lose")} == {"p_win": api.p_win, "p_tie": api.p_tie, "p_lose": api.p_lose}
+    assert (c["first_penalty"], c["second_penalty"]) == (0, 2)
+    sober = answer("contest", "exalted", "--pool", "6", "--vs", "5")
+    assert c["p_win"] > sober["p_win"] and (sober["first_penalty"], sober["second_penalty"]) == (0, 0)
+    mirrored = answer("contest", "exalted", "--pool", "5", "--vs", "6", "--penalty", "2")
+    assert isclose(mirrored["p_lose"], c["p_win"], abs_tol=1e-12)
+    assert isclose(c["p_win"] + c["p_tie"] + c["p_lose"], 1, abs_tol=1e-12)
+    message = error_of("contest", "exalted", "--pool", "6", "--vs", "5", "--vs-penalty", "401")
+    assert message.startswith("--vs-penalty") and "opposing side" in message
+    assert error_of("contest", "exalted", "--pool", "6", "--vs", "5", "--penalty=-1").startswith("--penalty")
+    assert error_of("contest", "v5", "--pool", "6", "--vs", "5", "--vs-penalty", "1") == "--vs-penalty does not apply to v5"
+    assert error_of("roll", "exalted", "--pool", "6", "--penalty", "1") == "--penalty does not apply to roll (an option of contest)"
+
+
+def test_exalted_teamwork_odds_add_the_helpers_successes():
+    from rules import exalted
+
+    o = answer("odds", "exalted", "--pool", "5", "--difficulty", "3", "--helper", "3", "--helper", "2")
+    api = exalted.teamwork_odds(exalted.Request(5, difficulty=3), [exalted.Request(3, difficulty=0),
+                                                                   exalted.Request(2, difficulty=0)])
+    assert (o["p_success"], o["p_botch"], o["helpers"]) == (api.p_success, api.p_botch, [3, 2])
+    alone = answer("odds", "exalted", "--pool", "5", "--difficulty", "3")
+    assert o["p_success"] > alone["p_success"] and o["p_botch"] < alone["p_botch"]
+    assert isclose(o["p_success"] + o["p_failure"] + o["p_botch"], 1, abs_tol=1e-12)
+    assert isclose(o["mean"], (5 + 3 + 2) * 0.5)  # half a success a die
+    assert error_of("odds", "exalted", "--pool", "5", "--helper", "0").startswith("--helper")
+    assert error_of("odds", "exalted", "--pool", "5", *["--helper", "1"] * 11).startswith("--helper")
+    assert error_of("odds", "v5", "--pool", "5", "--helper", "3") == "--helper does not apply to v5"
+    assert error_of("roll", "exalted", "--pool", "5", "--helper", "3").startswith("--helper does not apply to roll")
+
+
+def test_scifi_knowledge_makes_skill_zero_impossible_even_when_easy():
+    # Seed 001, "Comprobación de Acciones": an action needing specific knowledge needs a level in the skill.
+    easy = ["--pool", "3", "--difficulty", "easy", "--skill", "0"]
+    assert answer("roll", "scifi", *easy)["outcome"] == "success"  # without the mark: automatic
+    r = answer("roll", "scifi", *easy, "--knowledge")
+    assert (r["faces"], r["successes"], r["outcome"]) == ([], 0, "failure")
+    assert [n["code"] for n in r["notes"]] == ["knowledge_needed"]
+    assert answer("odds", "scifi", *easy, "--knowledge")["p_success"] == 0
+    skilled = answer("roll", "scifi", "--pool", "3", "--skill", "1", "--knowledge", "--faces", "8,2,2")
+    assert (skilled["faces"], skilled["outcome"]) == ([8, 2, 2], "success")
+    assert error_of("roll", "scifi", *easy, "--knowledge", "--faces", "8,2,2").startswith("--faces")
+    assert error_of("roll", "scifi", "--pool", "3", "--knowledge").startswith("--knowledge needs --skill")
+    assert error_of("contest", "scifi", "--pool", "3", "--vs", "3", "--knowledge").startswith(
+        "--knowledge does not apply to contest")
+    assert error_of("odds", "v5", "--pool", "3", "--knowledge") == "--knowledge does not apply to v5"
+
+
+def test_v5_remorse_rolls_no_hunger_dice():
+    r = answer("roll", "v5", "--pool", "3", "--hunger", "4", "--remorse", "--faces", "6,2,1")
+    assert (r["faces"], r["hunger_faces"], r["successes"], r["outcome"], r["bestial"]) == ([6, 2, 1], [], 1, "win", False)
+    assert "tracker_no_hunger" in [n["code"] for n in r["notes"]]
+    o = answer("odds", "v5", "--pool", "3", "--hunger", "3", "--remorse")
+    assert (o["hunger_dice"], o["p_bestial"], o["p_messy"]) == (0, 0.0, 0.0)
+    assert answer("odds", "v5", "--pool", "3", "--hunger", "3")["p_bestial"] > 0
+    message = error_of("roll", "v5", "--pool", "3", "--hunger", "2", "--remorse", "--faces", "6,2", "--hunger-faces", "1")
+    assert message.startswith("--hunger-faces does not apply to --remorse")
+    assert error_of("reroll", "v5", "--pool", "3", "--remorse", "--faces", "1,2,3", "--dice", "0").startswith("--remorse")
+    assert error_of("roll", "v5", "--rouse", "--remorse").startswith("--remorse")
+    assert error_of("contest", "v5", "--pool", "3", "--vs", "3", "--remorse").startswith(
+        "--remorse does not apply to contest")
+
+
+def test_v5_difficulty_modifiers_add_up_and_warn_beyond_two():
+    r = answer("roll", "v5", "--pool", "4", "--difficulty", "2", "--difficulty-modifier", "2", "--difficulty-modifier",
+               "1", "--faces", "6,7,8,2")
+    assert (r["faces"], r["difficulty"], r["successes"], r["margin"], r["outcome"]) == ([6, 7, 8, 2], 5, 3, -2, "failure")
+    assert "difficulty_beyond_guideline" in [n["code"] for n in r["notes"]]
+    within = answer("roll", "v5", "--pool", "4", "--difficulty", "3", "--difficulty-modifier=-2", "--faces", "6,2,2,2")
+    assert (within["difficulty"], within["outcome"]) == (1, "win")
+    assert "difficulty_beyond_guideline" not in [n["code"] for n in within["notes"]]
+    assert answer("odds", "v5", "--pool", "4", "--difficulty-modifier", "2")["difficulty"] == 3
+    assert error_of("roll", "v5", "--pool", "4", "--difficulty-modifier", "101").startswith("--difficulty-modifier")
+    assert error_of("roll", "exalted", "--pool", "4", "--difficulty-modifier", "1") == (
+        "--difficulty-modifier does not apply to exalted")
+    assert error_of("extended", "v5", "--pool", "4", "--goal", "3", "--difficulty-modifier", "1").startswith(
+        "--difficulty-modifier does not apply to extended")
+
+
+def test_v5_improvised_equipment_adds_one_to_the_difficulty():
+    r = answer("roll", "v5", "--pool", "4", "--difficulty", "2", "--improvised", "--faces", "6,7,2,2")
+    assert (r["faces"], r["difficulty"], r["margin"], r["outcome"]) == ([6, 7, 2, 2], 3, -1, "failure")
+    assert "improvised" in [n["code"] for n in r["notes"]]
+    plain = answer("odds", "v5", "--pool", "4", "--difficulty", "2")
+    assert answer("odds", "v5", "--pool", "4", "--difficulty", "2", "--improvised")["p_win"] < plain["p_win"]
+    assert error_of("roll", "fate", "--improvised") == "--improvised does not apply to fate"
+
+
+def test_v5_no_equipment_fails_without_a_roll():
+    r = answer("roll", "v5", "--pool", "4", "--no-equipment", "--seed", "1")
+    assert (r["faces"], r["hunger_faces"], r["successes"], r["outcome"], r["automatic"]) == (
+        [], [], 0, "failure", "no_equipment")
+    assert answer("odds", "v5", "--pool", "4", "--no-equipment")["p_win"] == 0
+    assert answer("extended", "v5", "--pool", "4", "--goal", "2", "--rolls", "3", "--no-equipment")["p_done_by"] == [0, 0, 0]
+    assert error_of("roll", "v5", "--pool", "4", "--no-equipment", "--faces", "1,2,3,4").startswith("--no-equipment")
+    assert error_of("roll", "v5", "--pool", "8", "--no-equipment", "--automatic").startswith("--no-equipment")
+    assert error_of("reroll", "v5", "--pool", "3", "--no-equipment", "--dice", "0").startswith("--no-equipment")
+    assert error_of("roll", "scifi", "--pool", "4", "--no-equipment") == "--no-equipment does not apply to scifi"
+
+
+def test_fate_invocations_before_the_roll_add_two_each_and_are_recorded():
+    r = answer("roll", "fate", "--bonus", "2", "--difficulty", "3", "--faces=0,0,0,0", "--invoke", "Quick on my feet",
+               "--invoke-free", "In the dark")
+    assert (r["faces"], r["total"], r["shifts"], r["outcome"]) == ([0, 0, 0, 0], 6, 3, "style")
+    assert r["invocations"] == [{"aspect": "Quick on my feet", "paid": "fate_point", "use": "bonus"},
+                                {"aspect": "In the dark", "paid": "free_invocation", "use": "bonus"}]
+    o = answer("odds", "fate", "--bonus", "1", "--difficulty", "3", "--invoke", "Quick")
+    assert o == {**answer("odds", "fate", "--bonus", "3", "--difficulty", "3"), "invocations": o["invocations"]}
+    c = answer("contest", "fate", "--bonus", "1", "--vs", "3", "--invoke", "Quick")
+    assert isclose(c["p_win"], c["p_lose"], abs_tol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "invocations, refused_option",
+    [(["--invoke", "Hidden", "--invoke", "Hidden"], "--invoke"),
+     (["--invoke-free", "Hidden", "--invoke", "Hidden"], "--invoke"),
+     (["--invoke", "Hidden", "--invoke-free", "Hidden"], "--invoke-free"),
+     (["--invoke-free", "Hidden"] * 3, "--invoke-free"),
+     (["--invoke", " "], "--invoke")],
+)
+def test_fate_one_aspect_twice_only_with_two_free_invocations(invocations, refused_option):
+    # Seed 004: "Normalmente no se puede invocar dos veces el mismo aspecto en una tirada", a success with
+    # style's two free invocations being the exception.
+    assert error_of("roll", "fate", "--bonus", "1", *invocations).startswith(refused_option + ":")
+    twice = answer("roll", "fate", "--bonus", "1", "--faces=0,0,0,0", "--invoke-free", "Hidden", "--invoke-free", "Hidden")
+    assert (twice["total"], len(twice["invocations"])) == (5, 2)
+
+
+def test_fate_invocations_are_refused_where_they_do_not_apply():
+    assert error_of("roll", "v5", "--pool", "3", "--invoke", "A", "--invoke-free", "B") == (
+        "--invoke, --invoke-free does not apply to v5")
+    assert error_of("roll", "exalted", "--pool", "3", "--invoke-free", "A") == "--invoke-free does not apply to exalted"
+    assert error_of("extended", "v5", "--pool", "3", "--goal", "2", "--invoke", "A").startswith(
+        "--invoke does not apply to extended")
+
+
+def test_an_option_no_command_offers_is_named():
+    assert error_of("roll", "exalted", "--pool", "3", "--bogus", "1").startswith("--bogus is not an option of roll")
