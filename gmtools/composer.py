@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from gmtools import aspects as aspects_in_play
 from gmtools.models import Aspect, Campaign, Character, ExtendedAction, ExtendedKind, Roll, Scene, Trait, TurnDeclaration
-from gmtools.notes import refusal_text
+from gmtools.notes import game_term, refusal_text
 from gmtools.sheets import Game, TraitCategory
 from rules import exalted, fate, scifi, v5
 from rules.dice import RulesError
@@ -177,9 +177,10 @@ class ComposerForm(forms.Form):
     }
     ALL_GAME_FIELDS = {name for names in GAME_FIELDS.values() for name in names}
     # Shown folded under "Opposed, teamwork, note", and the fields laid out two to a row.
-    EXTRA_FIELDS = ("label", "opponent_dice", "opponent", "handicap", "team", "extended", "difficulty_modifier")
+    EXTRA_FIELDS = ("label", "opponent_dice", "opponent", "handicap", "team", "extended")
+    # V5's difficulty modifier sits in the grid beside How; it and Exalted's handicap wide enough for Spanish.
     WIDE_FIELDS = ("first", "second", "label", "opponent", "opponent_dice", "difficulty", "action", "kind", "extended",
-                   "advantage", "advantage_on")
+                   "advantage", "advantage_on", "difficulty_modifier", "handicap")
     # Drawn beside the Roll button, not in the grid.
     BESIDE_ROLL = ("hidden",)
     # Drawn inside the "invoke" field's box (templates/table.html#invoke-field), not in the grid.
@@ -212,6 +213,10 @@ class ComposerForm(forms.Form):
             del self.fields["second"]
         elif game in (Game.V5, Game.SCIFI):
             self.fields["second"].label = _("Skill")
+        if "pool_from" in self.fields:  # each game's own word for Willpower ("Fuerza de Voluntad" in V5)
+            self.fields["pool_from"].choices = [
+                (value, game_term("Willpower roll", game) if value == "willpower" else label)
+                for value, label in self.fields["pool_from"].choices]
         if game == Game.EXALTED:
             self.fields["pool_from"].choices = self.fields["pool_from"].choices[:2]
             self.fields["handicap"].choices = [(0, gettext("None"))] + [
@@ -378,6 +383,7 @@ class Composition:
     advantage: str = ""  # fate, Create an advantage: the aspect it makes (or adds free invocations to)
     advantage_on: Character | None = None  # ... on this character; None: on the scene in play
     handicap: tuple[int, int] = (0, 0)  # exalted, opposed: successes taken from (this side, the opponent)
+    calm_note: str = ""  # exalted: why "Calm: automatic success" was asked for and the roll is rolled anyway
 
     @property
     def module(self) -> Any:
@@ -530,6 +536,13 @@ def compose(campaign: Campaign, data: dict[str, Any], scene: Scene | None = None
         # Automatic only where a roll of the pool could reach the difficulty at all; else it is rolled.
         shortcut = ("automatic" if calm and request.dice >= exalted.AUTOMATIC_SUCCESS_DICE and not request.willpower
                     and exalted.could_reach(request) else "roll")
+        calm_note = ""
+        if data.get("calm") and shortcut == "roll":
+            # Asked for and not given: the odds say why (combat, a pool under 7, Willpower, out of reach).
+            try:
+                exalted.automatic_success(request, stressful=bool(scene is not None and scene.combat))
+            except RulesError as refusal:
+                calm_note = refusal_text(refusal)
         opponent = exalted.Request(pool=opponent_dice) if opponent_dice else None
         handicap = data.get("handicap") or 0
         if handicap and opponent is None:
@@ -541,7 +554,8 @@ def compose(campaign: Campaign, data: dict[str, Any], scene: Scene | None = None
                      and not any(r.willpower_spent for r in earlier))
         return Composition(**common, request=request, opponent=opponent, spends=spends, shortcut=shortcut,
                            team=team, team_names=names, action=action, notes=(note,) if note else (),
-                           willpower_on_offer=on_offer, handicap=(max(0, -handicap), max(0, handicap)))
+                           willpower_on_offer=on_offer, handicap=(max(0, -handicap), max(0, handicap)),
+                           calm_note=calm_note)
 
     if game == Game.V5:
         if team_pools:

@@ -647,6 +647,9 @@ def _label_part(system: str, token: str) -> str:
     if kind == "dice":
         return gettext("%(n)d dice") % {"n": int(value)}
     if kind == "term":
+        if value == "willpower_roll":  # each game's own word for Willpower ("Fuerza de Voluntad" in V5)
+            from gmtools.notes import game_term
+            return game_term("Willpower roll", system)
         return str(_LABEL_TERMS.get(value, value))
     return known_name(system, value)  # "name:…": a trait the GM named, as named (or as the game names it)
 

@@ -13,6 +13,7 @@ from django.core.cache import cache
 from django.utils.translation import gettext as _
 
 from gmtools.composer import MODULES, Composition
+from gmtools.notes import note_text
 from gmtools.sheets import Game
 from gmtools.templatetags.table import percent
 from rules import exalted, fate, scifi, v5
@@ -65,6 +66,7 @@ class OddsPanel:
     width: int = CHART_WIDTH
     height: int = CHART_HEIGHT
     turn_notes: tuple[str, ...] = ()  # what the turn did to this roll (e.g. the multiple-action penalty)
+    pool_notes: tuple[str, ...] = ()  # what the options did to the pool or the difficulty (V5's guidelines, say)
 
 
 def bars(dist: Distribution, passes: Any, cutoff: float = 0.0005) -> tuple[Bar, ...]:
@@ -123,12 +125,26 @@ def _exalted(comp: Composition) -> OddsPanel:
     return OddsPanel(
         chances=(Chance(_("Success"), o.p_success), Chance(_("Botch"), o.p_botch, "bad")),
         bars=bars(o.distribution, lambda v: v >= req.difficulty), buys=tuple(buys),
-        axis=_("successes"), mean=o.mean,
+        axis=_("successes"), mean=o.mean, pool_notes=(comp.calm_note,) if comp.calm_note else (),
     )
 
 
+# Said before the roll as the card says it after: a guideline passed, improvised equipment, no Hunger dice.
+_V5_POOL_NOTES = ("modifiers_beyond_guideline", "difficulty_beyond_guideline", "improvised", "pool_minimum",
+                  "tracker_no_hunger")
+
+
 def _v5(comp: Composition) -> OddsPanel:
+    panel = _v5_chances(comp)
+    shown = tuple(note_text(n.as_json()) for n in comp.request.notes() if n.code in _V5_POOL_NOTES)
+    return replace(panel, pool_notes=shown)
+
+
+def _v5_chances(comp: Composition) -> OddsPanel:
     req = comp.request
+    if req.no_equipment:
+        return OddsPanel((Chance(_("Win"), 0.0),),
+                         message=note_text({"code": "no_equipment", "text": "impossible without the equipment"}))
     if comp.shortcut == "take_half":
         half = req.dice // 2
         return OddsPanel((Chance(_("Win") if half >= req.needed else _("Failure"), 1.0),),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.text import capfirst
 from django.utils.translation import gettext, ngettext, npgettext
 from django.utils.translation import gettext_lazy as _
 
@@ -139,11 +140,16 @@ def _contest(roll: Roll) -> Headline:
             text = gettext("%(name)s wins %(how)s (by %(n)s)") % {"name": roll.actor, "how": _SCIFI_VICTORIES[victory],
                                                                   "n": net}
     elif opposed.get("winner") == "second":
-        text, tone = gettext("%(name)s wins by %(n)s") % {"name": them, "n": -net}, "bad"
+        # "The opposition wins by 2": a verdict starts with a capital, whoever the opposing side is.
+        text, tone = capfirst(gettext("%(name)s wins by %(n)s") % {"name": them, "n": -net}), "bad"
     else:
         text, tone = str(_TIES.get(roll.system, _("Tie"))), "neutral"
     text, tone = _contest_marks(roll, text, tone, opposed.get("winner"))
-    count = gettext("%(a)s vs %(b)s successes") % {"a": main.get("successes", 0), "b": other.get("successes", 0)}
+    # Exalted: the successes left once those taken away are gone, as the verdict counts them
+    # (the card's notes say how many were taken from whom).
+    mine_taken, theirs_taken = (opposed.get("handicap") or (0, 0)) if roll.system == Game.EXALTED else (0, 0)
+    count = gettext("%(a)s vs %(b)s successes") % {"a": max(0, main.get("successes", 0) - mine_taken),
+                                                    "b": max(0, other.get("successes", 0) - theirs_taken)}
     return Headline(text, tone, count, successes=main.get("successes"), margin=net)
 
 

@@ -35,6 +35,7 @@ def test_successes_taken_from_the_opposing_side_read_on_the_card(make_character,
     assert logged.result["opposed"] == {"net": 3, "winner": "first", "handicap": [0, 2]}
     assert verdict_of(card) == "Koi wins by 3"
     assert "<li>2 successes taken away from Guard</li>" in card
+    assert "3 vs 0 successes" in card  # counted as the verdict counts them: the guard's 2 are gone
     assert "taken away from Koi" not in card
     # The table's page says it too, not only the answer to the roll.
     page = gm_client.get(reverse("table", args=[logged.campaign_id])).content.decode()
@@ -45,12 +46,18 @@ def test_a_success_taken_from_this_side_reads_in_the_singular(make_character, se
     card, logged = _card(make_character, set_ratings, gm_client, scripted_dice, handicap=-1)
     assert logged.result["opposed"] == {"net": 0, "winner": "tie", "handicap": [1, 0]}
     assert "<li>1 success taken away from Koi</li>" in card
+    assert "2 vs 2 successes" in card
     assert "Guard" not in card.split('class="small notes', 1)[1]
 
 
 def test_an_unnamed_opposing_side_is_the_opposition(make_character, set_ratings, gm_client, scripted_dice):
     card, _ = _card(make_character, set_ratings, gm_client, scripted_dice, handicap=3, opponent="")
     assert "3 successes taken away from the opposition" in card
+
+
+def test_the_other_side_winning_starts_with_a_capital(make_character, set_ratings, gm_client, scripted_dice):
+    card, _ = _card(make_character, set_ratings, gm_client, scripted_dice, handicap=-3, opponent="")
+    assert verdict_of(card) == "The opposition wins by 2"
 
 
 def test_no_successes_taken_no_line(make_character, set_ratings, gm_client, scripted_dice):

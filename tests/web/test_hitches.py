@@ -47,6 +47,16 @@ def test_a_reroll_answers_the_parent_card_without_its_reroll_form(v5, gm_client,
     assert "reroll-form" not in parent
 
 
+def test_a_tracker_roll_offers_no_willpower_reroll(v5, gm_client):
+    # V5: Willpower cannot reroll a Willpower or Humanity roll; the card does not offer what would be refused.
+    plain = roll(v5.campaign, v5, (6, 2, 9))
+    tracker = roll(v5.campaign, v5, (6, 2, 9, 3), pool_from="willpower")
+    assert tracker.request["tracker"] and len(tracker.main["faces"]) + len(tracker.main["hunger_faces"]) == 4
+    page = gm_client.get(reverse("table", args=[v5.campaign.pk])).content.decode()
+    assert "reroll-form" in card_of(page, plain.pk)
+    assert "reroll-form" not in card_of(page, tracker.pk)
+
+
 def test_an_extended_action_that_ends_leaves_the_composer(make_character, set_ratings, gm_client, scripted_dice):
     koi = make_character(Game.EXALTED, name="Koi")
     set_ratings(koi, dexterity=3, athletics=1)
