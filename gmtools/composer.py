@@ -82,6 +82,11 @@ class TraitChoiceField(forms.ModelChoiceField):
         return f"{trait.label} {trait.rating}"
 
 
+# The engine's bound on one side's pool, the same in every game (rules: MAX_POOL): an extended action
+# accepts 100 dice a side, so the composer that rolls into it does too.
+POOL_MAX = exalted.MAX_POOL
+
+
 class ComposerForm(forms.Form):
     """Every option of a roll; ``__init__`` keeps those of the campaign's game."""
 
@@ -89,12 +94,12 @@ class ComposerForm(forms.Form):
                                        empty_label=_("Unnamed NPC"), label=_("Character"))
     first = TraitChoiceField(queryset=Trait.objects.none(), required=False, label=_("Attribute"))
     second = TraitChoiceField(queryset=Trait.objects.none(), required=False, label=_("Ability"))
-    dice = forms.IntegerField(initial=0, min_value=-30, max_value=60, label=_("Extra dice"),
+    dice = forms.IntegerField(initial=0, min_value=-30, max_value=POOL_MAX, label=_("Extra dice"),
                               help_text=_("An unnamed NPC's whole pool, or dice added to the traits."))
     modifier = forms.IntegerField(initial=0, min_value=-20, max_value=20, label=_("Modifier"))
     difficulty = forms.TypedChoiceField(choices=(), coerce=int, label=_("Difficulty"))
     label = forms.CharField(max_length=120, required=False, label=_("What for"))
-    opponent_dice = forms.IntegerField(initial=0, min_value=0, max_value=60, required=False,
+    opponent_dice = forms.IntegerField(initial=0, min_value=0, max_value=POOL_MAX, required=False,
                                        label=_("Opposed by (dice)"),
                                        help_text=_("Leave 0 for a roll against the difficulty."))
     opponent = forms.CharField(max_length=80, required=False, label=_("Opponent"))

@@ -278,3 +278,21 @@ def test_the_spanish_export_names_a_roll_with_the_noun(v5, gm_client):
                          HTTP_ACCEPT_LANGUAGE="es").content.decode()
     rows = list(csv.DictReader(io.StringIO(text)))
     assert [row["kind"] for row in rows] == ["Tirada"]  # not "Tirar", the Roll button's verb
+
+
+def test_the_composer_takes_the_pools_the_engine_and_extended_actions_take():
+    from gmtools.composer import POOL_MAX
+    from rules import exalted, scifi, v5
+
+    assert POOL_MAX == exalted.MAX_POOL == v5.MAX_POOL == scifi.MAX_POOL == 100
+    field = ExtendedAction._meta.get_field("opponent_pool")
+    assert [v.limit_value for v in field.validators if v.code == "max_value"] == [POOL_MAX]
+
+
+def test_a_hundred_dice_a_side_roll_from_the_composer(v5, gm_client, scripted_dice):
+    scripted_dice(*([6] * 100), *([2] * 100))
+    data = {"character": "", "dice": 100, "modifier": 0, "difficulty": 1, "pool_from": "traits", "shortcut": "roll",
+            "opponent_dice": 100}
+    response = gm_client.post(reverse("roll", args=[v5.campaign.pk]), data)
+    assert response.status_code == 200, response.content.decode()[:500]
+    assert Roll.objects.get().result["opposed"]["winner"] == "first"
