@@ -26,9 +26,9 @@ from django.utils.text import slugify
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from gmtools import backup
+from gmtools import backup, games
 from gmtools.models import Aspect, AspectKind, Campaign, Character, Trait
-from gmtools.sheets import GAME_CATEGORIES, Game, TraitCategory
+from gmtools.sheets import Game, TraitCategory
 
 BOTH_LOCATIONS = [admin.ActionLocation.CHANGE_LIST, admin.ActionLocation.CHANGE_FORM]
 
@@ -213,7 +213,7 @@ class CharacterAdmin(admin.ModelAdmin):
         if obj is None:
             return []
         inlines: list[type[admin.options.InlineModelAdmin]] = [
-            TRAIT_INLINES[category] for category in GAME_CATEGORIES[obj.game]
+            TRAIT_INLINES[category] for category in games.get(obj.game).categories
         ]
         if obj.game == Game.FATE:
             inlines.append(AspectInline)

@@ -33,12 +33,12 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from gmtools import backup
+from gmtools import backup, games
 from gmtools.admin import CATEGORY_PLURALS, MAX_IMPORT_BYTES, AspectFormSet, CharacterAdmin, TraitForm, TraitFormSet
 from gmtools.composer import FIRST_CATEGORY, SECOND_CATEGORY
 from gmtools.live import announce
 from gmtools.models import Aspect, AspectKind, Campaign, ChangeKind, Character, CharacterKind, Trait
-from gmtools.sheets import GAME_CATEGORIES, STANDARD_SHEETS, Game, TraitCategory, rating_bounds
+from gmtools.sheets import Game, TraitCategory, rating_bounds
 
 NAME_MAX = Character._meta.get_field("name").max_length
 BASIC_FIELDS = ("name", "kind", "player", "concept", "notes")
@@ -163,11 +163,11 @@ class CharacterSheet:
         game = self.campaign.game
         standard: dict[str, list[Trait]] = {}
         if sheet:
-            for trait in STANDARD_SHEETS[game]:
+            for trait in games.get(game).standard_sheet:
                 standard.setdefault(trait.category, []).append(
                     Trait(key=trait.key, category=trait.category, rating=trait.default))
         groups = []
-        for index, category in enumerate(GAME_CATEGORIES[game]):
+        for index, category in enumerate(games.get(game).categories):
             # The admin's prefixes ("traits", "traits-2", ...): its check of names across categories reads them.
             prefix = "traits" if index == 0 else f"traits-{index + 1}"
             formset = _trait_formset(category)(

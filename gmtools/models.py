@@ -32,11 +32,9 @@ from django.utils.translation import gettext_lazy as _
 
 from rules.extended import MAX_GOAL, MAX_ROLLS, MAX_TUG_ROUNDS
 
+from gmtools import games
 from gmtools.sheets import (
-    GAME_CATEGORIES,
     RATING_MAX,
-    STANDARD_SHEETS,
-    STANDARD_TRAITS,
     Game,
     TraitCategory,
     known_name,
@@ -471,7 +469,7 @@ class Character(models.Model):
         """Give a new character its game's standard traits at their starting ratings."""
         Trait.objects.bulk_create(
             Trait(character=self, key=trait.key, category=trait.category, rating=trait.default)
-            for trait in STANDARD_SHEETS[self.game]
+            for trait in games.get(self.game).standard_sheet
         )
 
     def duplicate(self) -> "Character":
@@ -531,7 +529,7 @@ class Trait(models.Model):
     def label(self) -> Promise | str:
         """The name to show: a standard trait's translated label, else the GM's own name."""
         if self.key:
-            return STANDARD_TRAITS[self.character.game][self.key].label
+            return games.get(self.character.game).standard_traits[self.key].label
         return known_name(self.character.game, self.name)
 
     def clean(self) -> None:
@@ -539,11 +537,11 @@ class Trait(models.Model):
             return
         character = self.character
         game = character.game
-        if self.category not in GAME_CATEGORIES[game]:
+        if self.category not in games.get(game).categories:
             message = gettext("A %(game)s sheet has no such category.") % {"game": Game(game).label}
             raise ValidationError({"category": message})
         if self.key:
-            standard = STANDARD_TRAITS[game].get(self.key)
+            standard = games.get(game).standard_traits.get(self.key)
             if standard is None or standard.category != self.category:
                 raise ValidationError(
                     gettext("“%(key)s” is not a standard trait of this category.") % {"key": self.key}
@@ -562,7 +560,7 @@ class Trait(models.Model):
         name = self.name.casefold()
         for language, _label in settings.LANGUAGES:
             with override(language):
-                if any(str(trait.label).casefold() == name for trait in STANDARD_SHEETS[game]):
+                if any(str(trait.label).casefold() == name for trait in games.get(game).standard_sheet):
                     return True
         return False
 
@@ -642,7 +640,7 @@ _LABEL_TERMS = {
 def _label_part(system: str, token: str) -> str:
     kind, _sep, value = token.partition(":")
     if kind == "trait":
-        standard = STANDARD_TRAITS.get(system, {}).get(value)
+        standard = games.get(system).standard_traits.get(value)
         return str(standard.label) if standard else value
     if kind == "dice":
         return gettext("%(n)d dice") % {"n": int(value)}

@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _, gettext_lazy
 
-from gmtools import aspects
+from gmtools import aspects, games
 from gmtools.composer import MODULES, Composition, Spend
 from gmtools.live import announce
 from gmtools.notes import refusal_text
@@ -567,21 +567,16 @@ def _end(rows) -> int:
     return rows.filter(ended_at__isnull=True).update(ended_at=timezone.now())
 
 
-# What the end of a scene clears, per game: Fate's stress boxes empty after each scene (its
-# consequences stay). Exalted's and scifi's per-turn budgets (declared actions, Willpower once a
-# turn, action slots, an extended action carried into the next turn) belong to the scene they
-# were taken in, so a new scene starts without them.
-SCENE_CLEARS: dict[str, dict[str, Any]] = {
-    Game.FATE: {"fate_stress_1": False, "fate_stress_2": False, "fate_stress_3": False},
-}
-
-
 def _end_scenes(campaign: Campaign, scenes) -> None:
     """End these scenes (those still open), and clear what the game clears when a scene ends."""
     # Situation aspects and boosts end with their scene, those put on a character too (gmtools.aspects).
     Aspect.objects.filter(scene__in=scenes.filter(ended_at__isnull=True)).delete()
-    if _end(scenes) and campaign.game in SCENE_CLEARS:
-        Character.objects.filter(campaign=campaign).update(**SCENE_CLEARS[campaign.game])
+    # What the game resets on its characters (games.get(...).scene_clears: Fate's stress boxes).
+    # Exalted's and scifi's per-turn budgets (declared actions, Willpower once a turn, action
+    # slots, an extended action carried into the next turn) belong to the scene they were taken
+    # in, so a new scene starts without them.
+    if _end(scenes) and (clears := games.get(campaign.game).scene_clears):
+        Character.objects.filter(campaign=campaign).update(**clears)
 
 
 @transaction.atomic

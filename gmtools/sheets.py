@@ -1,4 +1,6 @@
-"""What each game's character sheet holds: its trait categories, rating bounds and standard traits.
+"""What a character sheet is made of: the games, trait categories, rating bounds and standard traits.
+
+Each game's own categories and standard sheet live with the game, in ``gmtools.games`` (issue 12).
 
 How a standard trait is named
 -----------------------------
@@ -59,17 +61,6 @@ class TraitCategory(models.TextChoices):
 
 C = TraitCategory
 
-# The categories a game's sheet has, in the order the sheet shows them. Exalted's Virtues,
-# Willpower and Essence are not here: they are resources with their own columns and bounds.
-GAME_CATEGORIES: dict[str, tuple[str, ...]] = {
-    Game.EXALTED: (C.ATTRIBUTE, C.ABILITY, C.BACKGROUND),
-    Game.V5: (C.ATTRIBUTE, C.SKILL, C.DISCIPLINE, C.BACKGROUND, C.MERIT, C.FLAW),
-    Game.FATE: (C.APPROACH, C.STUNT),
-    # Advantages, disadvantages, augmentations (tecnificaciones) and mutations are the seed's
-    # sources of pool modifiers; their rating is the size of the modifier.
-    Game.SCIFI: (C.ATTRIBUTE, C.SKILL, C.ADVANTAGE, C.DISADVANTAGE, C.AUGMENTATION, C.MUTATION),
-}
-
 # The widest rating any game allows; the database enforces it on every trait.
 RATING_MAX = 10
 
@@ -116,150 +107,6 @@ class StandardTrait:
     category: str
     label: Promise
     default: int
-
-
-def _sheet(category: str, default: int, *labels: tuple[str, Promise]) -> tuple[StandardTrait, ...]:
-    return tuple(StandardTrait(key, category, label, default) for key, label in labels)
-
-
-# Each label is a literal pgettext_lazy call so that makemessages finds it.
-STANDARD_SHEETS: dict[str, tuple[StandardTrait, ...]] = {
-    Game.EXALTED: (
-        *_sheet(
-            C.ATTRIBUTE,
-            1,
-            ("strength", pgettext_lazy("exalted", "Strength")),
-            ("dexterity", pgettext_lazy("exalted", "Dexterity")),
-            ("stamina", pgettext_lazy("exalted", "Stamina")),
-            ("charisma", pgettext_lazy("exalted", "Charisma")),
-            ("manipulation", pgettext_lazy("exalted", "Manipulation")),
-            ("appearance", pgettext_lazy("exalted", "Appearance")),
-            ("perception", pgettext_lazy("exalted", "Perception")),
-            ("intelligence", pgettext_lazy("exalted", "Intelligence")),
-            ("wits", pgettext_lazy("exalted", "Wits")),
-        ),
-        # The 25 Abilities of the core book, grouped by caste: Dawn, Zenith, Twilight, Night, Eclipse.
-        *_sheet(
-            C.ABILITY,
-            0,
-            ("archery", pgettext_lazy("exalted", "Archery")),
-            ("martial_arts", pgettext_lazy("exalted", "Martial Arts")),
-            ("melee", pgettext_lazy("exalted", "Melee")),
-            ("thrown", pgettext_lazy("exalted", "Thrown")),
-            ("war", pgettext_lazy("exalted", "War")),
-            ("integrity", pgettext_lazy("exalted", "Integrity")),
-            ("performance", pgettext_lazy("exalted", "Performance")),
-            ("presence", pgettext_lazy("exalted", "Presence")),
-            ("resistance", pgettext_lazy("exalted", "Resistance")),
-            ("survival", pgettext_lazy("exalted", "Survival")),
-            ("craft", pgettext_lazy("exalted", "Craft")),
-            ("investigation", pgettext_lazy("exalted", "Investigation")),
-            ("lore", pgettext_lazy("exalted", "Lore")),
-            ("medicine", pgettext_lazy("exalted", "Medicine")),
-            ("occult", pgettext_lazy("exalted", "Occult")),
-            ("athletics", pgettext_lazy("exalted", "Athletics")),
-            ("awareness", pgettext_lazy("exalted", "Awareness")),
-            ("dodge", pgettext_lazy("exalted", "Dodge")),
-            ("larceny", pgettext_lazy("exalted", "Larceny")),
-            ("stealth", pgettext_lazy("exalted", "Stealth")),
-            ("bureaucracy", pgettext_lazy("exalted", "Bureaucracy")),
-            ("linguistics", pgettext_lazy("exalted", "Linguistics")),
-            ("ride", pgettext_lazy("exalted", "Ride")),
-            ("sail", pgettext_lazy("exalted", "Sail")),
-            ("socialize", pgettext_lazy("exalted", "Socialize")),
-        ),
-    ),
-    Game.V5: (
-        *_sheet(
-            C.ATTRIBUTE,
-            1,
-            ("strength", pgettext_lazy("v5", "Strength")),
-            ("dexterity", pgettext_lazy("v5", "Dexterity")),
-            ("stamina", pgettext_lazy("v5", "Stamina")),
-            ("charisma", pgettext_lazy("v5", "Charisma")),
-            ("manipulation", pgettext_lazy("v5", "Manipulation")),
-            ("composure", pgettext_lazy("v5", "Composure")),
-            ("intelligence", pgettext_lazy("v5", "Intelligence")),
-            ("wits", pgettext_lazy("v5", "Wits")),
-            ("resolve", pgettext_lazy("v5", "Resolve")),
-        ),
-        # Physical, social and mental skills, in the book's order.
-        *_sheet(
-            C.SKILL,
-            0,
-            ("athletics", pgettext_lazy("v5", "Athletics")),
-            ("brawl", pgettext_lazy("v5", "Brawl")),
-            ("craft", pgettext_lazy("v5", "Craft")),
-            ("drive", pgettext_lazy("v5", "Drive")),
-            ("firearms", pgettext_lazy("v5", "Firearms")),
-            ("larceny", pgettext_lazy("v5", "Larceny")),
-            ("melee", pgettext_lazy("v5", "Melee")),
-            ("stealth", pgettext_lazy("v5", "Stealth")),
-            ("survival", pgettext_lazy("v5", "Survival")),
-            ("animal_ken", pgettext_lazy("v5", "Animal Ken")),
-            ("etiquette", pgettext_lazy("v5", "Etiquette")),
-            ("insight", pgettext_lazy("v5", "Insight")),
-            ("intimidation", pgettext_lazy("v5", "Intimidation")),
-            ("leadership", pgettext_lazy("v5", "Leadership")),
-            ("performance", pgettext_lazy("v5", "Performance")),
-            ("persuasion", pgettext_lazy("v5", "Persuasion")),
-            ("streetwise", pgettext_lazy("v5", "Streetwise")),
-            ("subterfuge", pgettext_lazy("v5", "Subterfuge")),
-            ("academics", pgettext_lazy("v5", "Academics")),
-            ("awareness", pgettext_lazy("v5", "Awareness")),
-            ("finance", pgettext_lazy("v5", "Finance")),
-            ("investigation", pgettext_lazy("v5", "Investigation")),
-            ("medicine", pgettext_lazy("v5", "Medicine")),
-            ("occult", pgettext_lazy("v5", "Occult")),
-            ("politics", pgettext_lazy("v5", "Politics")),
-            ("science", pgettext_lazy("v5", "Science")),
-            ("technology", pgettext_lazy("v5", "Technology")),
-        ),
-    ),
-    Game.FATE: _sheet(
-        C.APPROACH,
-        0,
-        ("careful", pgettext_lazy("fate", "Careful")),
-        ("clever", pgettext_lazy("fate", "Clever")),
-        ("flashy", pgettext_lazy("fate", "Flashy")),
-        ("forceful", pgettext_lazy("fate", "Forceful")),
-        ("quick", pgettext_lazy("fate", "Quick")),
-        ("sneaky", pgettext_lazy("fate", "Sneaky")),
-    ),
-    Game.SCIFI: (
-        *_sheet(
-            C.ATTRIBUTE,
-            1,
-            # FUE and RES drive the derived distances (swimming, jumping).
-            ("strength", pgettext_lazy("scifi", "Strength")),
-            ("agility", pgettext_lazy("scifi", "Agility")),
-            ("endurance", pgettext_lazy("scifi", "Endurance")),
-            ("perception", pgettext_lazy("scifi", "Perception")),
-            ("intelligence", pgettext_lazy("scifi", "Intelligence")),
-            ("charisma", pgettext_lazy("scifi", "Charisma")),
-        ),
-        *_sheet(
-            C.SKILL,
-            0,
-            ("athletics", pgettext_lazy("scifi", "Athletics")),
-            ("melee", pgettext_lazy("scifi", "Melee")),
-            ("firearms", pgettext_lazy("scifi", "Firearms")),
-            ("piloting", pgettext_lazy("scifi", "Piloting")),
-            ("stealth", pgettext_lazy("scifi", "Stealth")),
-            ("survival", pgettext_lazy("scifi", "Survival")),
-            ("animal_handling", pgettext_lazy("scifi", "Animal Handling")),
-            ("science", pgettext_lazy("scifi", "Science")),
-            ("computers", pgettext_lazy("scifi", "Computers")),
-            ("electronics", pgettext_lazy("scifi", "Electronics")),
-            ("medicine", pgettext_lazy("scifi", "Medicine")),
-            ("persuasion", pgettext_lazy("scifi", "Persuasion")),
-        ),
-    ),
-}
-
-STANDARD_TRAITS: dict[str, dict[str, StandardTrait]] = {
-    game: {trait.key: trait for trait in sheet} for game, sheet in STANDARD_SHEETS.items()
-}
 
 
 # Traits a GM adds by hand but that the published games name: V5's Disciplines and Backgrounds.

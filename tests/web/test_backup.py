@@ -4,7 +4,7 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
-from gmtools import backup, demo, services
+from gmtools import backup, demo, games, services
 from gmtools.models import Aspect, Campaign, Character, Trait
 from gmtools.sheets import Game
 
@@ -70,7 +70,7 @@ def test_importing_under_a_name_already_taken_is_refused(demo_campaign, gm):
 
 
 def broken(mutate) -> dict:
-    document = copy.deepcopy(demo.V5)
+    document = demo.campaign_document(games.get(Game.V5))
     mutate(document)
     return document
 

@@ -19,12 +19,12 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from gmtools import backup, live, services
+from gmtools import backup, games, live, services
 from gmtools.characters import NPC_TEMPLATES, pool_traits
 from gmtools.composer import ComposerForm
 from gmtools.live import Viewer
 from gmtools.models import Aspect, Campaign, Change, ChangeKind, Character, CharacterKind, Roll, Trait
-from gmtools.sheets import STANDARD_SHEETS, Game
+from gmtools.sheets import Game
 from tests.web.character_data import character_file, custom_trait, sheet_post
 from tests.web.helpers import COMMON, DEFAULTS, POOL_TRAITS, Faces
 
@@ -66,7 +66,7 @@ def test_the_new_character_panel_shows_the_games_whole_sheet(gm_client, campaign
     response = gm_client.get(url("character-new", c))
     assert response.status_code == 200
     page = text(response)
-    for trait in STANDARD_SHEETS[game]:
+    for trait in games.get(game).standard_sheet:
         assert f'data-trait="{trait.key}"' in page, trait.key
     for field in Character.RESOURCE_FIELDS[game]:
         assert f'name="sheet-{field}"' in page, field
@@ -87,8 +87,8 @@ def test_a_gm_creates_edits_and_deletes_a_character_in_each_game(gm_client, camp
     assert response.status_code == 200, text(response)[:2000]
     koi = Character.objects.get(campaign=c, name="Koi")
     assert (koi.player, koi.concept, koi.notes, koi.kind) == ("Lucía", "Sly thief", "Owes the guild", CharacterKind.PC)
-    assert koi.standard_ratings() == {t.key: ratings.get(t.key, t.default) for t in STANDARD_SHEETS[game]}
-    assert list(koi.traits.filter(key__gt="").values_list("key", flat=True)) == [t.key for t in STANDARD_SHEETS[game]]
+    assert koi.standard_ratings() == {t.key: ratings.get(t.key, t.default) for t in games.get(game).standard_sheet}
+    assert list(koi.traits.filter(key__gt="").values_list("key", flat=True)) == [t.key for t in games.get(game).standard_sheet]
     # The answer closes the panel and redraws the cards, the turn order and the composer's list.
     page = text(response)
     assert response["HX-Retarget"] == "#character-panel"
@@ -465,7 +465,7 @@ def test_the_panels_take_a_bounded_number_of_queries(gm_client, campaign, game):
 
     bare = edit_queries()
     for n in range(6):
-        Trait.objects.create(character=ana, category=STANDARD_SHEETS[game][0].category, name=f"Gift {n}", rating=1)
+        Trait.objects.create(character=ana, category=games.get(game).standard_sheet[0].category, name=f"Gift {n}", rating=1)
     assert edit_queries() == bare <= 15  # none per trait
     with CaptureQueriesContext(connection) as new:
         assert gm_client.get(url("character-new", c)).status_code == 200

@@ -6,8 +6,9 @@ from django.forms import modelform_factory
 from django.utils.translation import override
 
 import rules
+from gmtools import games
 from gmtools.models import Aspect, Campaign, Character, Trait
-from gmtools.sheets import GAME_CATEGORIES, STANDARD_SHEETS, Game, TraitCategory, rating_bounds
+from gmtools.sheets import Game, TraitCategory, rating_bounds
 
 pytestmark = pytest.mark.django_db
 
@@ -76,14 +77,14 @@ def test_standard_trait_labels_follow_the_language(make_character, game, key, en
 
 def test_every_standard_label_has_a_spanish_translation():
     untranslated = []
-    for game, sheet in STANDARD_SHEETS.items():
-        for trait in sheet:
+    for system in games.systems():
+        for trait in system.standard_sheet:
             with override("en"):
                 english = str(trait.label)
             with override("es"):
                 spanish = str(trait.label)
             if spanish == english:
-                untranslated.append((game, trait.key))
+                untranslated.append((system.id, trait.key))
     assert untranslated == []
 
 
@@ -404,12 +405,17 @@ def test_duplicating_copies_traits_and_aspects(make_character):
     assert original.traits.count() == 7  # the original keeps its own rows
 
 
+def test_every_game_is_registered_once_in_order():
+    assert [system.id for system in games.systems()] == list(Game.values)
+    assert all(games.get(game).id == game for game in Game.values)
+
+
 def test_rating_bounds_reject_a_category_the_game_lacks():
     with pytest.raises(KeyError):
         rating_bounds(Game.FATE, TraitCategory.DISCIPLINE)
-    for game, categories in GAME_CATEGORIES.items():
-        for category in categories:
-            low, high = rating_bounds(game, category)
+    for system in games.systems():
+        for category in system.categories:
+            low, high = rating_bounds(system.id, category)
             assert 0 <= low <= high <= 10
 
 
