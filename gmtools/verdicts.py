@@ -13,61 +13,27 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext, ngettext, npgettext
 from django.utils.translation import gettext_lazy as _
 
+from gmtools import games
 from gmtools.models import Roll, RollKind
 from gmtools.sheets import Game
 from rules import fate
 
-# Each outcome in the game's words, with a tone for its colour.
-_VERDICTS = {
-    (Game.EXALTED, "success"): (_("Success"), "good"),
-    (Game.EXALTED, "failure"): (_("Failure"), "bad"),
-    (Game.SCIFI, "failure"): (_("Failure"), "bad"),
-    (Game.SCIFI, "fumble"): (_("Fumble"), "worst"),
-    (Game.FATE, "fail"): (_("Fail"), "bad"),
-    (Game.FATE, "tie"): (_("Tie"), "neutral"),
-    (Game.FATE, "success"): (_("Success"), "good"),
-    (Game.FATE, "style"): (_("Success with style"), "best"),
-    (Game.V5, "pass"): (_("Rouse check passed"), "good"),
-    (Game.V5, "fail"): (_("Rouse check failed: Hunger rises"), "bad"),
-}
-_SCIFI_DEGREES = {"barely": _("Barely a success"), "clean": _("Clean success"), "absolute": _("Absolute success")}
-
 
 def verdict(system: str, result: dict) -> tuple[str, str]:
-    """(text, tone) for one side's stored result; tone is good, best, neutral, bad or worst."""
+    """(text, tone) for one side's stored result; tone is good, best, neutral, bad or worst.
+
+    In the game's own words (``GameSystem.verdict_of``, then ``outcome_words``); an outcome it has
+    no words for reads as its code, neutral."""
     outcome = result.get("outcome", "")
-    if system == Game.EXALTED and outcome == "botch":
-        ones = result.get("ones", 1)
-        return ngettext("Botch (%(n)d one)", "Botch (%(n)d ones)", ones) % {"n": ones}, "worst"
-    if system == Game.V5 and outcome in ("win", "failure"):
-        if result.get("messy"):
-            return gettext("Messy critical"), "worst"
-        if result.get("critical"):
-            return gettext("Critical win"), "best"
-        if outcome == "win":
-            return gettext("Win"), "good"
-        if result.get("bestial"):
-            text = gettext("Bestial failure")
-            return (text + " · " + gettext("Total failure") if result.get("total_failure") else text), "worst"
-        if result.get("total_failure"):
-            return gettext("Total failure"), "bad"
-        return gettext("Failure (win at a cost?)"), "bad"
-    if system == Game.SCIFI and outcome == "success":
-        degree = result.get("degree")
-        return (str(_SCIFI_DEGREES[degree]) if degree else gettext("Success")), "good"
-    text, tone = _VERDICTS.get((system, outcome), (outcome, "neutral"))
+    try:
+        game = games.get(system)
+    except KeyError:
+        return outcome, "neutral"
+    own = game.verdict_of(result)
+    if own is not None:
+        return own
+    text, tone = game.outcome_words.get(outcome, (outcome, "neutral"))
     return str(text), tone
-
-
-
-# What a tie in a contest means, per game (RULES.md: Exalted "nobody prevails"; the scifi seed's
-# "tablas": nobody gets it, or the contest goes on another round).
-_TIES = {
-    Game.EXALTED: _("Tie: nobody prevails"),
-    Game.V5: _("Tie: neither side prevails"),
-    Game.SCIFI: _("Stalemate: nobody gets it, or another round"),
-}
-_SCIFI_VICTORIES = {"narrowly": _("narrowly"), "clearly": _("clearly"), "overwhelmingly": _("overwhelmingly")}
 
 
 @dataclass(frozen=True)
@@ -78,14 +44,6 @@ class Headline:
     hint: str = ""  # what the words mean, where the game's own words read alike
     successes: int | None = None  # the number the verdict judged (a team's total, one side's successes)
     margin: int | None = None  # by how much: over the difficulty, over the other side, over the team's bar
-
-
-# The scifi seed's degrees read alike in Spanish (ajustado, justo): each says how many it spared.
-_SCIFI_DEGREE_HINTS = {
-    "barely": _("Barely: exactly the successes needed, none to spare."),
-    "clean": _("Clean: one success to spare."),
-    "absolute": _("Absolute: two or more successes to spare."),
-}
 
 
 def _signed(value: int) -> str:
@@ -116,7 +74,7 @@ def headline(roll: Roll, player: bool = False) -> Headline:
         if main.get("margin") is not None:
             margin = gettext("margin")
             count += f" · {margin} {_signed(main['margin'])}"
-    hint = _SCIFI_DEGREE_HINTS.get(main.get("degree")) if roll.system == Game.SCIFI else None
+    hint = games.get(roll.system).degree_hints.get(main.get("degree"))
     return Headline(text, tone, count, str(hint) if hint else "",
                     successes=main.get("total" if roll.system == Game.FATE else "successes"), margin=main.get("margin"))
 
@@ -128,22 +86,23 @@ def _contest(roll: Roll) -> Headline:
     net = opposed.get("net", 0)
     if roll.system == Game.FATE:
         # Shifts against the opponent's total, in the Fate outcomes' own words.
-        text, tone = verdict(Game.FATE, {"outcome": str(fate.outcome_of(net))})
+        text, tone = verdict(roll.system, {"outcome": str(fate.outcome_of(net))})
         count = (gettext("total") + f" {_signed(main.get('total', 0))} " + gettext("vs") + f" {_signed(other.get('total', 0))}"
                  + " · " + gettext("shifts") + f" {_signed(net)}")
         return Headline(gettext("%(outcome)s against %(them)s") % {"outcome": text, "them": them}, tone, count,
                         successes=main.get("total"), margin=net)
     if opposed.get("winner") == "first":
         text, tone = gettext("%(name)s wins by %(n)s") % {"name": roll.actor, "n": net}, "good"
-        victory = opposed.get("victory")
-        if roll.system == Game.SCIFI and victory in _SCIFI_VICTORIES:
-            text = gettext("%(name)s wins %(how)s (by %(n)s)") % {"name": roll.actor, "how": _SCIFI_VICTORIES[victory],
+        victory, victories = opposed.get("victory"), games.get(roll.system).victory_words
+        if victory in victories:
+            text = gettext("%(name)s wins %(how)s (by %(n)s)") % {"name": roll.actor, "how": victories[victory],
                                                                   "n": net}
     elif opposed.get("winner") == "second":
         # "The opposition wins by 2": a verdict starts with a capital, whoever the opposing side is.
         text, tone = capfirst(gettext("%(name)s wins by %(n)s") % {"name": them, "n": -net}), "bad"
     else:
-        text, tone = str(_TIES.get(roll.system, _("Tie"))), "neutral"
+        tie = games.get(roll.system).tie_words
+        text, tone = str(tie if tie is not None else _("Tie")), "neutral"
     text, tone = _contest_marks(roll, text, tone, opposed.get("winner"))
     # Exalted: the successes left once those taken away are gone, as the verdict counts them
     # (the card's notes say how many were taken from whom).
@@ -158,7 +117,7 @@ def _contest_marks(roll: Roll, text: str, tone: str, winner: str | None) -> tupl
     judged against the contest (won or lost), a scifi fumble of the side that lost."""
     main = roll.main
     if roll.system == Game.EXALTED and main.get("outcome") == "botch":
-        return text + " · " + verdict(Game.EXALTED, main)[0], "worst"
+        return text + " · " + verdict(roll.system, main)[0], "worst"
     if roll.system == Game.V5:
         hunger = main.get("hunger_faces", [])
         pairs = (list(main.get("faces", [])) + list(hunger)).count(10) // 2

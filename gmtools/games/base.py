@@ -5,7 +5,8 @@ services, views, templates) asks the game it is given instead of branching on it
 names no game; the registry (``gmtools.games``) is the one place that names them all.
 """
 
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -13,6 +14,37 @@ from typing import Any
 from django.utils.functional import Promise
 
 from gmtools.sheets import StandardTrait
+
+
+# A note's (or an effect's, or a refusal's) parameters, as the engine wrote them.
+Params = Mapping[str, Any]
+# One line of the engine's explanations in the active language, from its parameters. It raises
+# KeyError, ValueError, TypeError or IndexError when they do not fit (gmtools.notes then shows
+# the engine's English text).
+Line = Callable[[Params], str]
+
+
+def signed(value: int) -> str:
+    """+2, 0, −1: the typographic minus, as the roll card prints numbers."""
+    return f"{value:+d}".replace("-", "\u2212") if value else "0"
+
+
+def with_text_value(p: Params, name: str, pattern: str, cast: Callable[[str], Any] = int) -> Params:
+    """``p`` with ``name`` added from the engine's English text when the note lacks it as a parameter.
+
+    A few notes say a number only in their text (exalted ``met``/``short``: the difficulty; a rouse
+    check: its die; Fate ``dice``/``reroll``: the faces). Passing it as a parameter in ``rules`` makes
+    this unnecessary; until then the line still shows it, and without a match the line omits it.
+    """
+    if name in p:
+        return p
+    match = re.search(pattern, str(p.get("text", "")))
+    return {**p, name: cast(match.group(1))} if match else p
+
+
+def no_verdict(result: Params) -> tuple[str, str] | None:
+    """A game whose outcomes all read as their ``outcome_words``."""
+    return None
 
 
 def sheet_part(category: str, default: int, *labels: tuple[str, Promise]) -> tuple[StandardTrait, ...]:
@@ -59,6 +91,30 @@ class GameSystem:
     scene_clears: Mapping[str, Any] = field(default_factory=dict)
     # The demo campaign ``load_demo`` creates for the game.
     demo: DemoCampaign
+    # The engine's notes (``rules.dice.Note``: ``{"code": ..., "text": ..., **params}``) in the active
+    # language, by code; ``gmtools.notes.note_text`` reads them. Each line has the game as gettext
+    # context. A code two games share is told apart by its parameters (exalted's ``opposed_win``
+    # has ``net``, scifi's ``victory``): a line raises when they do not fit, and the next game's is tried.
+    note_texts: Mapping[str, Line] = field(default_factory=dict)
+    # What an action's outcome does (Fate's action table, ``rules.fate.Effect``), by code.
+    effect_texts: Mapping[str, Line] = field(default_factory=dict)
+    # The engine's refusals (``RulesError.code``) a GM meets at the table, by code.
+    refusal_texts: Mapping[str, Line] = field(default_factory=dict)
+    # Words the game says its own way, by English word ("Willpower" is *Voluntad* in Exalted, *Fuerza
+    # de Voluntad* in Vampire); ``gmtools.notes.game_term`` falls back to ``pgettext(id, word)``.
+    terms: Mapping[str, Promise] = field(default_factory=dict)
+    # A roll's verdict (``gmtools.verdicts``): each stored ``outcome`` in the game's words, with its
+    # tone (good, best, neutral, bad or worst); an outcome without words reads as its code, neutral.
+    outcome_words: Mapping[str, tuple[Promise, str]] = field(default_factory=dict)
+    # (text, tone) for the results the outcome alone does not say (an Exalted botch's ones, a V5
+    # critical or bestial result, a scifi degree), or None to read ``outcome_words``.
+    verdict_of: Callable[[Params], tuple[str, str] | None] = no_verdict
+    # What a tie in a contest means in the game; None reads "Tie".
+    tie_words: Promise | None = None
+    # How a contest's winner won (``opposed.victory``), for a game whose contests say it.
+    victory_words: Mapping[str, Promise] = field(default_factory=dict)
+    # What a result's ``degree`` means, for a game whose degrees read alike in translation.
+    degree_hints: Mapping[str, Promise] = field(default_factory=dict)
 
     @cached_property
     def standard_traits(self) -> dict[str, StandardTrait]:

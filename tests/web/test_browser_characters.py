@@ -39,6 +39,8 @@ def panel(page: sync_api.Page) -> sync_api.Locator:
 
 
 def open_panel(page: sync_api.Page, button: str) -> None:
+    # htmx wires the buttons once the page has loaded: a click before then (a page just opened) does nothing.
+    page.wait_for_load_state("load")
     page.click(f"[data-testid={button}]")
     expect(panel(page)).to_be_visible()
 
