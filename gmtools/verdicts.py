@@ -10,13 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.utils.text import capfirst
-from django.utils.translation import gettext, ngettext, npgettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from gmtools import games
 from gmtools.models import Roll, RollKind
-from gmtools.sheets import Game
-from rules import fate
 
 
 def verdict(system: str, result: dict) -> tuple[str, str]:
@@ -65,8 +63,9 @@ def headline(roll: Roll, player: bool = False) -> Headline:
     if "team_total" in result:
         return _team(roll)
     text, tone = verdict(roll.system, main)
-    if roll.system == Game.FATE:
-        count = gettext("total") + f" {_signed(main.get('total', 0))} · " + gettext("shifts") + f" {_signed(main.get('shifts', 0))}"
+    game = games.get(roll.system)
+    if game.count_of is not None:
+        count = game.count_of(main)
     elif roll.kind == RollKind.ROUSE:
         count = gettext("Hunger") + f" {main.get('hunger_before')} → {main.get('hunger_after')}"
     else:
@@ -74,9 +73,9 @@ def headline(roll: Roll, player: bool = False) -> Headline:
         if main.get("margin") is not None:
             margin = gettext("margin")
             count += f" · {margin} {_signed(main['margin'])}"
-    hint = games.get(roll.system).degree_hints.get(main.get("degree"))
+    hint = game.degree_hints.get(main.get("degree"))
     return Headline(text, tone, count, str(hint) if hint else "",
-                    successes=main.get("total" if roll.system == Game.FATE else "successes"), margin=main.get("margin"))
+                    successes=main.get(game.judged_field), margin=main.get("margin"))
 
 
 def _contest(roll: Roll) -> Headline:
@@ -84,16 +83,15 @@ def _contest(roll: Roll) -> Headline:
     opposed, other = result["opposed"], result.get("opponent", {})
     them = other.get("name") or gettext("the opposition")
     net = opposed.get("net", 0)
-    if roll.system == Game.FATE:
-        # Shifts against the opponent's total, in the Fate outcomes' own words.
-        text, tone = verdict(roll.system, {"outcome": str(fate.outcome_of(net))})
-        count = (gettext("total") + f" {_signed(main.get('total', 0))} " + gettext("vs") + f" {_signed(other.get('total', 0))}"
-                 + " · " + gettext("shifts") + f" {_signed(net)}")
+    game = games.get(roll.system)
+    if game.contest_of is not None:
+        # A game whose contests read as its outcomes (Fate: shifts against the opponent's total).
+        text, tone, count = game.contest_of(main, other, net)
         return Headline(gettext("%(outcome)s against %(them)s") % {"outcome": text, "them": them}, tone, count,
-                        successes=main.get("total"), margin=net)
+                        successes=main.get(game.judged_field), margin=net)
     if opposed.get("winner") == "first":
         text, tone = gettext("%(name)s wins by %(n)s") % {"name": roll.actor, "n": net}, "good"
-        victory, victories = opposed.get("victory"), games.get(roll.system).victory_words
+        victory, victories = opposed.get("victory"), game.victory_words
         if victory in victories:
             text = gettext("%(name)s wins %(how)s (by %(n)s)") % {"name": roll.actor, "how": victories[victory],
                                                                   "n": net}
@@ -101,42 +99,34 @@ def _contest(roll: Roll) -> Headline:
         # "The opposition wins by 2": a verdict starts with a capital, whoever the opposing side is.
         text, tone = capfirst(gettext("%(name)s wins by %(n)s") % {"name": them, "n": -net}), "bad"
     else:
-        tie = games.get(roll.system).tie_words
+        tie = game.tie_words
         text, tone = str(tie if tie is not None else _("Tie")), "neutral"
     text, tone = _contest_marks(roll, text, tone, opposed.get("winner"))
-    # Exalted: the successes left once those taken away are gone, as the verdict counts them
-    # (the card's notes say how many were taken from whom).
-    mine_taken, theirs_taken = (opposed.get("handicap") or (0, 0)) if roll.system == Game.EXALTED else (0, 0)
+    # A game whose contests take successes away (Exalted): the successes left once those taken
+    # away are gone, as the verdict counts them (the card's notes say how many were taken from whom).
+    mine_taken, theirs_taken = (opposed.get("handicap") or (0, 0)) if game.taken_away is not None else (0, 0)
     count = gettext("%(a)s vs %(b)s successes") % {"a": max(0, main.get("successes", 0) - mine_taken),
                                                     "b": max(0, other.get("successes", 0) - theirs_taken)}
     return Headline(text, tone, count, successes=main.get("successes"), margin=net)
 
 
 def _contest_marks(roll: Roll, text: str, tone: str, winner: str | None) -> tuple[str, str]:
-    """What the dice add to a contest's verdict: an Exalted botch, a V5 critical or bestial result
-    judged against the contest (won or lost), a scifi fumble of the side that lost."""
-    main = roll.main
-    if roll.system == Game.EXALTED and main.get("outcome") == "botch":
-        return text + " · " + verdict(roll.system, main)[0], "worst"
-    if roll.system == Game.V5:
-        hunger = main.get("hunger_faces", [])
-        pairs = (list(main.get("faces", [])) + list(hunger)).count(10) // 2
-        if winner == "first" and pairs:
-            return (text + " · " + gettext("Messy critical"), "worst") if 10 in hunger else (
-                text + " · " + gettext("Critical win"), "best")
-        if winner == "second" and 1 in hunger:
-            return text + " · " + gettext("Bestial failure"), "worst"
-    if roll.system == Game.SCIFI and winner == "second" and main.get("faces", [None])[0] == 1:
-        return text + " · " + gettext("Fumble"), "worst"
-    return text, tone
+    """What the dice add to a contest's verdict, in the game's words (``GameSystem.contest_mark``:
+    an Exalted botch, a V5 critical or bestial result judged against the contest, a scifi fumble
+    of the side that lost)."""
+    mark = games.get(roll.system).contest_mark(roll.main, winner)
+    if mark is None:
+        return text, tone
+    words, mark_tone = mark
+    return text + " · " + words, mark_tone
 
 
 def _team(roll: Roll) -> Headline:
-    """Exalted teamwork: the team's total against the lead's difficulty."""
+    """Teamwork (Exalted): the team's total against the lead's difficulty."""
     main, total = roll.main, roll.result["team_total"]
     difficulty = roll.request.get("difficulty", 1)
     if total == 0 and main.get("outcome") == "botch":
-        text, tone = verdict(Game.EXALTED, main)
+        text, tone = verdict(roll.system, main)
     elif total >= difficulty:
         text, tone = gettext("Success"), "good"
     else:
@@ -168,14 +158,14 @@ def notes_shown(roll: Roll, player: bool = False) -> list[dict]:
 
 
 def _taken_away(roll: Roll) -> list[dict]:
-    """Exalted: the successes an opposed roll took from each side first (``opposed.handicap``:
-    this side's, then the opposing side's), as notes in the active language. The code is not the
-    engine's: ``note_text`` shows the line as written here."""
+    """The successes an opposed roll took from each side first (``opposed.handicap``: this side's,
+    then the opposing side's), for a game whose contests take them (``GameSystem.taken_away``,
+    Exalted), as notes in the active language. The code is not the engine's: ``note_text`` shows
+    the line as written here."""
     taken = (roll.result.get("opposed") or {}).get("handicap")
-    if roll.system != Game.EXALTED or not taken:
+    line = games.get(roll.system).taken_away
+    if line is None or not taken:
         return []
     them = roll.result.get("opponent", {}).get("name") or gettext("the opposition")
-    return [{"code": "successes_taken", "side": side, "successes": n,
-             "text": npgettext("exalted", "%(n)d success taken away from %(name)s",
-                               "%(n)d successes taken away from %(name)s", n) % {"n": n, "name": name}}
+    return [{"code": "successes_taken", "side": side, "successes": n, "text": line(n, name)}
             for side, n, name in zip(("first", "second"), taken, (roll.actor, them)) if n]

@@ -47,6 +47,11 @@ def no_verdict(result: Params) -> tuple[str, str] | None:
     return None
 
 
+def no_contest_mark(main: Params, winner: str | None) -> tuple[str, str] | None:
+    """A game whose dice add nothing to a contest's verdict."""
+    return None
+
+
 def sheet_part(category: str, default: int, *labels: tuple[str, Promise]) -> tuple[StandardTrait, ...]:
     """Standard traits of one category, all starting at ``default``, from (key, label) pairs."""
     return tuple(StandardTrait(key, category, label, default) for key, label in labels)
@@ -115,6 +120,22 @@ class GameSystem:
     victory_words: Mapping[str, Promise] = field(default_factory=dict)
     # What a result's ``degree`` means, for a game whose degrees read alike in translation.
     degree_hints: Mapping[str, Promise] = field(default_factory=dict)
+    # The count a lone roll's verdict stands beside (a Fate total and shifts), from its stored result;
+    # None counts successes and the margin.
+    count_of: Callable[[Params], str] | None = None
+    # The field of a stored result that holds the number its verdict judged (Fate: ``total``).
+    judged_field: str = "successes"
+    # For a game whose contests read as its outcomes (Fate: shifts against the other side's total):
+    # (outcome text, tone, count) from this side's result, the other side's and the net; None reads
+    # a contest by its winner, in successes.
+    contest_of: Callable[[Params, Params, int], tuple[str, str, str]] | None = None
+    # What the dice add to a contest's verdict (an Exalted botch, a V5 critical or bestial result, a
+    # scifi fumble), from this side's result and the winner (first, second or None): (words, tone)
+    # to add, or None to add nothing.
+    contest_mark: Callable[[Params, str | None], tuple[str, str] | None] = no_contest_mark
+    # For a game whose contests take successes away from each side first (``opposed.handicap``,
+    # Exalted): the line that says n were taken from a name. None: a contest takes none away.
+    taken_away: Callable[[int, str], str] | None = None
 
     @cached_property
     def standard_traits(self) -> dict[str, StandardTrait]:

@@ -255,6 +255,19 @@ def verdict_of(result: Params) -> tuple[str, str] | None:
     return None
 
 
+def contest_mark(main: Params, winner: str | None) -> tuple[str, str] | None:
+    """A botch stays a botch, whoever wins the contest."""
+    if main.get("outcome") == "botch":
+        return verdict_of(main)[0], "worst"
+    return None
+
+
+def taken_away(n: int, name: str) -> str:
+    """The successes a contest took from one side first."""
+    return npgettext("exalted", "%(n)d success taken away from %(name)s",
+                     "%(n)d successes taken away from %(name)s", n) % {"n": n, "name": name}
+
+
 # RULES.md: in a contest, a tie means nobody prevails.
 TIE_WORDS = _("Tie: nobody prevails")
 
@@ -266,6 +279,8 @@ SYSTEM = GameSystem(
     demo=DEMO,
     outcome_words=OUTCOME_WORDS,
     verdict_of=verdict_of,
+    contest_mark=contest_mark,
+    taken_away=taken_away,
     tie_words=TIE_WORDS,
     note_texts=NOTE_TEXTS,
     refusal_texts=REFUSAL_TEXTS,

@@ -2,7 +2,7 @@
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import npgettext, pgettext, pgettext_lazy
+from django.utils.translation import gettext, npgettext, pgettext, pgettext_lazy
 
 from gmtools.games.base import (
     DemoCampaign, DemoCharacter, GameSystem, Line, Params, sheet_part, signed, with_text_value,
@@ -235,6 +235,20 @@ OUTCOME_WORDS = {
 }
 
 
+def count_of(main: Params) -> str:
+    """The total and the shifts over the difficulty."""
+    return (gettext("total") + f" {signed(main.get('total', 0))} · "
+            + gettext("shifts") + f" {signed(main.get('shifts', 0))}")
+
+
+def contest_of(main: Params, other: Params, net: int) -> tuple[str, str, str]:
+    """Shifts against the opponent's total, in the Fate outcomes' own words."""
+    text, tone = OUTCOME_WORDS.get(str(engine.outcome_of(net)), (str(engine.outcome_of(net)), "neutral"))
+    count = (gettext("total") + f" {signed(main.get('total', 0))} " + gettext("vs") + f" {signed(other.get('total', 0))}"
+             + " · " + gettext("shifts") + f" {signed(net)}")
+    return str(text), tone, count
+
+
 SYSTEM = GameSystem(
     id=Game.FATE,
     categories=CATEGORIES,
@@ -242,6 +256,9 @@ SYSTEM = GameSystem(
     scene_clears=SCENE_CLEARS,
     demo=DEMO,
     outcome_words=OUTCOME_WORDS,
+    count_of=count_of,
+    judged_field="total",
+    contest_of=contest_of,
     note_texts=NOTE_TEXTS,
     refusal_texts=REFUSAL_TEXTS,
     effect_texts=EFFECT_TEXTS,

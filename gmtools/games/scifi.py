@@ -175,6 +175,13 @@ def verdict_of(result: Params) -> tuple[str, str] | None:
     return None
 
 
+def contest_mark(main: Params, winner: str | None) -> tuple[str, str] | None:
+    """A fumble of the side that lost."""
+    if winner == "second" and main.get("faces", [None])[0] == 1:
+        return gettext("Fumble"), "worst"
+    return None
+
+
 # The seed's "tablas": nobody gets it, or the contest goes on another round.
 TIE_WORDS = _("Stalemate: nobody gets it, or another round")
 VICTORY_WORDS = {"narrowly": _("narrowly"), "clearly": _("clearly"), "overwhelmingly": _("overwhelmingly")}
@@ -193,6 +200,7 @@ SYSTEM = GameSystem(
     demo=DEMO,
     outcome_words=OUTCOME_WORDS,
     verdict_of=verdict_of,
+    contest_mark=contest_mark,
     tie_words=TIE_WORDS,
     victory_words=VICTORY_WORDS,
     degree_hints=DEGREE_HINTS,

@@ -235,6 +235,17 @@ def verdict_of(result: Params) -> tuple[str, str] | None:
     return gettext("Failure (win at a cost?)"), "bad"
 
 
+def contest_mark(main: Params, winner: str | None) -> tuple[str, str] | None:
+    """A critical or a bestial result, judged against the contest (won or lost)."""
+    hunger = main.get("hunger_faces", [])
+    pairs = (list(main.get("faces", [])) + list(hunger)).count(10) // 2
+    if winner == "first" and pairs:
+        return (gettext("Messy critical"), "worst") if 10 in hunger else (gettext("Critical win"), "best")
+    if winner == "second" and 1 in hunger:
+        return gettext("Bestial failure"), "worst"
+    return None
+
+
 TIE_WORDS = _("Tie: neither side prevails")
 
 
@@ -245,6 +256,7 @@ SYSTEM = GameSystem(
     demo=DEMO,
     outcome_words=OUTCOME_WORDS,
     verdict_of=verdict_of,
+    contest_mark=contest_mark,
     tie_words=TIE_WORDS,
     note_texts=NOTE_TEXTS,
     refusal_texts=REFUSAL_TEXTS,
