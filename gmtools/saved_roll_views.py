@@ -27,7 +27,7 @@ from gmtools import board, live
 from gmtools.composer import ComposerForm
 from gmtools.models import Campaign, ChangeKind, Character, SavedRoll, Scene
 from gmtools.sheets import Game
-from gmtools.views import _campaign, _composer, _refused
+from gmtools.views import _campaign, _composer, _refused, errors_text
 
 # Not kept in a saved roll: the character is the saved roll's own; an extended action ends, and an
 # invocation is a spend of the moment (its aspect and free invocations come and go).
@@ -104,11 +104,6 @@ def _field_errors(form: ComposerForm) -> dict[str, list[str]]:
     return {name: errors for name, errors in form.errors.items() if name != NON_FIELD_ERRORS}
 
 
-def _errors_text(form: ComposerForm, errors: dict[str, list[str]]) -> str:
-    return " ".join(f"{form.fields[name].label}: {e}" if name in form.fields else str(e)
-                    for name, messages in errors.items() for e in messages)
-
-
 @login_required
 @require_POST
 def saved_roll_create(request: HttpRequest, pk: int) -> HttpResponse:
@@ -119,7 +114,7 @@ def saved_roll_create(request: HttpRequest, pk: int) -> HttpResponse:
     form.is_valid()
     errors = _field_errors(form)
     if errors:
-        return _refused(request, _errors_text(form, errors))
+        return _refused(request, errors_text(form, errors))
     character = form.cleaned_data.get("character")
     if character is None:
         return _refused(request, gettext("Pick a character first: a saved roll goes on its card."))
@@ -154,7 +149,7 @@ def saved_roll_use(request: HttpRequest, pk: int, saved_pk: int) -> HttpResponse
                         % {"name": saved.name, "character": saved.character.name})
     if errors:
         return _refused(request, gettext("The saved roll “%(name)s” no longer fits: %(errors)s")
-                        % {"name": saved.name, "errors": _errors_text(check, errors)})
+                        % {"name": saved.name, "errors": errors_text(check, errors)})
     return render(request, "table.html#composer",
                   {"campaign": campaign, **_composer(campaign, saved.character, scene, saved.fields)})
 

@@ -18,7 +18,7 @@ from django_htmx.http import trigger_client_event
 from gmtools import board, services
 from gmtools.composer import ComposerForm
 from gmtools.models import Scene
-from gmtools.views import _campaign, _refused
+from gmtools.views import _campaign, _refused, errors_text
 
 # Tells the composer to redraw its aspects to invoke (templates/table.html#invoke-field).
 ASPECTS_CHANGED = "aspects-changed"
@@ -40,11 +40,6 @@ def _time_bar(request: HttpRequest, campaign) -> HttpResponse:
     return trigger_client_event(response, ASPECTS_CHANGED)
 
 
-def _errors(form: forms.Form) -> str:
-    return " ".join(f"{form.fields[name].label}: {e}" if name in form.fields else str(e)
-                    for name, errors in form.errors.items() for e in errors)
-
-
 @login_required
 @require_POST
 def scene_aspect_add(request: HttpRequest, pk: int) -> HttpResponse:
@@ -55,7 +50,7 @@ def scene_aspect_add(request: HttpRequest, pk: int) -> HttpResponse:
     if scene is None:
         return _refused(request, str(_("No scene is in play: start one.")))
     if not form.is_valid():
-        return _refused(request, _errors(form))
+        return _refused(request, errors_text(form))
     try:
         services.add_scene_aspect(scene, form.cleaned_data["text"], form.cleaned_data["free_invocations"] or 0,
                                   form.cleaned_data["boost"])

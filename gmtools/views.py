@@ -124,6 +124,13 @@ def odds(request: HttpRequest, pk: int) -> HttpResponse:
 REFUSED = 422
 
 
+def errors_text(form: forms.Form, errors: dict[str, list[str]] | None = None) -> str:
+    """A refused form's errors (all of them, or those given) as one line, each after its field's label."""
+    errors = form.errors if errors is None else errors
+    return " ".join(f"{form.fields[name].label}: {e}" if name in form.fields else str(e)
+                    for name, messages in errors.items() for e in messages)
+
+
 def _refused(request: HttpRequest, message: str) -> HttpResponse:
     response = render(request, "table.html#refusal", {"message": message}, status=REFUSED)
     return reswap(retarget(response, "#table-messages"), "innerHTML")
@@ -353,8 +360,7 @@ def extended_create(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = _campaign(request, pk)
     form = ExtendedForm(request.POST, campaign=campaign)
     if not form.is_valid():
-        return _refused(request, " ".join(f"{form.fields[f].label if f in form.fields else ''}: {e}"
-                                          for f, errors in form.errors.items() for e in errors))
+        return _refused(request, errors_text(form))
     scene = Scene.objects.current(campaign)
     try:
         action = services.create_extended(campaign, scene, **form.cleaned_data)

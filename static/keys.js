@@ -42,10 +42,7 @@
     const next = at < 0 ? (by > 0 ? 0 : ids.length - 1) : (at + by + ids.length) % ids.length;
     if (ids[next] === select.value) return;
     select.value = ids[next];
-    // Asked directly (not by the select's change): a composer swapped in a moment ago may not be wired yet.
-    htmx.ajax("GET", select.dataset.url, { source: select, target: "#composer-wrap", swap: "innerHTML",
-                                                     values: { character: ids[next] } })
-      .catch(() => {}); // replaced by the next key press: nothing to do
+    select.dispatchEvent(new Event("change", { bubbles: true }));  // static/gmtools.js brings its composer
     const card = document.getElementById(`character-${ids[next]}`);
     if (card) card.scrollIntoView({ block: "nearest" });
   }
