@@ -17,13 +17,12 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from gmtools import aspects as aspects_in_play
+from gmtools import games
 from gmtools.models import Aspect, Campaign, Character, ExtendedAction, ExtendedKind, Roll, Scene, Trait, TurnDeclaration
 from gmtools.notes import game_term, refusal_text
 from gmtools.sheets import Game, TraitCategory
 from rules import exalted, fate, scifi, v5
 from rules.dice import RulesError
-
-MODULES: dict[str, Any] = {Game.EXALTED: exalted, Game.V5: v5, Game.FATE: fate, Game.SCIFI: scifi}
 
 # The first trait is the Attribute (Approach in Fate), the second the Ability / Skill.
 FIRST_CATEGORY = {Game.EXALTED: TraitCategory.ATTRIBUTE, Game.V5: TraitCategory.ATTRIBUTE,
@@ -392,7 +391,7 @@ class Composition:
 
     @property
     def module(self) -> Any:
-        return MODULES[self.game]
+        return games.get(self.game).engine
 
     @property
     def actor(self) -> str:

@@ -12,7 +12,8 @@ from typing import Any
 from django.core.cache import cache
 from django.utils.translation import gettext as _
 
-from gmtools.composer import MODULES, Composition
+from gmtools import games
+from gmtools.composer import Composition
 from gmtools.notes import note_text
 from gmtools.sheets import Game
 from gmtools.templatetags.table import percent
@@ -251,7 +252,7 @@ _MISSING = object()
 def compute_extended_panel(action: Any, game: str) -> ExtendedPanel | None:
     """The odds themselves (``rules.extended``): the slowest accepted case, a tug-of-war of
     100 dice a side to a lead of 200 over 500 rounds, answers within a second."""
-    module = MODULES[game]
+    module = games.get(game).engine
     horizon = action.limit - action.rolls if action.limit else 20
     if action.kind == "tug":  # rows saved before the bound keep a longer limit: look that far at most
         horizon = min(horizon, rules_extended.MAX_TUG_ROUNDS)

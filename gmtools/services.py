@@ -22,7 +22,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _, gettext_lazy
 
 from gmtools import aspects, games
-from gmtools.composer import MODULES, Composition, Spend
+from gmtools.composer import Composition, Spend
 from gmtools.live import announce
 from gmtools.notes import refusal_text
 from gmtools.models import (
@@ -119,7 +119,7 @@ def rebuild(system: str, doc: dict[str, Any]) -> Any:
     if system == Game.V5 and doc.get("tracker") and "remorse" not in doc:
         # Logged before Willpower rolls took Hunger dice (issue 11): it rolled none, as a remorse roll does.
         doc = {**doc, "remorse": True}
-    return MODULES[system].Request(**{**doc, "modifiers": tuple(doc.get("modifiers", ()))})
+    return games.get(system).engine.Request(**{**doc, "modifiers": tuple(doc.get("modifiers", ()))})
 
 
 def _score(game: str, result: Any) -> int:

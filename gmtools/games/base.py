@@ -88,6 +88,9 @@ class GameSystem:
 
     # The id the campaign stores (a ``Game`` value, also the ``rules`` system's name).
     id: str
+    # Its mechanics: the ``rules`` module (pure, Django-free) whose ``Request`` the composer builds and
+    # whose ``roll`` and ``odds`` the table calls. A game the engine does not ship brings its own.
+    engine: Any
     # The trait categories its sheet has, in the order the sheet shows them.
     categories: tuple[str, ...]
     # The standard traits every character of the game has, in sheet order, with their starting ratings.

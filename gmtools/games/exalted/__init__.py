@@ -3,6 +3,8 @@
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext, npgettext, pgettext, pgettext_lazy
 
+from rules import exalted as engine
+
 from gmtools.games.base import (
     DemoCampaign, DemoCharacter, GameSystem, Line, Params, sheet_part, signed, with_text_value,
 )
@@ -274,6 +276,7 @@ TIE_WORDS = _("Tie: nobody prevails")
 
 SYSTEM = GameSystem(
     id=Game.EXALTED,
+    engine=engine,
     categories=CATEGORIES,
     standard_sheet=STANDARD_SHEET,
     demo=DEMO,

@@ -251,6 +251,7 @@ def contest_of(main: Params, other: Params, net: int) -> tuple[str, str, str]:
 
 SYSTEM = GameSystem(
     id=Game.FATE,
+    engine=engine,
     categories=CATEGORIES,
     standard_sheet=STANDARD_SHEET,
     scene_clears=SCENE_CLEARS,

@@ -3,6 +3,8 @@
 from django.utils.translation import gettext, npgettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from rules import scifi as engine
+
 from gmtools.games.base import DemoCampaign, DemoCharacter, GameSystem, Line, Params, sheet_part, signed
 from gmtools.sheets import Game
 from gmtools.sheets import TraitCategory as C
@@ -195,6 +197,7 @@ DEGREE_HINTS = {
 
 SYSTEM = GameSystem(
     id=Game.SCIFI,
+    engine=engine,
     categories=CATEGORIES,
     standard_sheet=STANDARD_SHEET,
     demo=DEMO,

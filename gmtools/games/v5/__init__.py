@@ -4,6 +4,8 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext, npgettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from rules import v5 as engine
+
 from gmtools.games.base import (
     DemoCampaign, DemoCharacter, GameSystem, Line, Params, sheet_part, signed, with_text_value,
 )
@@ -251,6 +253,7 @@ TIE_WORDS = _("Tie: neither side prevails")
 
 SYSTEM = GameSystem(
     id=Game.V5,
+    engine=engine,
     categories=CATEGORIES,
     standard_sheet=STANDARD_SHEET,
     demo=DEMO,
