@@ -109,6 +109,20 @@
     e.detail.xhr.addEventListener("loadend", finish);  // after htmx's own load handler has swapped
     setTimeout(finish, 5000);  // never hold the stream for long
   });
+  // A row of the turn order being dragged waits too: redrawn under the GM's hand, the list the
+  // row was dragged from would be gone, and the drop would post nothing (static/gmtools.js posts
+  // the order at dragend, before this listener releases, so the answer is held for as well).
+  let dragging = false;
+  document.addEventListener("dragstart", (e) => {
+    if (dragging || !(e.target.closest && e.target.closest("[data-order-list] [data-order-id]"))) return;
+    dragging = true;
+    ownWrites += 1;
+  });
+  document.addEventListener("dragend", () => {
+    if (!dragging) return;
+    dragging = false;
+    release();
+  });
 
   function withCursor(url) {
     return url + (url.includes("?") ? "&" : "?") + "after=" + cursor;
@@ -196,6 +210,6 @@
   });
 
   // For tests and the curious: where this page stands.
-  window.gmtoolsLive = { cursor: () => cursor };
+  window.gmtoolsLive = { cursor: () => cursor, held: () => held.length };
   if (window.EventSource) connect(); else startPolling();
 })();

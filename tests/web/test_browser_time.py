@@ -40,6 +40,7 @@ from tests.web.test_browser import (  # noqa: F401
 )
 
 from gmtools.models import Campaign, Character, ExtendedAction, Roll, Scene, SceneParticipant
+from gmtools.services import reorder
 from gmtools.sheets import Game
 from gmtools.templatetags.table import percent
 from rules import exalted
@@ -361,3 +362,31 @@ def test_turn_order_drag_and_drop_and_keyboard(page, gm_user):
     page.reload()
     expect(order(page)).to_have_text(["Bea", "Cyd", "Aaron"])
     screenshot(page, "time-turn-order")
+
+
+def test_a_change_streamed_during_a_drag_waits_for_the_drop(page, gm_user):
+    """A redraw of the turn order while the GM drags a row would take the list from under the hand
+    (the drop then posted nothing): what the stream brings waits until the drag ends."""
+    campaign = campaign_of(gm_user, Game.EXALTED)
+    aaron, bea, cyd = (make_character(campaign, name) for name in ("Aaron", "Bea", "Cyd"))
+    open_table(page, campaign)
+    start_scene(page)
+    page.wait_for_function("gmtoolsLive.held() === 0")
+    page.evaluate("document.querySelector('#turn-order').dataset.before = 'drag'")
+    order_row(page, cyd).dispatch_event("dragstart", {"dataTransfer": page.evaluate_handle("new DataTransfer()")})
+
+    # Another tab (or the admin) reorders the scene while the row is in the GM's hand.
+    reorder(Scene.objects.current(campaign), [cyd.pk, aaron.pk, bea.pk])
+    page.wait_for_function("gmtoolsLive.held() === 1")
+    expect(page.locator("#turn-order[data-before=drag]")).to_have_count(1)  # the list under the hand stays
+    expect(order(page)).to_have_text(["Aaron", "Bea", "Cyd"])
+
+    # The drop posts the order in the hand; the stream's change is drawn after it, then the answer.
+    with page.expect_response(lambda r: r.url.endswith(f"/campaigns/{campaign.pk}/turn-order/")) as answer:
+        order_row(page, cyd).dispatch_event("dragend")
+    assert answer.value.ok
+    page.wait_for_function("gmtoolsLive.held() === 0")
+    expect(page.locator("#turn-order[data-before]")).to_have_count(0)
+    expect(order(page)).to_have_text(["Aaron", "Bea", "Cyd"])
+    assert stored_order(campaign) == ["Aaron", "Bea", "Cyd"]
+    assert_not_reloaded(page)
