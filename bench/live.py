@@ -10,7 +10,7 @@ the GM. One roll of each phase is a warm-up, not counted.
 
 The phones and the GM are coroutines of this one process (httpx, asyncio), on the same clock; a
 delivery time therefore includes this process reading 50 streams at once, so it is an upper
-bound of what the servers need. Needs PostgreSQL at GMTOOLS_DB_HOST:GMTOOLS_DB_PORT (default
+bound of what the servers need. Needs PostgreSQL at DATABASE_URL's server (default
 127.0.0.1:5432); without it this part says so and the rest of ``make bench`` goes on.
 """
 

@@ -14,7 +14,7 @@ import time
 
 def run() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gmtools.settings")
-    os.environ["GMTOOLS_SQLITE_PATH"] = os.path.join(tempfile.mkdtemp(), "bench.sqlite3")
+    os.environ["DATABASE_URL"] = "sqlite:///" + os.path.join(tempfile.mkdtemp(), "bench.sqlite3")
     import django
 
     django.setup()

@@ -1,13 +1,13 @@
 """Settings for gmtools.
 
-The embedded default is SQLite so that a fresh machine needs nothing else; set
-DATABASE_URL-style variables (GMTOOLS_DB_ENGINE=postgresql, GMTOOLS_DB_NAME, ...) to run on
-PostgreSQL with several processes.
+The embedded default is SQLite so that a fresh machine needs nothing else; set ``DATABASE_URL``
+(``postgres://user@host:5432/name``) to run on PostgreSQL with several processes.
 """
 
 import os
 from pathlib import Path
 
+import dj_database_url
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -71,28 +71,24 @@ TEMPLATES = [
 WSGI_APPLICATION = "gmtools.wsgi.application"
 ASGI_APPLICATION = "gmtools.asgi.application"
 
-if os.environ.get("GMTOOLS_DB_ENGINE") == "postgresql":
-    DATABASES = {
-        "default": {
-            "ENGINE": "django.db.backends.postgresql",
-            "NAME": os.environ.get("GMTOOLS_DB_NAME", "test"),
-            "USER": os.environ.get("GMTOOLS_DB_USER", "postgres"),
-            "HOST": os.environ.get("GMTOOLS_DB_HOST", "127.0.0.1"),
-            "PORT": os.environ.get("GMTOOLS_DB_PORT", "5432"),
-            # psycopg's pool: each request thread and each live stream's read takes a connection
-            # and gives it back, instead of opening a new one every time.
-            "OPTIONS": {"pool": {"min_size": 2, "max_size": 20, "timeout": 10}},
-        }
-    }
-else:
-    DATABASES = {
-        "default": {
-            "ENGINE": "django.db.backends.sqlite3",
-            "NAME": os.environ.get("GMTOOLS_SQLITE_PATH", BASE_DIR / "db.sqlite3"),
-            # IMMEDIATE transactions take the write lock up front, so two writers queue
-            # instead of one failing with "database is locked" halfway through.
-            "OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": 20},
-        }
+# One URL says where the database is (dj-database-url reads it, as every host's panel writes it);
+# without one, SQLite beside the code. What each engine needs on top is set here, not in the URL.
+DATABASES = {
+    "default": dj_database_url.parse(os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # psycopg's pool: each request thread and each live stream's read takes a connection and
+    # gives it back, instead of opening a new one every time (so no persistent connections).
+    DATABASES["default"]["OPTIONS"] = {"pool": {"min_size": 2, "max_size": 20, "timeout": 10}}
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["OPTIONS"] = {
+        # IMMEDIATE transactions take the write lock up front, so two writers queue instead of
+        # one failing with "database is locked" halfway through; WAL lets the live streams read
+        # while a roll is being written.
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL;",
     }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 
+import dj_database_url
 import httpx
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,9 +46,11 @@ IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 # --- the database -------------------------------------------------------------------------------
 
 def pg_params() -> dict[str, str]:
-    """Where PostgreSQL is, from the same variables as gmtools.settings (and its defaults)."""
-    return {"host": os.environ.get("GMTOOLS_DB_HOST", "127.0.0.1"), "port": os.environ.get("GMTOOLS_DB_PORT", "5432"),
-            "user": os.environ.get("GMTOOLS_DB_USER", "postgres")}
+    """Where PostgreSQL is: the server of ``DATABASE_URL`` when it names one, else this machine's."""
+    url = os.environ.get("DATABASE_URL", "")
+    found = dj_database_url.parse(url) if url.startswith(("postgres", "postgresql")) else {}
+    return {"host": found.get("HOST") or "127.0.0.1", "port": str(found.get("PORT") or 5432),
+            "user": found.get("USER") or "postgres"}
 
 
 def postgres_unreachable() -> str | None:
@@ -87,9 +90,8 @@ def drop_database(name: str) -> None:
 def server_env(database: str) -> dict[str, str]:
     """The environment of every ``manage.py`` and server process: gmtools.settings on that database."""
     params = pg_params()
-    return {**os.environ, "DJANGO_SETTINGS_MODULE": "gmtools.settings", "GMTOOLS_DB_ENGINE": "postgresql",
-            "GMTOOLS_DB_NAME": database, "GMTOOLS_DB_USER": params["user"], "GMTOOLS_DB_HOST": params["host"],
-            "GMTOOLS_DB_PORT": params["port"], "PYTHONUNBUFFERED": "1"}
+    return {**os.environ, "DJANGO_SETTINGS_MODULE": "gmtools.settings", "PYTHONUNBUFFERED": "1",
+            "DATABASE_URL": f"postgres://{params['user']}@{params['host']}:{params['port']}/{database}"}
 
 
 def prepare(env: dict[str, str]) -> None:

@@ -11,7 +11,7 @@ The threads need a database they can share with real locking. SQLite's in-memory
 is shared between threads (shared-cache mode) but answers a second writer with "database table
 is locked" at once, so tests/web/conftest.py makes the SQLite test database a file: there,
 ``transaction_mode=IMMEDIATE`` (gmtools/settings.py) takes the write lock at BEGIN and the second
-writer waits (``timeout``) as in production. On PostgreSQL (GMTOOLS_DB_ENGINE=postgresql, with
+writer waits (``timeout``) as in production. On PostgreSQL (DATABASE_URL=postgres://..., with
 psycopg installed) the row locks (``select_for_update``) do the same.
 """
 
