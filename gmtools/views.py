@@ -10,6 +10,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
@@ -31,6 +32,17 @@ class CampaignForm(forms.ModelForm):
     class Meta:
         model = Campaign
         fields = ["name", "game"]
+
+    def validate_unique(self) -> None:
+        super().validate_unique()
+        # A ModelForm checks the constraints on its own fields only; the GM is the instance's (the
+        # view sets it), so (gm, name) is checked here: a name used twice is an error beside the
+        # name, not an IntegrityError.
+        others = {f.name for f in Campaign._meta.concrete_fields} - {"gm", "name"}
+        try:
+            self.instance.validate_constraints(exclude=others)
+        except ValidationError as error:
+            self.add_error("name", error.messages)
 
 
 def home(request: HttpRequest) -> HttpResponse:

@@ -571,6 +571,17 @@ def test_create_a_campaign_and_open_its_table(gm_client, gm):
     assert Campaign.objects.count() == 1
 
 
+def test_a_campaign_name_the_gm_already_uses_is_a_form_error(gm_client, gm, other_gm):
+    """Found by the security probe: the same name twice answered 500 (IntegrityError)."""
+    assert gm_client.post(reverse("campaign-create"), {"name": "Ashes", "game": Game.FATE}).status_code == 302
+    response = gm_client.post(reverse("campaign-create"), {"name": "Ashes", "game": Game.V5})
+    assert response.status_code == 400
+    assert "already has a campaign with this name" in response.content.decode()
+    assert Campaign.objects.filter(gm=gm, name="Ashes").count() == 1
+    # Another GM may use the name.
+    Campaign.objects.create(gm=other_gm, name="Ashes", game=Game.V5)
+
+
 def test_creating_a_campaign_needs_a_login(client):
     assert client.post(reverse("campaign-create"), {"name": "Ashes", "game": Game.FATE}).status_code == 302
     assert not Campaign.objects.exists()
