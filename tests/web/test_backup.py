@@ -112,6 +112,40 @@ def test_loads_refuses_what_is_not_json():
         backup.loads(b"\xff\xfe{")
 
 
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("[" * 100_000 + "]" * 100_000, "nests lists or objects too deeply"),  # was a RecursionError
+        ('{"format": "gmtools-campaign", "version": ' + "9" * 5000 + "}", "number too long"),  # was a ValueError
+        (" " * (backup.MAX_BYTES + 1), "larger than 4 MB"),
+    ],
+    ids=["deep", "digits", "large"],
+)
+def test_loads_refuses_files_python_cannot_or_should_not_read(text, message):
+    """Found by the security probe: each was a 500 in the admin and a traceback from the command."""
+    with pytest.raises(backup.BackupError, match=message):
+        backup.loads(text)
+
+
+def test_an_upload_too_large_is_refused_before_it_is_read():
+    class Upload:
+        size = backup.MAX_BYTES + 1
+
+        def read(self):
+            raise AssertionError("read into memory")
+
+    with pytest.raises(backup.BackupError, match="larger than 4 MB"):
+        backup.read_upload(Upload())
+
+
+def test_the_import_command_refuses_a_deep_file_with_a_message(tmp_path, gm):
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    with pytest.raises(CommandError, match="too deeply"):
+        call_command("import_campaign", str(path), "--gm", gm.username)
+    assert not Campaign.objects.exists()
+
+
 def test_management_commands_round_trip(demo_campaign, other_gm, tmp_path, capsys):
     original = demo_campaign(Game.SCIFI)
     path = tmp_path / "scifi.json"
