@@ -12,7 +12,7 @@ FIND_PYTHON := for c in python3.13 python3.12 python3 \
 	  if "$$c" -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null; then echo "$$c"; break; fi; \
 	done
 
-.PHONY: run table test bench clean
+.PHONY: run table serve test bench clean
 
 $(VENV)/.base: pyproject.toml
 	@py="$$($(FIND_PYTHON))"; \
@@ -28,16 +28,27 @@ $(VENV)/.test: $(VENV)/.base
 	touch $@
 
 # An ASGI server (uvicorn): each open player view is a stream, held by a coroutine, not a thread.
+# The GM's own laptop, loopback only: DEBUG asked for.
 run: $(VENV)/.base
-	$(PY) manage.py migrate --noinput
-	$(PY) manage.py load_demo
-	$(PY) -m gmtools.serve
+	DEBUG=1 $(PY) manage.py migrate --noinput
+	DEBUG=1 $(PY) manage.py load_demo
+	DEBUG=1 $(PY) -m gmtools.serve
 
 # The same on the local network, for the players' phones: DEBUG off, the QR code carries the LAN address.
 table: $(VENV)/.base
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_demo
 	$(PY) -m gmtools.serve --lan
+
+# A club's server behind a reverse proxy (README, "Production"): DEBUG off, SECRET_KEY and
+# DATABASE_URL (PostgreSQL) from the environment, WORKERS processes on HOST:PORT.
+WORKERS ?= 4
+HOST ?= 127.0.0.1
+PORT ?= 8000
+serve: $(VENV)/.base
+	$(PY) -m pip install --quiet -e '.[postgres]'
+	$(PY) manage.py migrate --noinput
+	$(PY) -m gmtools.serve --workers $(WORKERS) --host $(HOST) --port $(PORT)
 
 test: $(VENV)/.test
 	$(PY) manage.py migrate --noinput >/dev/null

@@ -8,3 +8,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gmtools.settings")
 # ASGI and warns about; it is the documented way to serve them with uvicorn and costs nothing here.
 warnings.filterwarnings("ignore", message="StreamingHttpResponse must consume synchronous iterators")
 application = get_asgi_application()
+
+from gmtools.startup import refuse_development_key  # noqa: E402 - needs the settings
+
+refuse_development_key()

@@ -12,16 +12,46 @@ from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
+
+
+def _flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def _list(name: str, default: str = "") -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
 # ``make table`` serves the local network (phones at the table): whatever the network reaches runs
 # with DEBUG off (no debug pages, no URL lists), and the player link carries the LAN address.
-LAN = os.environ.get("GMTOOLS_LAN") == "1"
-DEBUG = not LAN and os.environ.get("GMTOOLS_DEBUG", "1") == "1"
-SECRET_KEY = os.environ.get("GMTOOLS_SECRET_KEY", "dev-only-insecure-key-change-me")
-ALLOWED_HOSTS = os.environ.get("GMTOOLS_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",")
+LAN = _flag("GMTOOLS_LAN")
+# Off unless asked for: ``make run`` (the GM's own laptop, loopback only) asks with DEBUG=1.
+DEBUG = _flag("DEBUG") and not LAN
+# The development key is public (it is in this file): a server started with DEBUG off refuses it
+# (gmtools/startup.py); ``make table`` keeps a key of its own, ``make serve`` needs SECRET_KEY.
+DEVELOPMENT_SECRET_KEY = "dev-only-insecure-key-change-me"
+SECRET_KEY = os.environ.get("SECRET_KEY") or DEVELOPMENT_SECRET_KEY
+ALLOWED_HOSTS = _list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
+CSRF_TRUSTED_ORIGINS = _list("CSRF_TRUSTED_ORIGINS")
 # The address phones use for the player link and its QR code, e.g. http://192.168.1.20:8000.
 PUBLIC_URL = os.environ.get("GMTOOLS_PUBLIC_URL", "")
 if PUBLIC_URL:
     ALLOWED_HOSTS.append(PUBLIC_URL.split("//", 1)[-1].split("/", 1)[0].rsplit(":", 1)[0])
+
+# Behind a reverse proxy that speaks HTTPS (a club's server: README, "Production"), HTTPS=1 tells
+# browsers to come back over HTTPS only (HSTS, secure cookies) and trusts the proxy's
+# X-Forwarded-Proto to say a request came over it. The local network (``make table``) is plain HTTP.
+HTTPS = _flag("HTTPS")
+SECURE_SSL_REDIRECT = HTTPS
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if HTTPS else None
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
+SECURE_HSTS_SECONDS = 365 * 24 * 3600 if HTTPS else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS
+SECURE_HSTS_PRELOAD = HTTPS
+# The page sends its CSRF token from the markup (base.html's hx-headers), never from the cookie.
+CSRF_COOKIE_HTTPONLY = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CONTENT_TYPE_NOSNIFF = True
 
 INSTALLED_APPS = [
     "django.contrib.admin",

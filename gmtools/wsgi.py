@@ -4,3 +4,7 @@ from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gmtools.settings")
 application = get_wsgi_application()
+
+from gmtools.startup import refuse_development_key  # noqa: E402 - needs the settings
+
+refuse_development_key()

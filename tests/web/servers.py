@@ -22,6 +22,7 @@ import contextlib
 import html
 import os
 import re
+import secrets
 import shutil
 import socket
 import subprocess
@@ -41,6 +42,7 @@ ROOT = Path(__file__).resolve().parents[2]
 GM_USERNAME, GM_PASSWORD = "gm", "gm-demo-2026"  # gmtools.demo's demo GM
 START_TIMEOUT = 30.0  # seconds for a server process to answer its login page
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+SERVERS_SECRET_KEY = secrets.token_urlsafe(50)
 
 
 # --- the database -------------------------------------------------------------------------------
@@ -91,6 +93,7 @@ def server_env(database: str) -> dict[str, str]:
     """The environment of every ``manage.py`` and server process: gmtools.settings on that database."""
     params = pg_params()
     return {**os.environ, "DJANGO_SETTINGS_MODULE": "gmtools.settings", "PYTHONUNBUFFERED": "1",
+            "SECRET_KEY": SERVERS_SECRET_KEY,  # DEBUG is off, as on a club's server: no development key
             "DATABASE_URL": f"postgres://{params['user']}@{params['host']}:{params['port']}/{database}"}
 
 

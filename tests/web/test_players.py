@@ -214,31 +214,43 @@ def test_the_lan_address_is_the_wifis_private_ipv4():
     assert lan.lan_address([adapter("eth0", "169.254.3.3"), adapter("lo", "127.0.0.1")]) is None
 
 
-def test_serve_lan_listens_on_the_network_with_debug_off_and_the_lan_link(monkeypatch):
+def test_serve_lan_listens_on_the_network_with_debug_off_and_the_lan_link(monkeypatch, settings, tmp_path):
+    settings.SECRET_KEY = "a-key-of-this-server-" + "x" * 40  # what the LAN start sets up before Django reads it
     calls = []
     monkeypatch.setattr(serve.uvicorn, "run", lambda *a, **k: calls.append(k))
     monkeypatch.setattr(serve, "lan_address", lambda: "192.168.7.9")
-    monkeypatch.delenv("GMTOOLS_LAN", raising=False)
-    monkeypatch.delenv("GMTOOLS_PUBLIC_URL", raising=False)
+    monkeypatch.setattr(serve, "KEY_FILE", tmp_path / ".secret_key")
+    for name in ("GMTOOLS_LAN", "GMTOOLS_PUBLIC_URL", "SECRET_KEY"):
+        monkeypatch.delenv(name, raising=False)
     assert serve.main(["--port", "8123"]) == 0
-    assert calls[-1]["host"] == "127.0.0.1"
+    assert calls[-1]["host"] == "127.0.0.1" and calls[-1]["workers"] == 1
     assert serve.main(["--lan", "--port", "8123"]) == 0
     assert calls[-1]["host"] == "0.0.0.0" and calls[-1]["port"] == 8123
     import os
     assert os.environ["GMTOOLS_PUBLIC_URL"] == "http://192.168.7.9:8123" and os.environ["GMTOOLS_LAN"] == "1"
+    # The laptop's own key: made once, read by its owner only, the same at the next start.
+    key = os.environ["SECRET_KEY"]
+    assert len(key) >= 50 and (tmp_path / ".secret_key").stat().st_mode & 0o777 == 0o600
+    monkeypatch.delenv("SECRET_KEY")
+    assert serve.main(["--lan"]) == 0 and os.environ["SECRET_KEY"] == key
     monkeypatch.setattr(serve, "lan_address", lambda: None)
     assert serve.main(["--lan"]) == 2
 
 
-def test_the_lan_settings_turn_debug_off_and_allow_the_lan_host():
+def _settings_of(env: dict[str, str]) -> list[str]:
     code = ("import django, os; os.environ['DJANGO_SETTINGS_MODULE']='gmtools.settings'; django.setup(); "
             "from django.conf import settings; print(settings.DEBUG, '192.168.7.9' in settings.ALLOWED_HOSTS)")
-    env = {"GMTOOLS_LAN": "1", "GMTOOLS_PUBLIC_URL": "http://192.168.7.9:8000", "PATH": "/usr/bin:/bin"}
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
-    assert out.stdout.split() == ["False", "True"]
-    out = subprocess.run([sys.executable, "-c", code], env={"PATH": "/usr/bin:/bin"}, capture_output=True, text=True,
-                         check=True)
-    assert out.stdout.split() == ["True", "False"]  # make run: DEBUG as shipped, loopback only
+    out = subprocess.run([sys.executable, "-c", code], env={"PATH": "/usr/bin:/bin", **env}, capture_output=True,
+                         text=True, check=True)
+    return out.stdout.split()
+
+
+def test_the_lan_settings_turn_debug_off_and_allow_the_lan_host():
+    lan = {"GMTOOLS_LAN": "1", "GMTOOLS_PUBLIC_URL": "http://192.168.7.9:8000"}
+    assert _settings_of(lan) == ["False", "True"]
+    assert _settings_of({**lan, "DEBUG": "1"}) == ["False", "True"]  # never DEBUG where the network reaches
+    assert _settings_of({"DEBUG": "1"}) == ["True", "False"]  # make run: DEBUG asked for, loopback only
+    assert _settings_of({}) == ["False", "False"]  # DEBUG off unless asked for
 
 
 def test_the_players_recap_of_this_scene_this_episode_or_everything(v5):

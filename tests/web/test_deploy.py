@@ -1,0 +1,76 @@
+"""Production settings (issue 13): what a club's server starts with, and what it refuses.
+
+Each case runs in a fresh process, as a server starts: settings are read once, from the environment.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gmtools import serve
+
+ROOT = Path(__file__).resolve().parents[2]
+PRODUCTION = {
+    "SECRET_KEY": "k7PzQw2VbN9xR4tLm8sJd3Fh6Yc1Ge5Ua0Ki7Oo2Pq9Rr4St8Uv3Wx6Yz1Ab5Cd",
+    "ALLOWED_HOSTS": "gm.example.org",
+    "CSRF_TRUSTED_ORIGINS": "https://gm.example.org",
+    "HTTPS": "1",
+}
+
+
+def run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, *args], cwd=ROOT, env={"PATH": "/usr/bin:/bin", **env},
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_check_deploy_reports_nothing_under_production_settings():
+    done = run(["manage.py", "check", "--deploy", "--fail-level", "WARNING"], PRODUCTION)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "System check identified no issues" in done.stdout
+
+
+def test_check_deploy_warns_without_them():
+    """The same check, with the settings a laptop ships: it must see what is missing."""
+    done = run(["manage.py", "check", "--deploy", "--fail-level", "WARNING"], {})
+    assert done.returncode != 0
+    for code in ("W004", "W008", "W009", "W012", "W016"):
+        assert code in done.stderr + done.stdout
+
+
+@pytest.mark.parametrize("module", ["gmtools.asgi", "gmtools.wsgi"])
+def test_a_server_refuses_the_development_key_with_debug_off(module):
+    done = run(["-c", f"import {module}"], {})
+    assert done.returncode != 0 and "SECRET_KEY is not set" in done.stderr
+    assert run(["-c", f"import {module}"], {"DEBUG": "1"}).returncode == 0  # the GM's own laptop
+    assert run(["-c", f"import {module}"], {"SECRET_KEY": PRODUCTION["SECRET_KEY"]}).returncode == 0
+
+
+def test_serve_says_why_it_cannot_start(monkeypatch, settings, capsys):
+    started = []
+    monkeypatch.setattr(serve.uvicorn, "run", lambda *a, **k: started.append(k))
+    settings.DEBUG = False
+    settings.SECRET_KEY = settings.DEVELOPMENT_SECRET_KEY
+    assert serve.main(["--workers", "2"]) == 2
+    assert "SECRET_KEY is not set" in capsys.readouterr().err
+    settings.SECRET_KEY = PRODUCTION["SECRET_KEY"]
+    if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+        assert serve.main(["--workers", "2"]) == 2
+        assert "through PostgreSQL" in capsys.readouterr().err
+    assert started == []
+    assert serve.main(["--workers", "1", "--host", "0.0.0.0"]) == 0
+    assert started[-1]["host"] == "0.0.0.0" and started[-1]["workers"] == 1
+
+
+def test_https_settings_secure_the_cookies_and_the_transport():
+    code = ("import django, os; os.environ['DJANGO_SETTINGS_MODULE']='gmtools.settings'; django.setup(); "
+            "from django.conf import settings as s; print(s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, "
+            "s.SECURE_SSL_REDIRECT, s.SECURE_HSTS_SECONDS > 0, s.SESSION_COOKIE_HTTPONLY, s.CSRF_COOKIE_HTTPONLY, "
+            "s.DEBUG, s.CSRF_TRUSTED_ORIGINS)")
+    out = run(["-c", code], PRODUCTION).stdout.split()
+    assert out == ["True", "True", "True", "True", "True", "True", "False", "['https://gm.example.org']"]
+    out = run(["-c", code], {"GMTOOLS_LAN": "1"}).stdout.split()  # the table's Wi-Fi: plain HTTP
+    assert out[:4] == ["False", "False", "False", "False"]
