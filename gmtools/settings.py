@@ -5,6 +5,7 @@ The embedded default is SQLite so that a fresh machine needs nothing else; set `
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -63,6 +64,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "crispy_forms",
     "crispy_bootstrap5",
+    "axes",
     "gmtools",
 ]
 
@@ -78,6 +80,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it answers a locked-out login with registration/locked_out.html.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "gmtools.urls"
@@ -126,6 +130,16 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
+
+# Guessing passwords: django-axes counts failed logins in the database (shared by every worker) and
+# locks a username out from the address that failed, for a while; the right password during the
+# lockout opens nothing. By username *and* address, so a stranger cannot lock the GM out.
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

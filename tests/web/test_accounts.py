@@ -1,5 +1,10 @@
+from datetime import timedelta
+
 import pytest
+from axes.models import AccessAttempt
+from django.conf import settings
 from django.urls import reverse
+from django.utils import timezone
 
 from gmtools.models import Campaign
 from gmtools.sheets import Game
@@ -56,3 +61,34 @@ def test_a_gm_sees_only_their_own_campaigns(gm_client, gm, other_gm):
 def test_staff_see_the_admin_link(staff_client, gm_client):
     assert reverse("admin:index") in staff_client.get(reverse("home")).content.decode()
     assert reverse("admin:index") not in gm_client.get(reverse("home")).content.decode()
+
+
+def test_wrong_passwords_lock_the_login_out_for_a_while(client, gm):
+    """Found by the security probe: 50 wrong passwords, then the right one, logged in."""
+    url = reverse("login")
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        assert client.post(url, {"username": "gm1", "password": "wrong"}).status_code == 200  # the form again
+    locked = client.post(url, {"username": "gm1", "password": "wrong"})
+    assert locked.status_code == 429
+    assert "cannot log in from here for 15 minutes" in locked.content.decode()
+    # The right password opens nothing during the lockout.
+    right = client.post(url, {"username": "gm1", "password": "table-secret-1"})
+    assert right.status_code == 429 and "_auth_user_id" not in client.session
+    # The lockout expires: a quarter of an hour later the right password logs in.
+    AccessAttempt.objects.update(attempt_time=timezone.now() - settings.AXES_COOLOFF_TIME - timedelta(seconds=1))
+    assert client.post(url, {"username": "gm1", "password": "table-secret-1"}).status_code == 302
+    assert "_auth_user_id" in client.session
+
+
+def test_a_stranger_cannot_lock_the_gm_out_from_elsewhere(client, gm):
+    url = reverse("login")
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        client.post(url, {"username": "gm1", "password": "wrong"}, REMOTE_ADDR="203.0.113.9")
+    assert client.post(url, {"username": "gm1", "password": "table-secret-1"}, REMOTE_ADDR="127.0.0.1").status_code == 302
+
+
+def test_the_lockout_speaks_spanish(client, gm):
+    url = reverse("login")
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        response = client.post(url, {"username": "gm1", "password": "wrong"}, HTTP_ACCEPT_LANGUAGE="es")
+    assert response.status_code == 429 and "Demasiados" in response.content.decode()
