@@ -46,7 +46,7 @@ WORKERS ?= 4
 HOST ?= 127.0.0.1
 PORT ?= 8000
 serve: $(VENV)/.base
-	$(PY) -m pip install --quiet -e '.[postgres]'
+	$(PY) -m pip install --quiet -e '.[server]'
 	$(PY) manage.py migrate --noinput
 	$(PY) -m gmtools.serve --workers $(WORKERS) --host $(HOST) --port $(PORT)
 

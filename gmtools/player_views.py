@@ -7,21 +7,38 @@ come through ``Roll.objects.for_players()``, which leaves out the secret rolls n
 
 from __future__ import annotations
 
+from functools import wraps
+
+from asgiref.sync import sync_to_async
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from gmtools import board, live, recap
+from gmtools import board, live, recap, throttle
 from gmtools.models import Campaign, Roll, Scene
 
 LOG_PAGE = 25
 TV_LOG = 7  # the last roll big, and the six before it
 
 
+def guarded(view):
+    """A player view, closed to an address that guessed too many tokens; a wrong token counts."""
+    @wraps(view)
+    def guarded_view(request: HttpRequest, token: str, *args, **kwargs) -> HttpResponse:
+        if throttle.held_back(request):
+            return throttle.held_back_page(request)
+        try:
+            return view(request, token, *args, **kwargs)
+        except Campaign.DoesNotExist:
+            throttle.missed(request)
+            raise Http404 from None
+    return guarded_view
+
+
 def _campaign(token: str) -> Campaign:
-    return get_object_or_404(Campaign, player_token=token)
+    return Campaign.objects.get(player_token=token)
 
 
 def _log(campaign: Campaign, page: object = 1, size: int = LOG_PAGE):
@@ -33,6 +50,7 @@ def _urls(token: str) -> dict[str, str]:
 
 
 @require_GET
+@guarded
 def player(request: HttpRequest, token: str, tv: bool = False) -> HttpResponse:
     campaign = _campaign(token)
     cursor = board.cursor(campaign)  # first: the stream resumes after what the page shows
@@ -43,6 +61,7 @@ def player(request: HttpRequest, token: str, tv: bool = False) -> HttpResponse:
 
 
 @require_GET
+@guarded
 def player_log(request: HttpRequest, token: str) -> HttpResponse:
     campaign = _campaign(token)
     return render(request, "player.html#log-page", {"campaign": campaign, "player": True, "urls": _urls(token),
@@ -50,6 +69,7 @@ def player_log(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_GET
+@guarded
 def player_recap(request: HttpRequest, token: str) -> HttpResponse:
     """The session recap in Markdown, of what the players may see.
 
@@ -69,14 +89,18 @@ def player_recap(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_GET
 async def player_stream(request: HttpRequest, token: str) -> HttpResponse:
+    if await sync_to_async(throttle.held_back)(request):
+        return await sync_to_async(throttle.held_back_page)(request)
     # Not the async ORM: it would hold a connection for as long as the stream is open (live.read).
     campaign_id = await live.lookup(
         request, lambda: Campaign.objects.filter(player_token=token).values_list("pk", flat=True).first())
     if campaign_id is None:
+        await sync_to_async(throttle.missed)(request)
         raise Http404
     return live.response(request, campaign_id, "player", token)
 
 
 @require_GET
+@guarded
 def player_poll(request: HttpRequest, token: str) -> HttpResponse:
     return live.poll_response(request, _campaign(token).pk, "player")

@@ -125,6 +125,11 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL;",
     }
 
+# The cache (the odds of extended actions, the count of wrong player links): in each process's
+# memory by default; in Redis when REDIS_URL is set, so that every worker of ``make serve`` shares it.
+if os.environ.get("REDIS_URL"):
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ["REDIS_URL"]}}
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

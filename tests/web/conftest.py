@@ -68,6 +68,16 @@ def default_language():
 
 
 @pytest.fixture(autouse=True)
+def fresh_cache():
+    """The cache outlives a test (odds, the player link's count of wrong tokens): each starts empty."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
 def fast_password_hashing(settings) -> None:
     # The real hasher is slow on purpose; these tests only need passwords to match.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from gmtools import serve
+from gmtools import serve, throttle
 
 ROOT = Path(__file__).resolve().parents[2]
 PRODUCTION = {
@@ -74,3 +74,28 @@ def test_https_settings_secure_the_cookies_and_the_transport():
     assert out == ["True", "True", "True", "True", "True", "True", "False", "['https://gm.example.org']"]
     out = run(["-c", code], {"GMTOOLS_LAN": "1"}).stdout.split()  # the table's Wi-Fi: plain HTTP
     assert out[:4] == ["False", "False", "False", "False"]
+
+
+def _redis_unreachable() -> str | None:
+    import socket
+
+    try:
+        socket.create_connection(("127.0.0.1", 6379), timeout=1).close()
+    except OSError:
+        return "no Redis at 127.0.0.1:6379"
+    return None
+
+
+@pytest.mark.skipif(_redis_unreachable() is not None, reason="Redis is not running here")
+def test_with_redis_every_worker_counts_the_same_wrong_player_links():
+    """Two processes (two workers of ``make serve``) with REDIS_URL: the misses of one hold back the other."""
+    env = {"REDIS_URL": "redis://127.0.0.1:6379/9", "SECRET_KEY": PRODUCTION["SECRET_KEY"]}
+    miss = ("import django, os; os.environ['DJANGO_SETTINGS_MODULE']='gmtools.settings'; django.setup(); "
+            "from django.core.cache import cache; from django.test import RequestFactory; from gmtools import throttle; "
+            "r = RequestFactory().get('/', REMOTE_ADDR='203.0.113.50'); {body}")
+    backend = "cache.clear(); from django.core.cache import caches; print(type(caches['default']).__name__)"
+    assert run(["-c", miss.format(body=backend)], env).stdout.strip() == "RedisCache"
+    body = f"[throttle.missed(r) for _ in range({throttle.MISSES})]; print(throttle.held_back(r))"
+    assert run(["-c", miss.format(body=body)], env).stdout.strip() == "True"  # one worker counts the misses
+    held = run(["-c", miss.format(body="print(throttle.held_back(r)); cache.clear()")], env)
+    assert held.stdout.strip() == "True", held.stderr  # another worker holds the address back

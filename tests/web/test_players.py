@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import time
 from types import SimpleNamespace
 
 import pytest
@@ -17,7 +18,7 @@ import segno
 from django.test import Client
 from django.urls import reverse
 
-from gmtools import lan, serve, services
+from gmtools import lan, serve, services, throttle
 from gmtools.models import Campaign, Character, Roll, Scene
 from gmtools.sheets import Game
 from tests.web.helpers import Faces
@@ -212,6 +213,32 @@ def test_the_lan_address_is_the_wifis_private_ipv4():
     assert lan.lan_address(adapters) == "192.168.1.20"
     assert lan.lan_address(adapters[:2] + adapters[3:]) == "10.0.0.5"
     assert lan.lan_address([adapter("eth0", "169.254.3.3"), adapter("lo", "127.0.0.1")]) is None
+
+
+def test_guessing_player_links_is_held_back_for_a_while(v5, monkeypatch):
+    """A scanner gets throttle.MISSES wrong tokens; then every player URL answers it 429, its right
+    token included (a guess learns nothing), until the window has passed. Other addresses go on."""
+    token = v5.campaign.player_token
+    scanner = Client(REMOTE_ADDR="198.51.100.7")
+    for n in range(throttle.MISSES):
+        assert scanner.get(f"/p/{'B' * 31}{n % 10}/").status_code == 404
+    for url in (f"/p/{token}/", f"/p/{token}/log/", f"/p/{token}/stream/", f"/p/{token}/poll/", f"/p/{'C' * 32}/"):
+        response = scanner.get(url)
+        assert response.status_code == 429, url
+    assert "too many player links that do not exist" in response.content.decode()
+    assert Client(REMOTE_ADDR="192.0.2.1").get(f"/p/{token}/").status_code == 200  # the players at the table
+    spanish = scanner.get(f"/p/{token}/", headers={"accept-language": "es"}).content.decode()
+    assert "demasiados enlaces de jugador" in spanish
+
+
+def test_the_hold_on_guessing_expires_with_its_window(v5, monkeypatch):
+    monkeypatch.setattr(throttle, "WINDOW", 1)
+    scanner = Client(REMOTE_ADDR="198.51.100.8")
+    for _ in range(throttle.MISSES):
+        scanner.get(f"/p/{'D' * 32}/")
+    assert scanner.get(f"/p/{v5.campaign.player_token}/").status_code == 429
+    time.sleep(1.2)  # the cache forgets the count when the window has passed
+    assert scanner.get(f"/p/{v5.campaign.player_token}/").status_code == 200
 
 
 def test_serve_lan_listens_on_the_network_with_debug_off_and_the_lan_link(monkeypatch, settings, tmp_path):
