@@ -1,0 +1,33 @@
+"""The error pages a visitor meets with DEBUG off: the site's look, its language, no URL list."""
+
+import pytest
+from django.test import Client, RequestFactory
+from django.views.defaults import server_error
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize("language, words", [("en", "Page not found"), ("es", "Página no encontrada")])
+def test_a_missing_page_is_styled_in_the_visitors_language(client, language, words):
+    response = client.get("/no/such/page/", headers={"accept-language": language})
+    html = response.content.decode()
+    assert response.status_code == 404
+    assert words in html and 'data-testid="error-page"' in html and "bootstrap.min.css" in html
+    assert "urlpatterns" not in html and "URLconf" not in html  # DEBUG's list of URLs never shows
+
+
+def test_a_forbidden_form_post_says_the_page_had_expired(gm):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(gm)
+    response = client.post("/campaigns/new/", {"name": "x", "game": "v5"}, headers={"accept-language": "es"})
+    assert response.status_code == 403
+    assert "La página había caducado" in response.content.decode()
+
+
+@pytest.mark.parametrize("language, words", [("en", "Something went wrong"), ("es", "Algo ha fallado")])
+def test_a_server_error_is_styled_without_touching_the_database(language, words, django_assert_num_queries):
+    from django.utils import translation
+
+    with translation.override(language), django_assert_num_queries(0):
+        response = server_error(RequestFactory().get("/"))
+    assert response.status_code == 500 and words in response.content.decode()
