@@ -156,6 +156,16 @@ def test_management_commands_round_trip(demo_campaign, other_gm, tmp_path, capsy
     assert backup.export_campaign(imported) == json.loads(path.read_text(encoding="utf-8"))
 
 
+def test_the_scheduled_backup_writes_every_campaign_to_a_folder(demo_campaign, other_gm, tmp_path):
+    campaigns = [demo_campaign(game) for game in (Game.V5, Game.FATE)]
+    call_command("export_campaign", "--all", str(tmp_path / "nightly"))
+    written = sorted((tmp_path / "nightly").iterdir())
+    assert [p.name for p in written] == [f"campaign-{c.pk}.json" for c in campaigns]
+    # Each file imports back as it was.
+    call_command("import_campaign", str(written[1]), "--gm", other_gm.username)
+    assert backup.export_campaign(Campaign.objects.get(gm=other_gm)) == json.loads(written[1].read_text(encoding="utf-8"))
+
+
 def test_export_command_writes_to_standard_output(demo_campaign, capsys):
     call_command("export_campaign", demo_campaign(Game.FATE).pk)
     assert json.loads(capsys.readouterr().out)["campaign"]["game"] == "fate"
