@@ -12,7 +12,7 @@ FIND_PYTHON := for c in python3.13 python3.12 python3 \
 	  if "$$c" -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null; then echo "$$c"; break; fi; \
 	done
 
-.PHONY: run table serve test bench clean
+.PHONY: run table serve test test-postgres bench clean
 
 $(VENV)/.base: pyproject.toml
 	@py="$$($(FIND_PYTHON))"; \
@@ -53,6 +53,12 @@ serve: $(VENV)/.base
 test: $(VENV)/.test
 	$(PY) manage.py migrate --noinput >/dev/null
 	$(PY) -m pytest
+
+# The same suite on PostgreSQL (CI runs both): the server at 127.0.0.1:5432, database `test` (pytest
+# makes test_test beside it). Override with POSTGRES_URL=postgres://user@host:port/name.
+POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/test
+test-postgres: $(VENV)/.test
+	DATABASE_URL=$(POSTGRES_URL) $(PY) -m pytest
 
 bench: $(VENV)/.test
 	$(PY) -m bench
