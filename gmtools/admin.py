@@ -168,6 +168,7 @@ class CharacterAdmin(admin.ModelAdmin):
     # Each game's resources, as (title, rows): a row may show a derived value (Vampire's tracker boxes,
     # the scifi distances), which is read-only.
     RESOURCE_FIELDSETS = PerGame(lambda system: (system.resources.title, system.resources.rows))
+    # Every game's derived values (functions of the character), read-only on a sheet.
     DERIVED_FIELDS = tuple(value for system in games.systems() for value in system.resources.derived)
 
     def get_fieldsets(self, request: HttpRequest, obj: Character | None = None) -> list:

@@ -1,6 +1,8 @@
-"""What a character sheet is made of: the games, trait categories, rating bounds and standard traits.
+"""What a character sheet is made of: the games, trait categories, rating bounds and standard traits,
+the kinds of character and of aspect.
 
-Each game's own categories and standard sheet live with the game, in ``gmtools.games`` (issue 12).
+Each game's own categories, standard sheet, rating ranges and published trait names live with the
+game, in ``gmtools.games`` (issue 12); the functions here ask it.
 
 How a standard trait is named
 -----------------------------
