@@ -1,9 +1,11 @@
 """The admin, where staff edit campaigns and full character sheets.
 
 A character's traits are shown as one inline per category of its game (Attributes, Abilities, ...)
-and its resources as one fieldset for its game, so a Vampire sheet never shows Essence. Both need
-the game, which comes from the campaign: the add page therefore asks for the basics only and
-continues to the change page, where the new character already has its game's standard sheet.
+and its resources as one fieldset for its game, so a Vampire sheet never shows Essence; a campaign
+shows its game's own state the same way. The fieldsets, their derived values and whether the
+game's characters have aspects are the game's (``gmtools.games``). All of it needs the game, which
+comes from the campaign: the add page therefore asks for the basics only and continues to the
+change page, where the new character already has its game's standard sheet.
 """
 
 import io
@@ -27,8 +29,8 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from gmtools import backup, games
-from gmtools.models import Aspect, AspectKind, Campaign, Character, Trait
-from gmtools.sheets import Game, TraitCategory
+from gmtools.models import Aspect, Campaign, Character, PerGame, Trait
+from gmtools.sheets import AspectKind, TraitCategory
 
 BOTH_LOCATIONS = [admin.ActionLocation.CHANGE_LIST, admin.ActionLocation.CHANGE_FORM]
 
@@ -163,50 +165,21 @@ class CharacterAdmin(admin.ModelAdmin):
     actions = ["duplicate"]
 
     BASIC_FIELDS = ("campaign", ("name", "kind"), ("player", "concept"), "notes")
-    RESOURCE_FIELDSETS = {
-        Game.EXALTED: (
-            _("Personality traits and Essence"),
-            (
-                ("exalted_willpower", "exalted_willpower_temporary"),
-                ("exalted_essence", "exalted_motes", "exalted_motes_max"),
-                ("exalted_compassion", "exalted_conviction", "exalted_temperance", "exalted_valor"),
-                "exalted_limit",
-            ),
-        ),
-        Game.V5: (
-            _("Hunger, Humanity and trackers"),
-            (
-                ("v5_hunger", "v5_humanity", "v5_blood_potency"),
-                ("v5_health_boxes", "v5_health_superficial", "v5_health_aggravated"),
-                ("v5_willpower_boxes", "v5_willpower_superficial", "v5_willpower_aggravated", "v5_willpower_dice"),
-            ),
-        ),
-        Game.FATE: (
-            _("Fate points, stress and consequences"),
-            (
-                ("fate_points", "fate_refresh"),
-                ("fate_stress_1", "fate_stress_2", "fate_stress_3"),
-                "fate_consequence_mild",
-                "fate_consequence_moderate",
-                "fate_consequence_severe",
-            ),
-        ),
-        Game.SCIFI: (
-            _("Health, actions and distances"),
-            (("scifi_health", "scifi_health_max"), ("scifi_action_slots", "scifi_in_adventure", "scifi_off_rol"),
-             "scifi_distances"),
-        ),
-    }
-    DERIVED_FIELDS = ("v5_health_boxes", "v5_willpower_boxes", "v5_willpower_dice", "scifi_off_rol", "scifi_distances")
+    # Each game's resources, as (title, rows): a row may show a derived value (Vampire's tracker boxes,
+    # the scifi distances), which is read-only.
+    RESOURCE_FIELDSETS = PerGame(lambda system: (system.resources.title, system.resources.rows))
+    # Every game's derived values (functions of the character), read-only on a sheet.
+    DERIVED_FIELDS = tuple(value for system in games.systems() for value in system.resources.derived)
 
     def get_fieldsets(self, request: HttpRequest, obj: Character | None = None) -> list:
         fieldsets = [(None, {"fields": self.BASIC_FIELDS})]
         if obj is not None:
-            title, fields = self.RESOURCE_FIELDSETS[obj.game]
-            fieldsets.append((title, {"fields": fields}))
+            title, rows = self.RESOURCE_FIELDSETS[obj.game]
+            if rows:
+                fieldsets.append((title, {"fields": rows}))
         return fieldsets
 
-    def get_readonly_fields(self, request: HttpRequest, obj: Character | None = None) -> tuple[str, ...]:
+    def get_readonly_fields(self, request: HttpRequest, obj: Character | None = None) -> tuple:
         return self.DERIVED_FIELDS if obj is not None else ()
 
     def get_inlines(self, request: HttpRequest, obj: Character | None) -> list[type[admin.options.InlineModelAdmin]]:
@@ -215,7 +188,7 @@ class CharacterAdmin(admin.ModelAdmin):
         inlines: list[type[admin.options.InlineModelAdmin]] = [
             TRAIT_INLINES[category] for category in games.get(obj.game).categories
         ]
-        if obj.game == Game.FATE:
+        if games.get(obj.game).sheet.aspects:
             inlines.append(AspectInline)
         return inlines
 
@@ -228,33 +201,6 @@ class CharacterAdmin(admin.ModelAdmin):
         super().save_model(request, obj, form, change)
         if not change:
             obj.add_standard_sheet()  # inside the admin's transaction for this request
-
-    @admin.display(description=_("Health boxes"))
-    def v5_health_boxes(self, obj: Character) -> int:
-        return obj.v5_health_boxes
-
-    @admin.display(description=_("Willpower boxes"))
-    def v5_willpower_boxes(self, obj: Character) -> int:
-        return obj.v5_willpower_boxes
-
-    @admin.display(description=_("Willpower roll dice"))
-    def v5_willpower_dice(self, obj: Character) -> int:
-        return obj.v5_willpower_dice
-
-    @admin.display(description=_("Off-Rol actions"), boolean=True)
-    def scifi_off_rol(self, obj: Character) -> bool:
-        return obj.scifi_off_rol_allowed
-
-    @admin.display(description=_("Distances"))
-    def scifi_distances(self, obj: Character) -> str:
-        distances = obj.scifi_distances()
-        return (
-            gettext(
-                "Swimming %(swim_m)d m per action; vertical jump %(vertical_jump_cm)d cm; "
-                "running long jump %(running_jump_m)d m; standing long jump %(standing_jump_m)d m."
-            )
-            % distances
-        )
 
     @admin.action(
         description=_("Duplicate this character"),
@@ -299,16 +245,16 @@ class CampaignAdmin(admin.ModelAdmin):
 
     def get_fieldsets(self, request: HttpRequest, obj: Campaign | None = None) -> list:
         fieldsets = [(None, {"fields": ("name", "game", "gm")})]
-        if obj is not None and obj.game == Game.FATE:
-            fieldsets.append((_("Fate deck"), {"fields": ("fate_uses_deck", "fate_cards_left")}))
-        if obj is not None and obj.game == Game.SCIFI:
-            fieldsets.append((_("On-Rol / Off-Rol"), {"fields": ("scifi_adventure_open",)}))
+        state = games.get(obj.game).state if obj is not None else None
+        if state is not None and state.rows:
+            fieldsets.append((state.title, {"fields": state.rows}))
         return fieldsets
 
-    def get_readonly_fields(self, request: HttpRequest, obj: Campaign | None = None) -> tuple[str, ...]:
-        if obj is not None and obj.characters.exists():
-            return ("game", "fate_cards_left")
-        return ("fate_cards_left",)
+    def get_readonly_fields(self, request: HttpRequest, obj: Campaign | None = None) -> tuple:
+        if obj is None:
+            return ()
+        derived = games.get(obj.game).state.derived  # Fate's cards left
+        return ("game", *derived) if obj.characters.exists() else derived
 
     def get_changeform_initial_data(self, request: HttpRequest) -> dict:
         return {"gm": request.user.pk, **super().get_changeform_initial_data(request)}
@@ -317,10 +263,6 @@ class CampaignAdmin(admin.ModelAdmin):
     def character_count(self, obj: Campaign) -> str:
         url = reverse("admin:gmtools_character_changelist") + f"?campaign__id__exact={obj.pk}"
         return format_html('<a href="{}">{}</a>', url, obj.character_count)
-
-    @admin.display(description=_("cards left"))
-    def fate_cards_left(self, obj: Campaign) -> int:
-        return len(obj.fate_deck)
 
     @admin.action(
         description=_("Download as JSON"),

@@ -8,7 +8,7 @@ the turn order and the composer's list of characters (see ``gmtools.board.redraw
 
 The sheet reuses the admin's per-category trait forms (``gmtools.admin.TraitForm`` and
 ``TraitFormSet``: a standard trait keeps its translated label and cannot be renamed or deleted; a
-name is unique across the categories) and its per-game resource fieldsets. A new character's sheet
+name is unique across the categories) and the game's resource fieldset. A new character's sheet
 is shown before the character exists: its standard traits are rows not yet saved, and the POST
 that creates the character saves them with the ratings submitted, in the order shown.
 """
@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from crispy_forms.helper import FormHelper
@@ -30,15 +30,17 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import transaction
 from django.forms.models import inlineformset_factory
 from django.utils.functional import Promise
-from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from gmtools import backup, games
-from gmtools.admin import CATEGORY_PLURALS, MAX_IMPORT_BYTES, AspectFormSet, CharacterAdmin, TraitForm, TraitFormSet
+from gmtools.admin import CATEGORY_PLURALS, MAX_IMPORT_BYTES, AspectFormSet, TraitForm, TraitFormSet
 from gmtools.composer import FIRST_CATEGORY, SECOND_CATEGORY
+from gmtools.games.base import POOL_NAMES, NpcTemplate
+from gmtools.games.base import Row as GameRow
 from gmtools.live import announce
-from gmtools.models import Aspect, AspectKind, Campaign, ChangeKind, Character, CharacterKind, Trait
-from gmtools.sheets import Game, TraitCategory, rating_bounds
+from gmtools.models import Aspect, Campaign, ChangeKind, Character, CharacterKind, PerGame, Trait, game_choices
+from gmtools.sheets import rating_bounds
 
 NAME_MAX = Character._meta.get_field("name").max_length
 BASIC_FIELDS = ("name", "kind", "player", "concept", "notes")
@@ -64,11 +66,10 @@ class CharacterForm(forms.ModelForm):
     def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.instance.campaign = campaign
-        game = campaign.game
+        resources = games.get(campaign.game).resources
         for name in list(self.fields):
-            if name not in BASIC_FIELDS and name not in Character.RESOURCE_FIELDS[game]:
+            if name not in BASIC_FIELDS and name not in resources.fields:
                 del self.fields[name]
-        title, rows = CharacterAdmin.RESOURCE_FIELDSETS[game]
         self.helper = FormHelper()
         self.helper.form_tag = False
         self.helper.disable_csrf = True
@@ -76,12 +77,12 @@ class CharacterForm(forms.ModelForm):
             Row(Column("name", css_class="col-8"), Column("kind", css_class="col-4")),
             Row(Column("player"), Column("concept")),
             Field("notes"),
-            Fieldset(title, *(self._row(row) for row in rows)),
+            *([Fieldset(resources.title, *(self._row(row) for row in resources.rows))] if resources.rows else []),
         )
 
-    def _row(self, row: tuple[str, ...] | str) -> Row:
+    def _row(self, row: GameRow) -> Row:
         # The admin's rows, without its read-only derived values (boxes, distances).
-        names = [name for name in ((row,) if isinstance(row, str) else row) if name in self.fields]
+        names = [name for name in (row if isinstance(row, tuple) else (row,)) if name in self.fields]
         return Row(*(Column(name) for name in names))
 
 
@@ -126,8 +127,8 @@ def _trait_formset(category: str) -> type[SheetTraitFormSet]:
     return formset
 
 
-FateAspectFormSet = inlineformset_factory(Character, Aspect, formset=AspectFormSet,
-                                          fields=["kind", "text", "free_invocations"], extra=1, can_delete=True)
+SheetAspectFormSet = inlineformset_factory(Character, Aspect, formset=AspectFormSet,
+                                           fields=["kind", "text", "free_invocations"], extra=1, can_delete=True)
 
 
 @dataclass
@@ -138,7 +139,7 @@ class TraitGroup:
 
 
 class CharacterSheet:
-    """A character's whole sheet as one form: its row, one trait formset per category, Fate's aspects."""
+    """A character's whole sheet as one form: its row, one trait formset per category, its aspects (Fate's)."""
 
     def __init__(self, campaign: Campaign, data: Any = None, instance: Character | None = None) -> None:
         self.campaign = campaign
@@ -151,11 +152,12 @@ class CharacterSheet:
         self.data = data
         self.groups = self._groups(data, sheet=self.adding)
         self.aspects = None
-        if campaign.game == Game.FATE:
-            # A new Fate character starts with its high concept and trouble to write (FAE's first two aspects).
-            starting = [{"kind": AspectKind.HIGH_CONCEPT}, {"kind": AspectKind.TROUBLE}] if self.adding else None
-            self.aspects = FateAspectFormSet(data, instance=self.character, prefix="aspects",
-                                             queryset=Aspect.objects.filter(scene__isnull=True), initial=starting)
+        rules = games.get(campaign.game).sheet
+        if rules.aspects:
+            # A new character starts with the aspects its game asks for first to write (Fate's high concept and trouble).
+            starting = [{"kind": kind} for kind in rules.starting_aspects] if self.adding else None
+            self.aspects = SheetAspectFormSet(data, instance=self.character, prefix="aspects",
+                                              queryset=Aspect.objects.filter(scene__isnull=True), initial=starting)
             if starting:
                 self.aspects.extra = len(starting) + 1
 
@@ -235,9 +237,9 @@ class CharacterSheet:
                 self.data = data
                 self.groups = self._groups(data, sheet=False)
                 if self.aspects is not None:
-                    self.aspects = FateAspectFormSet(data, instance=character, prefix="aspects",
-                                                     queryset=Aspect.objects.filter(scene__isnull=True),
-                                                     initial=self.aspects.initial_extra)  # rows left as offered stay unsaved
+                    self.aspects = SheetAspectFormSet(data, instance=character, prefix="aspects",
+                                                      queryset=Aspect.objects.filter(scene__isnull=True),
+                                                      initial=self.aspects.initial_extra)  # rows left as offered stay unsaved
                 if not all([formset.is_valid() for formset in self.formsets]):
                     raise ValidationError("")
                 for formset in self.formsets:
@@ -303,35 +305,34 @@ def delete_character(character: Character) -> None:
 # (Skill), so a pool of N is split over a custom trait of the game's first category (Attribute)
 # named "Pool" and one of its second category (Ability, Skill) named "Pool (skill)", each within
 # that category's rating bounds (1-5 and 0-5: pools 1 to 10); the skill half matters in the sci-fi
-# game, where Hard and harder need a skill level. Fate has no pool: its quick NPC has one custom
-# Approach, "Skill", rated 0 to +8 (an NPC's maximum). Nothing new in the model, every bound is
-# the model's own, and the GM can rename the traits or add the standard sheet's in the editor.
-POOL_NAMES: dict[str, Promise] = {
-    "first": pgettext_lazy("quick NPC", "Pool"),
-    "second": pgettext_lazy("quick NPC", "Pool (skill)"),
-    "fate": pgettext_lazy("quick NPC", "Skill"),
-}
+# game, where Hard and harder need a skill level. A game with one category (Fate) has no pool: its
+# quick NPC has one custom trait of it, "Skill", rated within an NPC's bounds (Fate: 0 to +8). Nothing
+# new in the model, every bound is the model's own, and the GM can rename the traits or add the
+# standard sheet's in the editor (see ``gmtools.games.base.POOL_NAMES``).
 
 
-# A quick V5 NPC is a mortal (no Hunger dice in its pool); a vampire NPC is made from the full sheet.
-QUICK_RESOURCES: dict[str, dict[str, Any]] = {Game.V5: {"v5_hunger": 0, "v5_blood_potency": 0}}
+def _new_npc() -> Character:
+    """A quick NPC before it is made: what its traits' bounds are read for."""
+    return Character(kind=CharacterKind.NPC)
 
 
 def pool_bounds(game: str) -> tuple[int, int]:
-    first_low, first_high = rating_bounds(game, FIRST_CATEGORY[game], npc=True)
+    npc = _new_npc()
+    first_low, first_high = rating_bounds(game, FIRST_CATEGORY[game], character=npc)
     if not SECOND_CATEGORY[game]:
         return first_low, first_high
-    return first_low, first_high + rating_bounds(game, SECOND_CATEGORY[game][0], npc=True)[1]
+    return first_low, first_high + rating_bounds(game, SECOND_CATEGORY[game][0], character=npc)[1]
 
 
 def pool_traits(game: str, pool: int) -> list[tuple[str, str, int]]:
     """(category, name, rating) of the traits that hold a bare pool (see ``POOL_NAMES``)."""
     first = FIRST_CATEGORY[game]
     if not SECOND_CATEGORY[game]:
-        return [(first, str(POOL_NAMES["fate"]), pool)]
+        return [(first, str(POOL_NAMES["single"]), pool)]
     second = SECOND_CATEGORY[game][0]
-    high = rating_bounds(game, first, npc=True)[1]
-    skill = min(rating_bounds(game, second, npc=True)[1], pool // 2)
+    npc = _new_npc()
+    high = rating_bounds(game, first, character=npc)[1]
+    skill = min(rating_bounds(game, second, character=npc)[1], pool // 2)
     attribute = pool - skill
     if attribute > high:
         attribute, skill = high, pool - high
@@ -350,9 +351,9 @@ class QuickNpcForm(forms.Form):
         pool.min_value, pool.max_value, pool.initial = low, high, min(max(low, 6), high)
         pool.validators += [MinValueValidator(low), MaxValueValidator(high)]
         pool.widget.attrs.update(min=low, max=high)
-        if campaign.game == Game.FATE:
-            pool.label, pool.initial = _("Skill bonus"), 2
-            pool.help_text = _("A nameless NPC's one skill, from 0 (Mediocre) to +8 (Legendary).")
+        bonus = games.get(campaign.game).npcs.quick_bonus
+        if bonus is not None:
+            pool.label, pool.help_text, pool.initial = bonus
         else:
             pool.help_text = _("The dice it rolls, %(low)d to %(high)d.") % {"low": low, "high": high}
         self.helper = FormHelper()
@@ -364,95 +365,20 @@ class QuickNpcForm(forms.Form):
         data = self.cleaned_data
         try:
             return create_npcs(self.campaign, data["name"], 1, traits=pool_traits(self.campaign.game, data["pool"]),
-                               resources=QUICK_RESOURCES.get(self.campaign.game), standard_sheet=False)[0]
+                               resources=games.get(self.campaign.game).npcs.quick_resources, standard_sheet=False)[0]
         except ValidationError as error:
             _add_errors(self, error)
             return None
 
 
-# --- NPC templates: written as data, in one place -------------------------------------------------
+# --- NPC templates: written as data, each game's in its package ------------------------------------
 
-
-@dataclass(frozen=True)
-class NpcTemplate:
-    key: str
-    label: Promise
-    name: Promise  # what each NPC is called unless the GM names it
-    ratings: dict[str, int] = field(default_factory=dict)  # standard traits by key (the others keep their default)
-    resources: dict[str, Any] = field(default_factory=dict)
-    traits: tuple[tuple[str, str, int], ...] = ()  # (category, name, rating) added by hand
-    standard_sheet: bool = True
-    notes: Promise | str = ""
-
-
-C = TraitCategory
-
-NPC_TEMPLATES: dict[str, tuple[NpcTemplate, ...]] = {
-    # Exalted 2e extras: mortals with a few good dice, Essence 1, no motes.
-    Game.EXALTED: (
-        NpcTemplate("soldier", _("Extra: soldier"), _("Soldier"),
-                    ratings={"strength": 2, "dexterity": 2, "stamina": 2, "perception": 2, "wits": 2,
-                             "melee": 3, "archery": 1, "athletics": 2, "awareness": 2, "dodge": 2,
-                             "resistance": 2, "war": 1},
-                    resources={"exalted_willpower": 4, "exalted_willpower_temporary": 4, "exalted_valor": 2,
-                               "exalted_conviction": 2}),
-        NpcTemplate("bandit", _("Extra: bandit"), _("Bandit"),
-                    ratings={"strength": 2, "dexterity": 2, "stamina": 2, "wits": 2, "melee": 2, "archery": 2,
-                             "athletics": 1, "awareness": 1, "dodge": 1, "stealth": 2, "survival": 1, "larceny": 1},
-                    resources={"exalted_willpower": 3, "exalted_willpower_temporary": 3}),
-        NpcTemplate("townsfolk", _("Extra: townsfolk"), _("Townsperson"),
-                    ratings={"charisma": 2, "perception": 2, "wits": 2, "craft": 2, "awareness": 1, "socialize": 1,
-                             "bureaucracy": 1},
-                    resources={"exalted_willpower": 3, "exalted_willpower_temporary": 3, "exalted_compassion": 2}),
-    ),
-    # V5: mortals have no Hunger and no Blood Potency; a ghoul adds a dot of a Discipline.
-    Game.V5: (
-        NpcTemplate("mortal", _("Mortal"), _("Mortal"),
-                    ratings={"strength": 2, "dexterity": 2, "stamina": 2, "charisma": 2, "composure": 2,
-                             "wits": 2, "resolve": 2, "athletics": 1, "brawl": 2, "drive": 1, "firearms": 1,
-                             "awareness": 2, "streetwise": 1, "insight": 1},
-                    resources={"v5_hunger": 0, "v5_blood_potency": 0, "v5_humanity": 7}),
-        NpcTemplate("thug", _("Mortal: thug"), _("Thug"),
-                    ratings={"strength": 3, "dexterity": 2, "stamina": 3, "composure": 2, "wits": 2, "resolve": 2,
-                             "athletics": 2, "brawl": 3, "firearms": 2, "melee": 2, "intimidation": 2,
-                             "streetwise": 2, "awareness": 1},
-                    resources={"v5_hunger": 0, "v5_blood_potency": 0, "v5_humanity": 6}),
-        NpcTemplate("ghoul", _("Ghoul"), _("Ghoul"),
-                    ratings={"strength": 3, "dexterity": 2, "stamina": 3, "composure": 2, "wits": 2, "resolve": 3,
-                             "athletics": 2, "brawl": 3, "firearms": 2, "melee": 2, "awareness": 2,
-                             "intimidation": 2, "stealth": 1},
-                    resources={"v5_hunger": 0, "v5_blood_potency": 0, "v5_humanity": 6},
-                    traits=((C.DISCIPLINE, "Potence", 1),)),
-    ),
-    # Fate nameless NPCs: one skill and one stress box (boxes 2 and 3 start taken), no fate points.
-    Game.FATE: (
-        NpcTemplate("average", _("Nameless NPC, average (+1)"), _("Nameless NPC"), standard_sheet=False,
-                    traits=((C.APPROACH, "skill", 1),),
-                    resources={"fate_points": 0, "fate_refresh": 1, "fate_stress_2": True, "fate_stress_3": True},
-                    notes=_("Nameless NPC: one stress box (boxes 2 and 3 start taken).")),
-        NpcTemplate("fair", _("Nameless NPC, fair (+2)"), _("Nameless NPC"), standard_sheet=False,
-                    traits=((C.APPROACH, "skill", 2),),
-                    resources={"fate_points": 0, "fate_refresh": 1, "fate_stress_2": True, "fate_stress_3": True},
-                    notes=_("Nameless NPC: one stress box (boxes 2 and 3 start taken).")),
-    ),
-    # Sci-fi mooks: a short health track and one trade.
-    Game.SCIFI: (
-        NpcTemplate("mook", _("Mook"), _("Mook"),
-                    ratings={"strength": 2, "agility": 2, "endurance": 2, "perception": 2, "firearms": 2,
-                             "melee": 1, "athletics": 1},
-                    resources={"scifi_health": 5, "scifi_health_max": 5}),
-        NpcTemplate("veteran", _("Mook: veteran"), _("Veteran"),
-                    ratings={"strength": 3, "agility": 3, "endurance": 3, "perception": 3, "intelligence": 2,
-                             "firearms": 3, "melee": 2, "athletics": 2, "stealth": 1},
-                    resources={"scifi_health": 8, "scifi_health_max": 8}),
-    ),
-}
+NPC_TEMPLATES = PerGame(lambda system: system.npcs.templates)
 
 
 def _template_traits(template: NpcTemplate) -> tuple[tuple[str, str, int], ...]:
-    # "skill" is the quick NPC's Fate skill: named in the GM's language when made.
-    return tuple((category, str(POOL_NAMES["fate"]) if name == "skill" else name, rating)
-                 for category, name, rating in template.traits)
+    # A name the template gives lazily (Fate's "Skill") is written in the GM's language when made.
+    return tuple((category, str(name), rating) for category, name, rating in template.traits)
 
 
 class TemplateForm(forms.Form):
@@ -594,9 +520,9 @@ def import_characters(campaign: Campaign, document: Any, only: str = "") -> list
     """The characters of a campaign file, added to this campaign with the importer's own checks, all or none."""
     backup._check_header(document)
     game = backup._object(document["campaign"], "campaign").get("game")
-    if game != campaign.game:
+    if not campaign.plays(game):
         raise backup.BackupError(gettext("The file's characters are of another game (%(game)s).")
-                                 % {"game": Game(game).label if game in Game.values else game})
+                                 % {"game": dict(game_choices()).get(game, game)})
     rows = list(enumerate(backup._list(document["characters"], "characters")))
     if only:
         rows = [(i, row) for i, row in rows if isinstance(row, dict) and str(row.get("name", "")).casefold() == only.casefold()]

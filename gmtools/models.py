@@ -1,11 +1,16 @@
 """Campaigns, their characters, and the characters' sheets.
 
 A Campaign belongs to one GM and plays one game; the game is fixed once the campaign has
-characters, because their sheets are that game's. A Character's resources (Willpower, Hunger,
-fate points, ...) are real columns named after their game, not a JSON blob, so that the database
-itself checks their bounds: each bound is written once in ``CHARACTER_BOUNDS`` and becomes both a
-form validator and a CheckConstraint. A character uses only its game's columns
-(``Character.RESOURCE_FIELDS``); the others keep their defaults and are never shown.
+characters, because their sheets are that game's. What is the game's own lives in its package
+(``gmtools.games``) and is asked of it here; these models name no game.
+
+A Character's resources (Willpower, Hunger, fate points, ...) and a Campaign's state (Fate's deck,
+the scifi adventure) are real columns named after their game, not a JSON blob, so that the database
+itself checks their bounds; moving them to one JSON field per game is left for later. Each game
+declares its columns as an abstract model (``GameSystem.resources`` and ``state``) that Character
+and Campaign inherit, each bound once (a form validator and a CheckConstraint). A row uses only its
+game's columns (``Character.RESOURCE_FIELDS``, ``Campaign.STATE_FIELDS``); the others keep their
+defaults and are never shown.
 
 Traits (attributes, abilities, approaches, disciplines, ...) are rows. How a standard trait is
 named in both languages, and the rating bounds of each game, are explained in ``gmtools.sheets``.
@@ -16,6 +21,7 @@ campaign importer run.
 
 import re
 import secrets
+from collections.abc import Callable, Iterator, Mapping
 from typing import ClassVar, Self
 
 from django.conf import settings
@@ -33,16 +39,50 @@ from django.utils.translation import gettext_lazy as _
 from rules.extended import MAX_GOAL, MAX_ROLLS, MAX_TUG_ROUNDS
 
 from gmtools import games
+from gmtools.games.base import GameSystem
 from gmtools.sheets import (
     RATING_MAX,
+    AspectKind,
+    CharacterKind,
     Game,
     TraitCategory,
     known_name,
     rating_bounds,
 )
 
-# One card per ordered combination of four Fate dice (3 ** 4).
-FATE_DECK_SIZE = 81
+
+class PerGame[T](Mapping[str, T]):
+    """What each registered game says of one thing, by game id; a game that says None is left out.
+
+    Read from the registry at each look-up, so that a game registered after this module was
+    imported (as a test registers one) is in it.
+    """
+
+    def __init__(self, read: Callable[[GameSystem], T | None]) -> None:
+        self._read = read
+
+    def __getitem__(self, game: str) -> T:
+        value = self._read(games.get(game))
+        if value is None:
+            raise KeyError(game)
+        return value
+
+    def __iter__(self) -> Iterator[str]:
+        return (system.id for system in games.systems() if self._read(system) is not None)
+
+    def __len__(self) -> int:
+        return sum(1 for _game in self)
+
+
+def game_choices() -> list[tuple[str, Promise | str]]:
+    """Every registered game, as the campaign form and the admin offer it (a game registered later too)."""
+    return [(system.id, system.label or system.id) for system in games.systems()]
+
+
+# Each game's own columns: abstract models that Campaign and Character inherit (see the docstring).
+# Read once, when the tables are defined; a game registered later has none.
+CAMPAIGN_STATE = tuple(system.state.model for system in games.systems() if system.state.model)
+CHARACTER_RESOURCES = tuple(system.resources.model for system in games.systems() if system.resources.model)
 
 
 def new_player_token() -> str:
@@ -64,32 +104,15 @@ class CampaignQuerySet(models.QuerySet):
         return self.for_gm(user)
 
 
-class Campaign(models.Model):
+class Campaign(*CAMPAIGN_STATE, models.Model):
     name = models.CharField(_("name"), max_length=120)
-    game = models.CharField(_("game"), max_length=10, choices=Game.choices)
+    game = models.CharField(_("game"), max_length=10, choices=game_choices)
     gm = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         # Deleting an account must not silently take its campaigns with it.
         on_delete=models.PROTECT,
         related_name="campaigns",
         verbose_name=_("game master"),
-    )
-    scifi_adventure_open = models.BooleanField(
-        _("adventure open"),
-        default=False,
-        help_text=_("While an adventure is open, the characters in it cannot take Off-Rol actions."),
-    )
-    fate_uses_deck = models.BooleanField(
-        _("draw from the Fate deck"),
-        default=False,
-        help_text=_("Draw a card from the 81-card Fate deck instead of rolling four Fate dice."),
-    )
-    fate_deck = models.JSONField(
-        _("Fate deck cards left"),
-        # Empty: the next draw shuffles a full deck (a deck listed in order would deal 0, 1, 2, ...).
-        default=list,
-        blank=True,
-        help_text=_("The indices (0-80) of the cards not yet drawn, next card first; an empty deck is shuffled at the next draw."),
     )
     # The player link's secret: whoever has it reads the table (never changes it). A new token
     # cuts off the old link at once, open streams included.
@@ -98,13 +121,10 @@ class Campaign(models.Model):
 
     objects = CampaignQuerySet.as_manager()
 
-    # The campaign-wide state each game uses; exported and shown only for that game.
-    STATE_FIELDS: ClassVar[dict[str, tuple[str, ...]]] = {
-        Game.EXALTED: (),
-        Game.V5: (),
-        Game.FATE: ("fate_uses_deck", "fate_deck"),
-        Game.SCIFI: ("scifi_adventure_open",),
-    }
+    # The campaign-wide state each game uses (its columns); exported and shown only for that game.
+    STATE_FIELDS: ClassVar[Mapping[str, tuple[str, ...]]] = PerGame(lambda system: system.state.fields)
+    # The switch a GM flips from the table, for the games that have one (staff edit the rest in the admin).
+    TABLE_SWITCHES: ClassVar[Mapping[str, str]] = PerGame(lambda system: system.state.switch)
 
     class Meta:
         ordering = ["name"]
@@ -125,15 +145,12 @@ class Campaign(models.Model):
     def clean(self) -> None:
         if self._game_change_blocked():
             raise ValidationError({"game": _("The game cannot change once the campaign has characters.")})
-        deck = self.fate_deck
-        if not (
-            isinstance(deck, list)
-            and all(type(card) is int and 0 <= card < FATE_DECK_SIZE for card in deck)
-            and len(set(deck)) == len(deck)
-        ):
-            raise ValidationError(
-                {"fate_deck": _("The Fate deck must be a list of distinct card numbers from 0 to 80.")}
-            )
+        try:
+            check = games.get(self.game).state.check
+        except KeyError:
+            return  # a game nobody registered: the choices of the game field report it
+        if check is not None:
+            check(self)
 
     def save(self, *args, **kwargs) -> None:
         # Forms report this through clean(); this catches every other path.
@@ -141,8 +158,9 @@ class Campaign(models.Model):
             raise ValidationError(_("The game cannot change once the campaign has characters."))
         super().save(*args, **kwargs)
 
-    # The switches a GM flips from the table, per game (staff edit the rest in the admin).
-    TABLE_SWITCHES: ClassVar[dict[str, str]] = {Game.FATE: "fate_uses_deck", Game.SCIFI: "scifi_adventure_open"}
+    def plays(self, game: str) -> bool:
+        """Does this campaign play that game? (A character file's, say.)"""
+        return self.game == game
 
     def flip(self) -> None:
         """Flip this game's table switch (the Fate deck, or the scifi adventure being open)."""
@@ -156,11 +174,6 @@ class Campaign(models.Model):
         Campaign.objects.filter(pk=self.pk).update(player_token=self.player_token)
 
     @property
-    def fate_cards_left(self) -> int:
-        """An empty deck is shuffled whole at the next draw."""
-        return len(self.fate_deck) or FATE_DECK_SIZE
-
-    @property
     def switch(self) -> bool | None:
         field = self.TABLE_SWITCHES.get(self.game)
         return getattr(self, field) if field else None
@@ -172,52 +185,11 @@ class Campaign(models.Model):
         return stored is not None and stored != self.game and self.characters.exists()
 
 
-class CharacterKind(models.TextChoices):
-    PC = "pc", _("PC")
-    NPC = "npc", _("NPC")
-
-
-# Inclusive bounds of every numeric resource. Temporary Willpower, current motes and tracker
-# damage also have bounds that depend on another value; see Character.Meta and Character.clean.
+# Inclusive bounds of every numeric resource, from each game's package. Temporary Willpower, current
+# motes and tracker damage also have bounds that depend on another value: see each game's columns.
 CHARACTER_BOUNDS: dict[str, tuple[int, int]] = {
-    "exalted_essence": (1, 10),
-    "exalted_willpower": (1, 10),
-    "exalted_willpower_temporary": (0, 10),
-    "exalted_motes": (0, 100),
-    "exalted_motes_max": (0, 100),
-    "exalted_compassion": (1, 5),
-    "exalted_conviction": (1, 5),
-    "exalted_temperance": (1, 5),
-    "exalted_valor": (1, 5),
-    "exalted_limit": (0, 10),
-    "v5_hunger": (0, 5),
-    "v5_humanity": (0, 10),
-    "v5_blood_potency": (0, 10),
-    "v5_health_superficial": (0, 15),
-    "v5_health_aggravated": (0, 15),
-    "v5_willpower_superficial": (0, 15),
-    "v5_willpower_aggravated": (0, 15),
-    "fate_points": (0, 99),
-    # Fate Accelerated: refresh never drops below 1.
-    "fate_refresh": (1, 10),
-    # Two per turn by the rules; an advantage or augmentation may change a character's.
-    "scifi_action_slots": (1, 4),
-    # The seed prints no health rules: a plain track of points that the GM sizes.
-    "scifi_health": (0, 99),
-    "scifi_health_max": (1, 99),
+    name: bounds for system in games.systems() for name, bounds in system.resources.bounds.items()
 }
-
-
-def _bounded(
-    field: str, verbose_name: Promise, default: int, help_text: Promise | str = ""
-) -> models.PositiveSmallIntegerField:
-    low, high = CHARACTER_BOUNDS[field]
-    return models.PositiveSmallIntegerField(
-        verbose_name,
-        default=default,
-        validators=[MinValueValidator(low), MaxValueValidator(high)],
-        help_text=help_text,
-    )
 
 
 def _range_constraints(bounds: dict[str, tuple[int, int]]) -> list[models.CheckConstraint]:
@@ -249,7 +221,7 @@ class CharacterManager(models.Manager.from_queryset(CharacterQuerySet)):
         return character
 
 
-class Character(models.Model):
+class Character(*CHARACTER_RESOURCES, models.Model):
     campaign = models.ForeignKey(
         Campaign, on_delete=models.CASCADE, related_name="characters", verbose_name=_("campaign")
     )
@@ -259,88 +231,10 @@ class Character(models.Model):
     concept = models.CharField(_("concept"), max_length=200, blank=True)
     notes = models.TextField(_("notes"), blank=True)
 
-    exalted_essence = _bounded("exalted_essence", _("Essence"), 1)
-    exalted_willpower = _bounded(
-        "exalted_willpower", _("Willpower (permanent)"), 5, _("The dots; Willpower rolls use these.")
-    )
-    exalted_willpower_temporary = _bounded(
-        "exalted_willpower_temporary", _("Willpower (temporary)"), 5, _("The boxes, spent for automatic successes.")
-    )
-    exalted_motes = _bounded("exalted_motes", _("personal motes"), 0)
-    exalted_motes_max = _bounded("exalted_motes_max", _("personal mote pool"), 0)
-    exalted_compassion = _bounded("exalted_compassion", _("Compassion"), 1)
-    exalted_conviction = _bounded("exalted_conviction", _("Conviction"), 1)
-    exalted_temperance = _bounded("exalted_temperance", _("Temperance"), 1)
-    exalted_valor = _bounded("exalted_valor", _("Valor"), 1)
-    exalted_limit = _bounded("exalted_limit", _("Limit"), 0)
-
-    v5_hunger = _bounded("v5_hunger", _("Hunger"), 1)
-    v5_humanity = _bounded("v5_humanity", _("Humanity"), 7)
-    v5_blood_potency = _bounded("v5_blood_potency", _("Blood Potency"), 1)
-    v5_health_superficial = _bounded("v5_health_superficial", _("Health: superficial damage"), 0)
-    v5_health_aggravated = _bounded("v5_health_aggravated", _("Health: aggravated damage"), 0)
-    v5_willpower_superficial = _bounded(
-        "v5_willpower_superficial",
-        _("Willpower: superficial damage"),
-        0,
-        _("Spending 1 Willpower marks 1 superficial damage."),
-    )
-    v5_willpower_aggravated = _bounded("v5_willpower_aggravated", _("Willpower: aggravated damage"), 0)
-
-    fate_points = _bounded("fate_points", _("fate points"), 3)
-    fate_refresh = _bounded("fate_refresh", _("refresh"), 3)
-    fate_stress_1 = models.BooleanField(_("stress box 1"), default=False)
-    fate_stress_2 = models.BooleanField(_("stress box 2"), default=False)
-    fate_stress_3 = models.BooleanField(_("stress box 3"), default=False)
-    fate_consequence_mild = models.CharField(_("mild consequence (2)"), max_length=120, blank=True)
-    fate_consequence_moderate = models.CharField(_("moderate consequence (4)"), max_length=120, blank=True)
-    fate_consequence_severe = models.CharField(_("severe consequence (6)"), max_length=120, blank=True)
-
-    scifi_action_slots = _bounded("scifi_action_slots", _("action slots per turn"), 2)
-    scifi_health = _bounded("scifi_health", _("health"), 10)
-    scifi_health_max = _bounded("scifi_health_max", _("maximum health"), 10)
-    scifi_in_adventure = models.BooleanField(
-        _("in the adventure"),
-        default=False,
-        help_text=_("Takes part in the campaign's adventure (On-Rol) when it is open."),
-    )
-
     objects = CharacterManager()
 
-    RESOURCE_FIELDS: ClassVar[dict[str, tuple[str, ...]]] = {
-        Game.EXALTED: (
-            "exalted_essence",
-            "exalted_willpower",
-            "exalted_willpower_temporary",
-            "exalted_motes",
-            "exalted_motes_max",
-            "exalted_compassion",
-            "exalted_conviction",
-            "exalted_temperance",
-            "exalted_valor",
-            "exalted_limit",
-        ),
-        Game.V5: (
-            "v5_hunger",
-            "v5_humanity",
-            "v5_blood_potency",
-            "v5_health_superficial",
-            "v5_health_aggravated",
-            "v5_willpower_superficial",
-            "v5_willpower_aggravated",
-        ),
-        Game.FATE: (
-            "fate_points",
-            "fate_refresh",
-            "fate_stress_1",
-            "fate_stress_2",
-            "fate_stress_3",
-            "fate_consequence_mild",
-            "fate_consequence_moderate",
-            "fate_consequence_severe",
-        ),
-        Game.SCIFI: ("scifi_action_slots", "scifi_health", "scifi_health_max", "scifi_in_adventure"),
-    }
+    # The resource columns of each game (its own, from ``CHARACTER_RESOURCES``); the others are never shown.
+    RESOURCE_FIELDS: ClassVar[Mapping[str, tuple[str, ...]]] = PerGame(lambda system: system.resources.fields)
 
     class Meta:
         ordering = ["campaign", "name"]
@@ -349,21 +243,8 @@ class Character(models.Model):
         constraints = [
             *_range_constraints(CHARACTER_BOUNDS),
             models.CheckConstraint(condition=Q(kind__in=CharacterKind.values), name="character_kind_known"),
-            models.CheckConstraint(
-                condition=Q(exalted_willpower_temporary__lte=models.F("exalted_willpower")),
-                name="character_exalted_willpower_temporary_within_permanent",
-                violation_error_message=_("Temporary Willpower cannot exceed permanent Willpower."),
-            ),
-            models.CheckConstraint(
-                condition=Q(exalted_motes__lte=models.F("exalted_motes_max")),
-                name="character_exalted_motes_within_pool",
-                violation_error_message=_("Personal motes cannot exceed the personal mote pool."),
-            ),
-            models.CheckConstraint(
-                condition=Q(scifi_health__lte=models.F("scifi_health_max")),
-                name="character_scifi_health_within_max",
-                violation_error_message=_("Health cannot exceed maximum health."),
-            ),
+            # A game's checks across its columns (Meta is not inherited from its abstract model).
+            *(constraint for model in CHARACTER_RESOURCES for constraint in model._meta.constraints),
         ]
 
     def __str__(self) -> str:
@@ -378,92 +259,18 @@ class Character(models.Model):
         # Reads the prefetched traits when the caller prefetched them (the table does).
         return {trait.key: trait.rating for trait in self.traits.all() if trait.key}
 
-    @property
-    def v5_health_boxes(self) -> int:
-        return self.standard_ratings().get("stamina", 0) + 3
-
-    @property
-    def v5_willpower_boxes(self) -> int:
-        ratings = self.standard_ratings()
-        return ratings.get("composure", 0) + ratings.get("resolve", 0)
-
-    @property
-    def v5_willpower_left(self) -> int:
-        """Undamaged Willpower boxes: what a Willpower reroll can still spend."""
-        return max(0, self.v5_willpower_boxes - self.v5_willpower_superficial - self.v5_willpower_aggravated)
-
-    def invocable_aspects(self) -> list["Aspect"]:
-        """Fate: the aspects this character can invoke now: with a free invocation, or any while it
-        has a fate point to pay with (from the prefetched aspects)."""
-        return [a for a in self.aspects.all() if a.free_invocations > 0 or self.fate_points > 0]
-
-    @property
-    def v5_willpower_dice(self) -> int:
-        """A Willpower roll uses the undamaged boxes, never fewer than 1 die."""
-        damage = self.v5_willpower_superficial + self.v5_willpower_aggravated
-        return max(1, self.v5_willpower_boxes - damage)
-
-    def _v5_track(self, boxes: int, superficial: int, aggravated: int) -> list[str]:
-        """Each box's state as the sheet draws it: aggravated (X) first, then superficial (/)."""
-        return ["aggravated"] * aggravated + ["superficial"] * superficial + [""] * max(0, boxes - aggravated - superficial)
-
-    @property
-    def v5_health_track(self) -> list[str]:
-        return self._v5_track(self.v5_health_boxes, self.v5_health_superficial, self.v5_health_aggravated)
-
-    @property
-    def v5_willpower_track(self) -> list[str]:
-        return self._v5_track(self.v5_willpower_boxes, self.v5_willpower_superficial, self.v5_willpower_aggravated)
-
-    @property
-    def fate_stress_boxes(self) -> list[tuple[int, bool]]:
-        return [(1, self.fate_stress_1), (2, self.fate_stress_2), (3, self.fate_stress_3)]
-
-    @property
-    def fate_consequences(self) -> list[tuple[str, Promise, str]]:
-        return [("mild", _("Mild (2)"), self.fate_consequence_mild),
-                ("moderate", _("Moderate (4)"), self.fate_consequence_moderate),
-                ("severe", _("Severe (6)"), self.fate_consequence_severe)]
-
-    def scifi_distances(self) -> dict[str, int]:
-        """The seed's derived distances: swimming RES x 2 m, jumps from FUE."""
-        ratings = self.standard_ratings()
-        strength, endurance = ratings.get("strength", 0), ratings.get("endurance", 0)
-        return {
-            "swim_m": endurance * 2,
-            "vertical_jump_cm": strength * 30,
-            "running_jump_m": strength * 2,
-            "standing_jump_m": strength,
-        }
-
-    @property
-    def scifi_off_rol_allowed(self) -> bool:
-        """Off-Rol actions are closed to a character while its adventure is open."""
-        return not (self.scifi_in_adventure and self.campaign.scifi_adventure_open)
-
     def clean(self) -> None:
         if not self.campaign_id:
             return  # The form already reports the missing campaign.
         if not self._state.adding:
             stored_game = Campaign.objects.filter(characters=self.pk).values_list("game", flat=True).first()
-            if stored_game is not None and stored_game != self.game:
+            if stored_game is not None and not self.campaign.plays(stored_game):
                 raise ValidationError({"campaign": _("A character can only move to a campaign of the same game.")})
-            # A new character has no traits yet, so its tracker boxes are only known once saved.
-            if self.game == Game.V5:
-                self._clean_v5_trackers()
-
-    def _clean_v5_trackers(self) -> None:
-        errors = {}
-        if self.v5_health_superficial + self.v5_health_aggravated > self.v5_health_boxes:
-            errors["v5_health_aggravated"] = gettext(
-                "Health has %(boxes)d boxes (Stamina + 3); the damage does not fit."
-            ) % {"boxes": self.v5_health_boxes}
-        if self.v5_willpower_superficial + self.v5_willpower_aggravated > self.v5_willpower_boxes:
-            errors["v5_willpower_aggravated"] = gettext(
-                "Willpower has %(boxes)d boxes (Composure + Resolve); the damage does not fit."
-            ) % {"boxes": self.v5_willpower_boxes}
-        if errors:
-            raise ValidationError(errors)
+            # A new character has no traits yet, so the checks that need them (Vampire's tracker
+            # boxes) run once it is saved.
+            check = games.get(self.game).resources.check
+            if check is not None:
+                check(self)
 
     def add_standard_sheet(self) -> None:
         """Give a new character its game's standard traits at their starting ratings."""
@@ -538,7 +345,7 @@ class Trait(models.Model):
         character = self.character
         game = character.game
         if self.category not in games.get(game).categories:
-            message = gettext("A %(game)s sheet has no such category.") % {"game": Game(game).label}
+            message = gettext("A %(game)s sheet has no such category.") % {"game": dict(game_choices())[game]}
             raise ValidationError({"category": message})
         if self.key:
             standard = games.get(game).standard_traits.get(self.key)
@@ -548,9 +355,7 @@ class Trait(models.Model):
                 )
         elif self.name and self._names_standard_trait(game):
             raise ValidationError({"name": _("This is a standard trait of the game; rate that one instead.")})
-        low, high = rating_bounds(
-            game, self.category, essence=character.exalted_essence, npc=character.kind == CharacterKind.NPC
-        )
+        low, high = rating_bounds(game, self.category, character=character)
         if not low <= self.rating <= high:
             message = gettext("Must be from %(low)d to %(high)d.") % {"low": low, "high": high}
             raise ValidationError({"rating": message})
@@ -563,12 +368,6 @@ class Trait(models.Model):
                 if any(str(trait.label).casefold() == name for trait in games.get(game).standard_sheet):
                     return True
         return False
-
-
-class AspectKind(models.TextChoices):
-    HIGH_CONCEPT = "high_concept", _("High concept")
-    TROUBLE = "trouble", _("Trouble")
-    OTHER = "other", _("Other")
 
 
 class Aspect(models.Model):
@@ -615,7 +414,7 @@ class Aspect(models.Model):
         return self.text
 
     def clean(self) -> None:
-        if self.character_id and self.character.game != Game.FATE:
+        if self.character_id and not games.get(self.character.game).sheet.aspects:
             raise ValidationError(_("Only Fate characters have aspects."))
 
 
@@ -690,7 +489,7 @@ class Roll(models.Model):
     )
     # The name at the time: the log stays readable if the character is renamed or deleted.
     actor = models.CharField(_("who"), max_length=120)
-    system = models.CharField(_("game"), max_length=10, choices=Game.choices)
+    system = models.CharField(_("game"), max_length=10, choices=game_choices)
     kind = models.CharField(_("kind"), max_length=10, choices=RollKind.choices, default=RollKind.ROLL)
     parent = models.ForeignKey(
         "self", on_delete=models.PROTECT, null=True, blank=True, related_name="children", verbose_name=_("follows")

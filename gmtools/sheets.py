@@ -1,6 +1,8 @@
-"""What a character sheet is made of: the games, trait categories, rating bounds and standard traits.
+"""What a character sheet is made of: the games, trait categories, rating bounds and standard traits,
+the kinds of character and of aspect.
 
-Each game's own categories and standard sheet live with the game, in ``gmtools.games`` (issue 12).
+Each game's own categories, standard sheet, rating ranges and published trait names live with the
+game, in ``gmtools.games`` (issue 12); the functions here ask it.
 
 How a standard trait is named
 -----------------------------
@@ -23,17 +25,18 @@ d10 games: attributes 1-5, skills 0-5.
 
 Bounds
 ------
-``rating_bounds`` gives the inclusive range of a trait's rating for a game and category. The
-database can only check the widest range (0-10, see ``Trait``) because the game lives on the
-campaign, two joins away; the narrower per-game ranges are checked in ``Trait.clean``.
+``rating_bounds`` gives the inclusive range of a trait's rating for a game and category: the game's
+own (``GameSystem.sheet``, in its package), ``DEFAULT_RATING_BOUNDS`` for a category it does not
+bound. The database can only check the widest range (0-10, see ``Trait``) because the game lives
+on the campaign, two joins away; the narrower per-game ranges are checked in ``Trait.clean``.
 """
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import models
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 
 class Game(models.TextChoices):
@@ -64,41 +67,36 @@ C = TraitCategory
 # The widest rating any game allows; the database enforces it on every trait.
 RATING_MAX = 10
 
-_BOUNDS: dict[tuple[str, str], tuple[int, int]] = {
-    (Game.EXALTED, C.ATTRIBUTE): (1, 5),
-    (Game.EXALTED, C.ABILITY): (0, 5),
-    (Game.EXALTED, C.BACKGROUND): (0, 5),
-    (Game.V5, C.ATTRIBUTE): (1, 5),
-    (Game.V5, C.SKILL): (0, 5),
-    (Game.V5, C.DISCIPLINE): (0, 5),
-    (Game.V5, C.BACKGROUND): (0, 5),
-    (Game.V5, C.MERIT): (0, 5),
-    (Game.V5, C.FLAW): (0, 5),
-    (Game.FATE, C.APPROACH): (0, 3),
-    # A Fate Accelerated stunt gives +2 or a once-per-session effect (rated 0).
-    (Game.FATE, C.STUNT): (0, 2),
-    (Game.SCIFI, C.ATTRIBUTE): (1, 5),
-    (Game.SCIFI, C.SKILL): (0, 5),
-    # Positive modifiers never add more than 3 dice, so a larger rating would mean nothing.
-    (Game.SCIFI, C.ADVANTAGE): (0, 3),
-    (Game.SCIFI, C.DISADVANTAGE): (0, 3),
-    (Game.SCIFI, C.AUGMENTATION): (0, 3),
-    (Game.SCIFI, C.MUTATION): (0, 3),
-}
-
-# Fate's 0 to +3 is for player characters; an NPC can be as good as Legendary (+8).
-FATE_NPC_APPROACH_MAX = 8
+# A category a game does not bound is rated as most dots in the books are: 0 to 5.
+DEFAULT_RATING_BOUNDS = (0, 5)
 
 
-def rating_bounds(game: str, category: str, *, essence: int = 1, npc: bool = False) -> tuple[int, int]:
-    """The inclusive (low, high) range of a trait's rating; KeyError if the game lacks the category."""
-    low, high = _BOUNDS[(game, category)]
-    if game == Game.EXALTED and category in (C.ATTRIBUTE, C.ABILITY):
-        # Exalted 2e: Attributes and Abilities may exceed 5 only up to the character's Essence.
-        high = max(high, essence)
-    if game == Game.FATE and category == C.APPROACH and npc:
-        high = FATE_NPC_APPROACH_MAX
-    return low, high
+class CharacterKind(models.TextChoices):
+    PC = "pc", _("PC")
+    NPC = "npc", _("NPC")
+
+
+class AspectKind(models.TextChoices):
+    HIGH_CONCEPT = "high_concept", _("High concept")
+    TROUBLE = "trouble", _("Trouble")
+    OTHER = "other", _("Other")
+
+
+def rating_bounds(game: str, category: str, *, character: Any = None) -> tuple[int, int]:
+    """The inclusive (low, high) range of a trait's rating; KeyError if the game lacks the category.
+
+    With ``character`` (a ``Character``, saved or not), the range is that character's: a game may
+    widen it by what the character is (``SheetRules.rating_bounds_for``).
+    """
+    from gmtools import games  # the games' own modules import this one
+
+    system = games.get(game)
+    if category not in system.categories:
+        raise KeyError((game, category))
+    bounds = system.sheet.rating_bounds.get(category, DEFAULT_RATING_BOUNDS)
+    if character is not None and system.sheet.rating_bounds_for is not None:
+        return system.sheet.rating_bounds_for(category, bounds, character)
+    return bounds
 
 
 @dataclass(frozen=True)
@@ -109,26 +107,8 @@ class StandardTrait:
     default: int
 
 
-# Traits a GM adds by hand but that the published games name: V5's Disciplines and Backgrounds.
-# A hand-added trait called one of these (in English, as the demo and most character sheets write
-# them) reads in the active language; any other name is the GM's text and shows as typed.
-KNOWN_NAMES: dict[str, dict[str, object]] = {
-    Game.V5: {
-        "animalism": pgettext_lazy("v5", "Animalism"), "auspex": pgettext_lazy("v5", "Auspex"),
-        "blood sorcery": pgettext_lazy("v5", "Blood Sorcery"), "celerity": pgettext_lazy("v5", "Celerity"),
-        "dominate": pgettext_lazy("v5", "Dominate"), "fortitude": pgettext_lazy("v5", "Fortitude"),
-        "obfuscate": pgettext_lazy("v5", "Obfuscate"), "oblivion": pgettext_lazy("v5", "Oblivion"),
-        "potence": pgettext_lazy("v5", "Potence"), "presence": pgettext_lazy("v5", "Presence"),
-        "protean": pgettext_lazy("v5", "Protean"), "thin-blood alchemy": pgettext_lazy("v5", "Thin-blood Alchemy"),
-        "allies": pgettext_lazy("v5", "Allies"), "contacts": pgettext_lazy("v5", "Contacts"),
-        "fame": pgettext_lazy("v5", "Fame"), "haven": pgettext_lazy("v5", "Haven"), "herd": pgettext_lazy("v5", "Herd"),
-        "influence": pgettext_lazy("v5", "Influence"), "mask": pgettext_lazy("v5", "Mask"),
-        "resources": pgettext_lazy("v5", "Resources"), "retainers": pgettext_lazy("v5", "Retainers"),
-        "status": pgettext_lazy("v5", "Status"),
-    },
-}
-
-
 def known_name(game: str, name: str) -> str:
-    """A hand-added trait's name, in the active language when the game publishes it (see KNOWN_NAMES)."""
-    return str(KNOWN_NAMES.get(game, {}).get(name.casefold(), name))
+    """A hand-added trait's name, in the active language when the game publishes it (``SheetRules.known_names``)."""
+    from gmtools import games  # the games' own modules import this one
+
+    return str(games.get(game).sheet.known_names.get(name.casefold(), name))

@@ -11,7 +11,10 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
 from django.utils.functional import Promise
+from django.utils.translation import pgettext_lazy
 
 from gmtools.sheets import StandardTrait
 
@@ -55,6 +58,120 @@ def no_contest_mark(main: Params, winner: str | None) -> tuple[str, str] | None:
 def sheet_part(category: str, default: int, *labels: tuple[str, Promise]) -> tuple[StandardTrait, ...]:
     """Standard traits of one category, all starting at ``default``, from (key, label) pairs."""
     return tuple(StandardTrait(key, category, label, default) for key, label in labels)
+
+
+# --- sheets, characters and campaigns (issue 12): the parts of a game that GameSystem holds -----
+
+# A rating's inclusive (low, high).
+Bounds = tuple[int, int]
+# One line of a fieldset, as the admin and the character panel lay it out: a column's name, or a
+# tuple of them side by side, where a derived value (a function of the row, decorated with
+# ``admin.display``) may stand too, read-only.
+Row = str | tuple[str | Callable[[Any], Any], ...]
+
+
+def bounded(bounds: Mapping[str, Bounds], name: str, verbose_name: Promise, default: int,
+            help_text: Promise | str = "") -> models.PositiveSmallIntegerField:
+    """A numeric column held to ``bounds[name]``: a validator here, a CheckConstraint on the model."""
+    low, high = bounds[name]
+    return models.PositiveSmallIntegerField(
+        verbose_name,
+        default=default,
+        validators=[MinValueValidator(low), MaxValueValidator(high)],
+        help_text=help_text,
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
+class SheetRules:
+    """What a sheet of the game allows beyond its standard traits (``gmtools.sheets`` reads it)."""
+
+    # A trait's rating range by category; a category not here is rated ``sheets.DEFAULT_RATING_BOUNDS``.
+    rating_bounds: Mapping[str, Bounds] = field(default_factory=dict)
+    # For a game whose ranges depend on the character (Exalted's Essence lifts Attributes and
+    # Abilities past 5; a Fate NPC's Approaches reach +8): the character's range, from the category,
+    # its range and the character (a ``Character``, maybe not saved yet).
+    rating_bounds_for: Callable[[str, Bounds, Any], Bounds] | None = None
+    # Traits a GM adds by hand that the game's books name (V5's Disciplines and Backgrounds), by
+    # English name in lower case: such a trait reads in the active language; any other as typed.
+    known_names: Mapping[str, Promise] = field(default_factory=dict)
+    # Whether its characters have aspects (Fate's), and the kinds a new character's sheet asks for first.
+    aspects: bool = False
+    starting_aspects: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Columns:
+    """A game's own columns on a shared model: a character's resources, a campaign's state.
+
+    They stay real columns, so that the database checks their bounds (moving them to one JSON field
+    per game is out of the scope of issue 12). A game declares them as an abstract model, which the
+    shared model inherits (``gmtools.models``): every row has every game's columns, and only its own
+    game's are shown, exported and checked.
+    """
+
+    # The abstract model that declares them; None: the game has none.
+    model: type[models.Model] | None = None
+    # The inclusive bounds of its numeric columns, by name: each is a validator (``bounded``) and a CheckConstraint.
+    bounds: Mapping[str, Bounds] = field(default_factory=dict)
+    # The fieldset the admin and the character panel show them in.
+    title: Promise | str = ""
+    rows: tuple[Row, ...] = ()
+    # What needs more than one column (Vampire's damage against the boxes its traits give): raises
+    # ValidationError. A character's runs once it is saved, with its traits.
+    check: Callable[[Any], None] | None = None
+
+    @cached_property
+    def fields(self) -> tuple[str, ...]:
+        """The columns, in the order the model declares them: what the campaign file carries."""
+        return tuple(column.name for column in self.model._meta.local_fields) if self.model else ()
+
+    @cached_property
+    def derived(self) -> tuple[Callable[[Any], Any], ...]:
+        """The derived values the rows show, read-only."""
+        items = (item for row in self.rows for item in (row if isinstance(row, tuple) else (row,)))
+        return tuple(item for item in items if callable(item))
+
+
+@dataclass(frozen=True, kw_only=True)
+class StateColumns(Columns):
+    """A campaign's own state in the game (Fate's deck, the scifi adventure being open)."""
+
+    # The boolean column the GM flips from the table; None: the game has no switch.
+    switch: str | None = None
+
+
+# What a quick NPC's traits are called (``gmtools.characters.pool_traits``): a pool of N is split
+# over the game's first category and its second; a game with one category holds it in one trait.
+POOL_NAMES: dict[str, Promise] = {
+    "first": pgettext_lazy("quick NPC", "Pool"),
+    "second": pgettext_lazy("quick NPC", "Pool (skill)"),
+    "single": pgettext_lazy("quick NPC", "Skill"),
+}
+
+
+@dataclass(frozen=True)
+class NpcTemplate:
+    key: str
+    label: Promise
+    name: Promise  # what each NPC is called unless the GM names it
+    ratings: dict[str, int] = field(default_factory=dict)  # standard traits by key (the others keep their default)
+    resources: dict[str, Any] = field(default_factory=dict)
+    traits: tuple[tuple[str, str | Promise, int], ...] = ()  # (category, name, rating) added by hand
+    standard_sheet: bool = True
+    notes: Promise | str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Npcs:
+    """The game's NPCs made in a click at the table (``gmtools.characters``)."""
+
+    templates: tuple[NpcTemplate, ...] = ()
+    # A quick NPC's resources, where they differ from a new character's (a quick V5 NPC is a mortal).
+    quick_resources: Mapping[str, Any] = field(default_factory=dict)
+    # For a game whose quick NPC rates one bonus rather than a pool of dice (Fate): the field's
+    # label, help text and starting value.
+    quick_bonus: tuple[Promise, Promise, int] | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -139,6 +256,19 @@ class GameSystem:
     # For a game whose contests take successes away from each side first (``opposed.handicap``,
     # Exalted): the line that says n were taken from a name. None: a contest takes none away.
     taken_away: Callable[[int, str], str] | None = None
+
+    # --- sheets, characters and campaigns (issue 12) ---
+    # Small parts rather than loose fields: each is what one core module reads (``gmtools.sheets``
+    # the sheet rules; the models, the admin and the character panel the columns;
+    # ``gmtools.characters`` the NPCs), and each part's defaults are a game without that feature.
+    # The game's name, as the campaign form and the admin offer it; "" offers its id.
+    label: Promise | str = ""
+    sheet: SheetRules = field(default_factory=SheetRules)
+    # A character's resources (Willpower, Hunger, fate points, health), with what derives from them.
+    resources: Columns = field(default_factory=Columns)
+    # The campaign's own state in the game, and its table switch.
+    state: StateColumns = field(default_factory=StateColumns)
+    npcs: Npcs = field(default_factory=Npcs)
 
     @cached_property
     def standard_traits(self) -> dict[str, StandardTrait]:

@@ -8,6 +8,8 @@ from rules import exalted as engine
 from gmtools.games.base import (
     DemoCampaign, DemoCharacter, GameSystem, Line, Params, sheet_part, signed, with_text_value,
 )
+from gmtools.games.exalted.npcs import NPCS
+from gmtools.games.exalted.sheet import RESOURCES, SHEET
 from gmtools.sheets import Game
 from gmtools.sheets import TraitCategory as C
 
@@ -288,4 +290,8 @@ SYSTEM = GameSystem(
     note_texts=NOTE_TEXTS,
     refusal_texts=REFUSAL_TEXTS,
     terms=TERMS,
+    label=Game.EXALTED.label,
+    sheet=SHEET,
+    resources=RESOURCES,
+    npcs=NPCS,
 )

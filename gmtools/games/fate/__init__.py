@@ -7,6 +7,8 @@ from django.utils.translation import gettext, npgettext, pgettext, pgettext_lazy
 from gmtools.games.base import (
     DemoCampaign, DemoCharacter, GameSystem, Line, Params, sheet_part, signed, with_text_value,
 )
+from gmtools.games.fate.npcs import NPCS
+from gmtools.games.fate.sheet import RESOURCES, SHEET, STATE
 from gmtools.sheets import Game
 from gmtools.sheets import TraitCategory as C
 from rules import fate as engine
@@ -264,4 +266,9 @@ SYSTEM = GameSystem(
     refusal_texts=REFUSAL_TEXTS,
     effect_texts=EFFECT_TEXTS,
     terms=TERMS,
+    label=Game.FATE.label,
+    sheet=SHEET,
+    resources=RESOURCES,
+    state=STATE,
+    npcs=NPCS,
 )

@@ -6,6 +6,8 @@ from django.utils.translation import gettext_lazy as _
 from rules import scifi as engine
 
 from gmtools.games.base import DemoCampaign, DemoCharacter, GameSystem, Line, Params, sheet_part, signed
+from gmtools.games.scifi.npcs import NPCS
+from gmtools.games.scifi.sheet import RESOURCES, SHEET, STATE
 from gmtools.sheets import Game
 from gmtools.sheets import TraitCategory as C
 
@@ -209,4 +211,9 @@ SYSTEM = GameSystem(
     degree_hints=DEGREE_HINTS,
     note_texts=NOTE_TEXTS,
     refusal_texts=REFUSAL_TEXTS,
+    label=Game.SCIFI.label,
+    sheet=SHEET,
+    resources=RESOURCES,
+    state=STATE,
+    npcs=NPCS,
 )

@@ -9,6 +9,8 @@ from rules import v5 as engine
 from gmtools.games.base import (
     DemoCampaign, DemoCharacter, GameSystem, Line, Params, sheet_part, signed, with_text_value,
 )
+from gmtools.games.v5.npcs import NPCS
+from gmtools.games.v5.sheet import RESOURCES, SHEET
 from gmtools.sheets import Game
 from gmtools.sheets import TraitCategory as C
 
@@ -264,4 +266,8 @@ SYSTEM = GameSystem(
     note_texts=NOTE_TEXTS,
     refusal_texts=REFUSAL_TEXTS,
     terms=TERMS,
+    label=Game.V5.label,
+    sheet=SHEET,
+    resources=RESOURCES,
+    npcs=NPCS,
 )

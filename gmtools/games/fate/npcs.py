@@ -1,0 +1,21 @@
+"""Fate Accelerated's NPCs: nameless ones with one skill and one stress box, and quick ones rated by a bonus."""
+
+from django.utils.translation import gettext_lazy as _
+
+from gmtools.games.base import POOL_NAMES, NpcTemplate, Npcs
+from gmtools.sheets import TraitCategory as C
+
+# One skill (an Approach named "Skill" in the GM's language) and one stress box (boxes 2 and 3 start
+# taken), no fate points.
+NAMELESS = {"fate_points": 0, "fate_refresh": 1, "fate_stress_2": True, "fate_stress_3": True}
+NAMELESS_NOTES = _("Nameless NPC: one stress box (boxes 2 and 3 start taken).")
+
+NPCS = Npcs(
+    templates=(
+        NpcTemplate("average", _("Nameless NPC, average (+1)"), _("Nameless NPC"), standard_sheet=False,
+                    traits=((C.APPROACH, POOL_NAMES["single"], 1),), resources=NAMELESS, notes=NAMELESS_NOTES),
+        NpcTemplate("fair", _("Nameless NPC, fair (+2)"), _("Nameless NPC"), standard_sheet=False,
+                    traits=((C.APPROACH, POOL_NAMES["single"], 2),), resources=NAMELESS, notes=NAMELESS_NOTES),
+    ),
+    quick_bonus=(_("Skill bonus"), _("A nameless NPC's one skill, from 0 (Mediocre) to +8 (Legendary)."), 2),
+)

@@ -1,0 +1,114 @@
+"""A fifth game, registered from the tests alone, has campaigns and characters (issue 12, sheets).
+
+The game gives only what every game must: an id and a name, its categories and standard sheet, an
+engine and a demo. No rating bounds (it rates 0 to 5), no resources, no campaign state or switch,
+no aspects, no NPC templates: the models, the admin and the character panel take it as it is.
+"""
+
+from __future__ import annotations
+
+import types
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.db import connection
+from django.urls import reverse
+
+from gmtools import backup, games
+from gmtools.admin import CharacterAdmin
+from gmtools.characters import NPC_TEMPLATES, CharacterSheet, TemplateForm
+from gmtools.games.base import DemoCampaign, GameSystem, sheet_part
+from gmtools.models import Aspect, Campaign, Character, Trait, game_choices
+from gmtools.sheets import TraitCategory, rating_bounds
+from tests.web.character_data import sheet_post
+
+pytestmark = pytest.mark.django_db
+
+D6 = GameSystem(
+    id="d6pool",
+    label="D6 pool",
+    engine=types.SimpleNamespace(),  # rolling it is another test's
+    categories=(TraitCategory.ATTRIBUTE,),
+    standard_sheet=sheet_part(TraitCategory.ATTRIBUTE, 1, ("body", "Body"), ("mind", "Mind")),
+    demo=DemoCampaign(name="Demo · d6 pool", characters=()),
+)
+
+
+@pytest.fixture
+def d6(monkeypatch, gm) -> Campaign:
+    """The fifth game, registered for this test only, and a campaign of it."""
+    monkeypatch.setitem(games._SYSTEMS, D6.id, D6)
+    # The database's check of the game column lists the games of the migrations (see the report
+    # of issue 12): SQLite is told to skip it for this test's connection.
+    if connection.vendor != "sqlite":
+        pytest.skip("needs the campaign_game_known check out of the way")
+    with connection.cursor() as cursor:
+        cursor.execute("PRAGMA ignore_check_constraints = ON")
+    yield Campaign.objects.create(name="Dice night", game=D6.id, gm=gm)
+    with connection.cursor() as cursor:
+        cursor.execute("PRAGMA ignore_check_constraints = OFF")
+
+
+def test_the_game_is_offered_by_its_own_name(d6):
+    assert (D6.id, "D6 pool") in game_choices()
+    assert d6.get_game_display() == "D6 pool"
+
+
+def test_its_characters_get_its_standard_sheet_with_default_bounds(d6):
+    character = Character.objects.create_with_sheet(campaign=d6, name="Ana")
+    assert character.standard_ratings() == {"body": 1, "mind": 1}
+    character.full_clean()
+    assert rating_bounds(D6.id, TraitCategory.ATTRIBUTE, character=character) == (0, 5)
+    body = character.traits.get(key="body")
+    body.rating = 5
+    body.full_clean()
+    body.rating = 6
+    with pytest.raises(ValidationError):
+        body.full_clean()
+    with pytest.raises(ValidationError):
+        Trait(character=character, category=TraitCategory.SKILL, name="Climb", rating=1).full_clean()
+    with pytest.raises(ValidationError):
+        Aspect(character=character, kind="other", text="Brave").full_clean()
+
+
+def test_it_has_no_resources_state_switch_or_templates(d6):
+    assert Character.RESOURCE_FIELDS[D6.id] == () and Campaign.STATE_FIELDS[D6.id] == ()
+    assert D6.id not in Campaign.TABLE_SWITCHES and d6.switch is None
+    assert NPC_TEMPLATES[D6.id] == () and TemplateForm(campaign=d6).templates == {}
+    assert CharacterAdmin.RESOURCE_FIELDSETS[D6.id] == ("", ())
+    d6.clean()
+    Character.objects.create_with_sheet(campaign=d6, name="Ana")
+    document = backup.export_campaign(d6)
+    assert document["campaign"] == {"name": "Dice night", "game": D6.id}
+    assert document["characters"][0]["resources"] == {}
+
+
+def test_its_sheet_is_made_and_edited_on_the_character_panel(d6, gm_client):
+    page = gm_client.get(reverse("character-new", args=[d6.pk])).content.decode()
+    assert 'data-trait="body"' in page and 'data-trait="mind"' in page
+    # One fieldset, its Attributes: no resources, no aspects.
+    assert page.count("<fieldset") == 1 and "aspects-TOTAL_FORMS" not in page
+    sheet = CharacterSheet(d6, sheet_post(d6, name="Koi", ratings={"body": 3}))
+    koi = sheet.save()
+    assert koi is not None, sheet.form.errors
+    assert koi.standard_ratings() == {"body": 3, "mind": 1}
+    page = gm_client.get(reverse("character-edit", args=[d6.pk, koi.pk])).content.decode()
+    assert 'data-testid="character-sheet"' in page and "Koi" in page
+    sheet = CharacterSheet(d6, sheet_post(d6, koi, name="Koi the Quiet", ratings={"mind": 6}), instance=koi)
+    assert sheet.save() is None and "Must be from 0 to 5." in str([f.errors for f in sheet.groups[0].formset])
+    sheet = CharacterSheet(d6, sheet_post(d6, koi, name="Koi the Quiet", ratings={"mind": 4}), instance=koi)
+    assert sheet.save() is not None
+    koi.refresh_from_db()
+    assert koi.name == "Koi the Quiet" and koi.standard_ratings() == {"body": 3, "mind": 4}
+
+
+def test_the_admin_shows_its_campaign_and_characters(d6, staff_client):
+    character = Character.objects.create_with_sheet(campaign=d6, name="Ana")
+    for url in (reverse("admin:gmtools_campaign_change", args=[d6.pk]), reverse("admin:gmtools_campaign_changelist"),
+                reverse("admin:gmtools_character_changelist")):
+        response = staff_client.get(url)
+        assert response.status_code == 200, url
+        assert "D6 pool" in response.content.decode(), url  # its name, not its id
+    response = staff_client.get(reverse("admin:gmtools_character_change", args=[character.pk]))
+    assert [i.opts.category for i in response.context["inline_admin_formsets"]] == ["attribute"]
+    assert [fieldset.name for fieldset in response.context["adminform"]] == [None]  # no resources
