@@ -171,9 +171,12 @@ def test_a_character_has_one_high_concept(make_character):
         Aspect.objects.create(character=character, kind="high_concept", text="Warrior")
 
 
-def test_database_rejects_an_unknown_game(gm):
-    with pytest.raises(IntegrityError), transaction.atomic():
-        Campaign.objects.create(name="Chess", game="chess", gm=gm)
+def test_validation_rejects_an_unknown_game(gm):
+    """The games are the registered ones (issue 12: a fifth game is one package), so the choices, not a
+    database check naming four, refuse any other: in full_clean, and so in every form and import."""
+    with pytest.raises(ValidationError) as error:
+        Campaign(name="Chess", game="chess", gm=gm).full_clean()
+    assert "game" in error.value.message_dict
 
 
 # --- Form validation ------------------------------------------------------------------------
