@@ -28,8 +28,8 @@ from django.core.files.uploadedfile import UploadedFile
 from django.db import models, transaction
 from django.utils.translation import gettext as _
 
+from gmtools import games
 from gmtools.models import Aspect, Campaign, Character, Trait
-from gmtools.sheets import Game
 
 FORMAT = "gmtools-campaign"
 VERSION = 1
@@ -99,7 +99,7 @@ def import_campaign(document: Any, gm: AbstractBaseUser, name: str = "") -> Camp
     _check_header(document)
     campaign_data = _object(document["campaign"], "campaign")
     game = campaign_data.get("game")
-    if game not in Game.values:
+    if game not in {system.id for system in games.systems()}:
         raise BackupError(_("campaign: unknown game %(game)r.") % {"game": game})
     characters = _list(document["characters"], "characters")
     with transaction.atomic():
