@@ -264,4 +264,6 @@ SYSTEM = GameSystem(
     refusal_texts=REFUSAL_TEXTS,
     effect_texts=EFFECT_TEXTS,
     terms=TERMS,
+    has_extended_actions=False,
+    table="gmtools.games.fate.table.PLAY",  # imported when first asked: it uses the models
 )

@@ -264,4 +264,5 @@ SYSTEM = GameSystem(
     note_texts=NOTE_TEXTS,
     refusal_texts=REFUSAL_TEXTS,
     terms=TERMS,
+    table="gmtools.games.v5.table.PLAY",  # imported when first asked: it uses the models
 )
