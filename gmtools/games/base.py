@@ -116,7 +116,9 @@ class FollowUp:
     offered: Callable[["Roll"], bool]
     # Which rolls it may follow at all; the others are refused with ``refusal``.
     applies: Callable[["Roll"], bool]
-    # Do it, with the form's fields, once the roll is locked, in the caller's transaction: the new entry.
+    # Do it, once the roll is locked, in the caller's transaction: (the roll, the random source, the
+    # form's fields as keywords) -> the new entry. It pays what it spends (``services.pay``) and logs
+    # the entry (``services.log_follow_up``), or raises ``services.Refused``.
     take: Callable[..., "Roll"]
     # Why a roll it cannot follow is refused, in the words of its game (also for another game's roll).
     refusal: Promise
