@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from django.db.models import Max, Prefetch, QuerySet
 
-from gmtools.composer import ComposerForm, scifi_budget
+from gmtools import games
+from gmtools.composer import ComposerForm
 from gmtools.forms import ExtendedForm, SceneForm
 from gmtools.models import (
     Aspect,
@@ -22,7 +23,6 @@ from gmtools.models import (
 )
 from gmtools import undo
 from gmtools.odds import extended_panel
-from gmtools.sheets import Game
 
 
 def characters(campaign: Campaign) -> QuerySet[Character]:
@@ -45,10 +45,11 @@ def annotate_turn(cast: list[Character], scene: Scene | None) -> None:
         declared = dict(TurnDeclaration.objects.filter(scene=scene, turn=scene.turn).values_list("character_id", "actions"))
         taking_part = set(scene.participants.values_list("character_id", flat=True))
     for c in cast:
+        play = games.get(c.game).at_table
         c.turn_rolls = rolls.get(c.pk, [])
         c.turn_declared = declared.get(c.pk, 1)
         c.turn_actions = sum(r.action != "reflexive" for r in c.turn_rolls)
-        c.turn_slots = scifi_budget(c.turn_rolls).used if c.game == Game.SCIFI else 0
+        c.turn_slots = play.turn_slots(c.turn_rolls) if play.turn_slots is not None else 0
         c.turn_next_penalty = (c.turn_declared + c.turn_actions) if c.turn_declared > 1 else 0
         c.in_scene = c.pk in taking_part  # outside the turn order, no action budget to show
 
@@ -72,22 +73,20 @@ def turn_order(scene: Scene | None, cast: list[Character], player: bool = False)
 
 
 def _turn_done(c: Character, player: bool) -> bool:
-    """Has this character used up its turn? Exalted: its declared actions; scifi: its action
-    slots; the other games: one roll. Reflexive actions use up nothing."""
+    """Has this character used up its turn? As its game says (Exalted: its declared actions;
+    scifi: its action slots), else with one roll."""
     rolls = [r for r in c.turn_rolls if not (player and r.private)]
-    if c.game == Game.EXALTED:
-        return sum(r.action != "reflexive" for r in rolls) >= c.turn_declared
-    if c.game == Game.SCIFI:
-        return scifi_budget(rolls).used >= c.scifi_action_slots
-    return bool(rolls)
+    done = games.get(c.game).at_table.turn_done
+    return done(c, rolls) if done is not None else bool(rolls)
 
 
 def time_context(campaign: Campaign, player: bool = False) -> dict:
     scene = Scene.objects.current(campaign)
     cast = list(characters(campaign))
     annotate_turn(cast, scene)
-    # Fate: the scene's situation aspects and boosts, shown in the time bar (they end with the scene).
-    scene_aspects = list(scene.aspects.filter(character__isnull=True)) if scene and campaign.game == Game.FATE else []
+    # The scene's situation aspects and boosts (Fate), shown in the time bar (they end with the scene).
+    holds_aspects = scene is not None and games.get(campaign.game).at_table.situation_aspects
+    scene_aspects = list(scene.aspects.filter(character__isnull=True)) if holds_aspects else []
     return {"campaign": campaign, "scene": scene, "characters": cast, "scene_form": SceneForm(), "scene_aspects": scene_aspects,
             "participants": turn_order(scene, cast, player), "undo": None if player else undo.offer(campaign)}
 

@@ -25,10 +25,9 @@ from django.utils.text import slugify
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from gmtools import notes
+from gmtools import games, notes
 from gmtools.models import Campaign, Episode, Roll, RollKind, Scene
 from gmtools.verdicts import headline, notes_shown
-from gmtools.sheets import Game
 
 FORMATS = [("md", "Markdown"), ("csv", "CSV")]
 
@@ -125,8 +124,9 @@ def download(campaign: Campaign, form: ExportForm, player: bool) -> HttpResponse
 def dice_text(roll: Roll) -> str:
     """The faces as a player reads them off the card: ``7 3 10 1 | hunger 10 6 → 10 8``."""
     main = roll.main
-    if roll.system == Game.FATE:
-        return " ".join({-1: "−", 0: "0", 1: "+"}[f] for f in main.get("faces", []))
+    written = games.get(roll.system).at_table.dice_text  # dice that are no numbers (Fate's)
+    if written is not None:
+        return written(main)
     text = " ".join(str(f) for f in main.get("faces", []))
     if main.get("hunger_faces"):
         text += (" | " if text else "") + gettext("hunger") + " " + " ".join(str(f) for f in main["hunger_faces"])
@@ -221,7 +221,7 @@ def _where(roll: Roll) -> str:
 
 def to_markdown(campaign: Campaign, title: str, rolls: Iterable[Roll], player: bool) -> str:
     lines = [f"# {md(campaign.name)} — {md(title)}", "",
-             f"_{Game(campaign.game).label} · " + gettext("exported %(when)s") % {
+             f"_{campaign.get_game_display()} · " + gettext("exported %(when)s") % {
                  "when": f"{timezone.localtime():%Y-%m-%d %H:%M}"} + "_"]
     heading, count = None, 0
     for roll in rolls:

@@ -1,10 +1,16 @@
-"""Workflows across several rows: a roll with its spends, rouse checks, follow-ups, one-click changes.
+"""Workflows across several rows: a roll with its spends, follow-ups, one-click changes, time at the table.
 
 Each runs in one transaction. A character (or campaign) row is locked with
 ``select_for_update`` before any check-then-write, so two requests that both try to spend the
 last Willpower queue up and the second is refused: never a resource spent twice, never a roll
 logged without its spend. Anything refused raises ``Refused`` with the message for the GM,
 and the transaction leaves nothing behind.
+
+These workflows name no game. What a game adds to them (its shortcuts, the resources its rolls
+spend, the follow-ups its cards offer, its one-click changes) is its ``TablePlay``
+(``gmtools.games.<game>.table``), which they ask through ``games.get(...).at_table`` and which
+builds on the helpers here (``lock_character``, ``pay``, ``log_follow_up``, ``step``...),
+inside the transaction of the workflow that calls it.
 """
 
 from __future__ import annotations
@@ -16,17 +22,16 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F, Max
-from django.db.models.functions import Greatest, Least
 from django.utils import timezone
 from django.utils.functional import Promise
-from django.utils.translation import gettext as _, gettext_lazy
+from django.utils.translation import gettext as _
 
-from gmtools import aspects, games
+from gmtools import games
 from gmtools.composer import Composition, Spend
+from gmtools.games.base import CharacterCheck, FollowUp, SpendKind, TablePlay
 from gmtools.live import announce
 from gmtools.notes import refusal_text
 from gmtools.models import (
-    CHARACTER_BOUNDS,
     Aspect,
     Campaign,
     ChangeKind,
@@ -42,8 +47,6 @@ from gmtools.models import (
     Story,
     TurnDeclaration,
 )
-from gmtools.sheets import Game
-from rules import exalted, fate, scifi, v5
 from rules.dice import RandomSource, RulesError
 from rules.extended import ExtendedState, advance, botch_policy, gain
 
@@ -52,162 +55,91 @@ class Refused(Exception):
     """The action cannot be done as asked; the message says why, for the GM."""
 
 
-def _lock(character_id: int) -> Character:
+def lock_character(character_id: int) -> Character:
     return Character.objects.select_for_update().select_related("campaign").get(pk=character_id)
 
 
-def _update(character: Character, **fields: Any) -> None:
+def locked_or_none(character_id: int | None) -> Character | None:
+    """The character locked, or None when there is none (deleted since)."""
+    if character_id is None:
+        return None
+    return Character.objects.select_for_update().select_related("campaign").filter(pk=character_id).first()
+
+
+def update_character(character: Character, **fields: Any) -> None:
     for name, value in fields.items():
         setattr(character, name, value)
     Character.objects.filter(pk=character.pk).update(**fields)
 
 
-def _pay(spend: Spend) -> dict[str, Any]:
-    """Pay one spend; what the log records of it (a boost used up records what it was, so that
-    voiding the roll can put it back)."""
-    character = _lock(spend.character_id)
-    record = spend.as_json()
-    if spend.what == "willpower":
-        if character.exalted_willpower_temporary < 1:
-            raise Refused(_("%(name)s has no temporary Willpower left.") % {"name": character.name})
-        _update(character, exalted_willpower_temporary=character.exalted_willpower_temporary - 1)
-    elif spend.what == "free_invocation":
-        record.update(_use_free_invocation(character, spend))
-    elif spend.what == "fate_point":
-        if character.fate_points < 1:
-            raise Refused(_("%(name)s has no fate points left.") % {"name": character.name})
-        _update(character, fate_points=character.fate_points - 1)
-    elif spend.what == "v5_willpower":
-        tracker = _v5_willpower(character)
-        if tracker.undamaged < 1:
-            raise Refused(_("%(name)s has no Willpower left to spend.") % {"name": character.name})
-        spent = v5.spend_willpower(tracker)
-        _update(character, v5_willpower_superficial=spent.superficial, v5_willpower_aggravated=spent.aggravated)
-    else:  # pragma: no cover - the composer only makes the kinds above
+# --- what rolls spend -------------------------------------------------------------------------
+
+def pay(spend: Spend) -> dict[str, Any]:
+    """Pay one spend, as the character's game pays that kind; what the log records of it (a Fate
+    boost used up records what it was, so that voiding the roll can put it back)."""
+    character = lock_character(spend.character_id)
+    kind = games.get(character.game).at_table.spends.get(spend.what)
+    if kind is None or kind.pay is None:  # pragma: no cover - the composer only makes the game's kinds
         raise ValueError(spend.what)
-    return record
+    return {**spend.as_json(), **kind.pay(character, spend)}
 
 
-def _use_free_invocation(character: Character, spend: Spend) -> dict[str, Any]:
-    """Fate: one free invocation of an aspect in play for this character's roll; a boost is gone once used."""
-    campaign = character.campaign
-    aspect = aspects.in_play(campaign, Scene.objects.current(campaign), character).filter(pk=spend.aspect_id).first()
-    if aspect is None:
-        raise Refused(_("“%(aspect)s” is no longer in play.") % {"aspect": spend.label})
-    rows = Aspect.objects.filter(pk=aspect.pk, free_invocations__gte=1)
-    # Atomic in the database: two rolls never use the same last free invocation (or the same boost).
-    done = rows.filter(boost=True).delete()[0] if aspect.boost else rows.update(free_invocations=F("free_invocations") - 1)
-    if not done:
-        raise Refused(_("“%(aspect)s” has no free invocation left.") % {"aspect": spend.label})
-    if aspect.character_id not in (None, character.pk):
-        # Another character's card shows the invocation used (the roller's and the scene's are redrawn with the roll).
-        announce(campaign.pk, ChangeKind.CHARACTER, character=aspect.character)
-    return {"boost": {"text": aspect.text, "scene": aspect.scene_id, "character": aspect.character_id}} if aspect.boost else {}
+def character_spend(give_back: Callable[[Character, dict[str, Any]], dict[str, Any]],
+                    pay: Callable[[Character], dict[str, Any]] | None = None) -> SpendKind:
+    """A spend of the paying character's own resource: ``pay`` says what the character's fields
+    become (or raises ``Refused``: none left), ``give_back`` what they become again when the
+    entry is voided (each within the sheet's bounds; a character deleted since gets nothing)."""
+    def paid(character: Character, spend: Spend) -> dict[str, Any]:
+        update_character(character, **pay(character))
+        return {}
+
+    def given_back(entry: Roll, spend: dict[str, Any]) -> None:
+        character = locked_or_none(spend.get("character") or entry.character_id)
+        if character is not None:
+            update_character(character, **give_back(character, spend))
+
+    return SpendKind(pay=paid if pay is not None else None, give_back=given_back)
 
 
-def _v5_willpower(character: Character) -> v5.Tracker:
-    return v5.Tracker(character.v5_willpower_boxes, character.v5_willpower_superficial,
-                      character.v5_willpower_aggravated)
-
+# --- rolling ----------------------------------------------------------------------------------
 
 def request_doc(request: Any) -> dict[str, Any]:
     """A rules request as JSON-ready arguments; ``rebuild`` turns them back into the request."""
     return dataclasses.asdict(request)
 
 
+def logged_request(roll: Roll) -> dict[str, Any]:
+    """The arguments of the rules request a logged entry was rolled with (the composer's shortcut aside)."""
+    return {k: v for k, v in roll.request.items() if k != "shortcut"}
+
+
 def rebuild(system: str, doc: dict[str, Any]) -> Any:
-    if system == Game.V5 and doc.get("tracker") and "remorse" not in doc:
-        # Logged before Willpower rolls took Hunger dice (issue 11): it rolled none, as a remorse roll does.
-        doc = {**doc, "remorse": True}
     return games.get(system).engine.Request(**{**doc, "modifiers": tuple(doc.get("modifiers", ()))})
 
 
-def _score(game: str, result: Any) -> int:
-    return result.total if game == Game.FATE else result.successes
+def contest(net: int) -> dict[str, Any]:
+    """A contest's summary in the log: the first side's net and who won."""
+    return {"net": net, "winner": "first" if net > 0 else "second" if net < 0 else "tie"}
 
 
 def _opposed(game: str, first: Any, second: Any, handicap: tuple[int, int] = (0, 0)) -> dict[str, Any]:
-    """Who won; ``handicap``: exalted's successes taken from each side's roll first (never below 0)."""
-    if any(handicap):
-        opposed = exalted.resolve_opposed(first, second, *handicap)
-        net = opposed.net if opposed.outcome is exalted.Opposed.WIN else -opposed.net
-        return {"net": net, "winner": "first" if net > 0 else "second" if net < 0 else "tie",
-                "handicap": list(handicap)}
-    net = _score(game, first) - _score(game, second)
-    summary = {"net": net, "winner": "first" if net > 0 else "second" if net < 0 else "tie"}
-    if game == Game.SCIFI:
-        summary["victory"] = scifi.Opposed(first.roll, second.roll).as_json().get("victory")
-    return summary
+    """Who won: the game's own reading of a contest, else the difference of what its verdicts judge."""
+    system = games.get(game)
+    if system.at_table.opposed is not None:
+        return system.at_table.opposed(first, second, handicap)
+    return contest(getattr(first, system.judged_field) - getattr(second, system.judged_field))
 
 
-def _roll_main(campaign: Campaign, comp: Composition, rng: RandomSource | None) -> tuple[Any, dict[str, Any]]:
-    """The acting side's result, and anything the roll changed on the campaign (the Fate deck)."""
-    req = comp.request
-    if comp.game == Game.EXALTED and comp.shortcut == "automatic":
-        return exalted.automatic_success(req), {}
-    combat = comp.scene is not None and comp.scene.combat  # the shortcuts are never for a combat scene
-    if comp.game == Game.V5 and comp.shortcut == "take_half":
-        return v5.take_half(req, stressful=combat), {}
-    if comp.game == Game.V5 and comp.shortcut == "automatic":
-        return v5.automatic_win(req, stressful=combat), {}
-    if comp.game == Game.FATE:
-        return _draw_fate(campaign.pk, req, rng)
-    return comp.module.roll(req, rng), {}
-
-
-def _draw_fate(campaign_id: int, req: Any, rng: RandomSource | None) -> tuple[Any, dict[str, Any]]:
-    """Four Fate dice, or the campaign's next card when it draws from the Fate deck.
-
-    The campaign row is locked first: two draws at once must not take the same card.
-    """
-    uses_deck, deck = Campaign.objects.select_for_update().values_list("fate_uses_deck", "fate_deck").get(pk=campaign_id)
-    if not uses_deck:
-        return fate.roll(req, rng), {}
-    result, drawn = fate.roll_deck(req, fate.Deck.from_list(deck), rng)
-    Campaign.objects.filter(pk=campaign_id).update(fate_deck=drawn.deck.as_list())
-    return result, {"card": drawn.card, "reshuffled": drawn.reshuffled}
-
-
-def _fate_effect(action: str, result: Any, opponent_total: int | None, known: bool = False) -> dict[str, Any]:
-    """The action's effect by the Fate table; against an opponent the shifts are the totals' difference.
-    ``known``: a Create an advantage on an aspect already there (gmtools.aspects)."""
-    shifts = result.total - opponent_total if opponent_total is not None else result.shifts
-    effect = fate.effects(fate.Action(action), fate.outcome_of(shifts), known_aspect=known, shifts=shifts)
-    return {**effect.as_json(), "action": action}
-
-
-def _start_advantage(campaign: Campaign, scene: Scene | None, comp: Composition) -> dict[str, Any]:
-    """What a Create an advantage roll will make, before its result: its aspect, where, and whether it is known."""
-    on = comp.advantage_on
-    if on is None and scene is None:
-        raise Refused(_("No scene is in play to hold “%(aspect)s”: start one, or put the aspect on a character.")
-                      % {"aspect": comp.advantage})
-    known = aspects.known_aspect(campaign, scene, on, comp.advantage)
-    return {"text": known.text if known else comp.advantage, "on": getattr(on, "pk", None),
-            "on_name": on.name if on else "", "scene": getattr(scene, "pk", None), "known": known is not None,
-            "aspect": known.pk if known else None, "free": 0, "boost": False}
-
-
-def _advance_advantage(campaign_id: int, roller_id: int | None, state: dict[str, Any],
-                       effect: dict[str, Any]) -> dict[str, Any]:
-    """Bring a Create an advantage up to what its latest result gives (only ever up: see gmtools.aspects)."""
-    now = aspects.grant(effect, state["known"])
-    before = aspects.Grant(state["free"], state["boost"])
-    if not now.better_than(before):
-        return state
-    more = now.free - before.free
-    row = Aspect.objects.filter(pk=state["aspect"]) if state["aspect"] else Aspect.objects.none()
-    if state["known"] or (state["aspect"] and row.exists()):
-        row.update(free_invocations=Least(F("free_invocations") + more, 9), boost=now.boost and not state["known"])
-    elif not (state["aspect"] and now.boost):  # never made yet, or made and gone since (a boost used elsewhere)
-        free = now.free if state["aspect"] is None else max(0, more)
-        made = Aspect.objects.create(character_id=state["on"], scene_id=state["scene"] if not state["known"] else None,
-                                     text=state["text"], free_invocations=min(free, 9), boost=now.boost)
-        state = {**state, "aspect": made.pk}
-    if state["on"] not in (None, roller_id):
-        # Its card shows the new aspect (the roller's card and the scene are redrawn with the roll).
-        announce(campaign_id, ChangeKind.CHARACTER, character=Character(pk=state["on"], campaign_id=campaign_id))
-    return {**state, "free": now.free, "boost": now.boost}
+def _roll_main(campaign: Campaign, comp: Composition, play: TablePlay,
+               rng: RandomSource | None) -> tuple[Any, dict[str, Any]]:
+    """The acting side's result, and what the log adds of how it fell (a Fate card drawn)."""
+    shortcut = play.shortcuts.get(comp.shortcut)
+    if shortcut is not None:
+        # The shortcuts are never for a stressful (combat) scene.
+        return shortcut(comp.request, comp.scene is not None and comp.scene.combat), {}
+    if play.roll is not None:
+        return play.roll(campaign.pk, comp.request, rng)
+    return comp.module.roll(comp.request, rng), {}
 
 
 def _check_turn(comp: Composition) -> tuple[Scene | None, int | None]:
@@ -222,14 +154,14 @@ def _check_turn(comp: Composition) -> tuple[Scene | None, int | None]:
     return scene, scene.turn
 
 
-def _advance_extended(comp: Composition, main: Any, document: dict[str, Any]) -> dict[str, Any]:
+def _advance_extended(comp: Composition, play: TablePlay, main: Any, document: dict[str, Any]) -> dict[str, Any]:
     """Roll into an extended action (locked): add the roll's gain, apply a botch, settle a contest."""
     action = ExtendedAction.objects.select_for_update().get(pk=comp.extended.pk)
     if action.over:
         raise Refused(_("“%(name)s” is already over.") % {"name": action.name})
     successes = document.get("team_total", main.successes)
-    # A scifi fumble is judged against the extended action's own difficulty, as its odds are.
-    botched = scifi.extended_fumble(main.roll, action.difficulty) if comp.game == Game.SCIFI else str(main.outcome) == "botch"
+    botched = (play.extended_botch(main, action.difficulty) if play.extended_botch is not None
+               else str(main.outcome) == "botch")
     # What voiding this roll needs to replay the action without it (see ``_replay_extended``).
     before = {"total": action.total, "opponent_total": action.opponent_total, "rolls": action.rolls,
               "ruined": action.ruined}
@@ -261,35 +193,30 @@ def _advance_extended(comp: Composition, main: Any, document: dict[str, Any]) ->
 def record_roll(campaign: Campaign, comp: Composition, rng: RandomSource | None = None) -> Roll:
     """Pay the spends, roll, and log it: all of it or none of it."""
     if comp.character is not None:
-        _lock(comp.character.pk)  # one roll of a character at a time: budgets and spends stay exact
+        lock_character(comp.character.pk)  # one roll of a character at a time: budgets and spends stay exact
     scene, turn = _check_turn(comp)
-    paid = [_pay(spend) for spend in comp.spends]
+    play = games.get(comp.game).at_table
+    paid = [pay(spend) for spend in comp.spends]
     try:
-        main, extra = _roll_main(campaign, comp, rng)
+        main, extra = _roll_main(campaign, comp, play, rng)
         document: dict[str, Any] = {"main": main.as_json(), **extra}
         if comp.opponent is not None:
             other = comp.module.roll(comp.opponent, rng)
             document["opponent"] = {"name": comp.opponent_name, **other.as_json()}
             document["opposed"] = _opposed(comp.game, main, other, comp.handicap)
         if comp.team:
-            helpers = [(name, exalted.roll(req, rng)) for name, req in comp.team]
+            # Each helper rolls their own pool apart; the engine adds up the team (Exalted teamwork).
+            helpers = [(name, comp.module.roll(req, rng)) for name, req in comp.team]
             document["team"] = [{"name": name, **r.as_json()} for name, r in helpers]
-            document["team_total"] = exalted.teamwork([main, *(r for _, r in helpers)])
+            document["team_total"] = comp.module.teamwork([main, *(r for _, r in helpers)])
         if comp.team_names:
             document["helpers"] = list(comp.team_names)
-        if comp.game == Game.FATE:
-            opponent_total = document["opponent"]["total"] if comp.opponent is not None else None
-            advantage = _start_advantage(campaign, scene, comp) if comp.advantage else None
-            document["effect"] = _fate_effect(comp.action, main, opponent_total, known=bool(advantage and advantage["known"]))
-            if invoked := aspects.invocations(spend.as_json() for spend in comp.spends):
-                document["invoked"] = invoked  # the aspects invoked on this roll so far (its follow-ups add theirs)
-            if advantage is not None:
-                document["advantage"] = _advance_advantage(campaign.pk, getattr(comp.character, "pk", None),
-                                                           advantage, document["effect"])
+        if play.logged is not None:
+            document.update(play.logged(campaign, scene, comp, main, document))
         if comp.notes:
             document["turn_notes"] = list(comp.notes)
         if comp.extended is not None:
-            document["extended"] = _advance_extended(comp, main, document)
+            document["extended"] = _advance_extended(comp, play, main, document)
     except RulesError as error:
         raise Refused(refusal_text(error)) from None
     logged = Roll.objects.create(
@@ -298,11 +225,21 @@ def record_roll(campaign: Campaign, comp: Composition, rng: RandomSource | None 
         request={**request_doc(comp.request), "shortcut": comp.shortcut},
         result=document, outcome=str(main.outcome), spends=paid, secret=comp.secret,
         hidden=comp.hidden, scene=scene, turn=turn, extended=comp.extended,
-        action=comp.action if comp.game != Game.FATE else "action",
+        action=play.logged_action if play.logged_action is not None else comp.action,
         willpower_spent=any(s.what == "willpower" for s in comp.spends),
     )
     announce(campaign.pk, ChangeKind.ROLL, roll=logged, public=not logged.hidden)
     return logged
+
+
+# --- follow-ups and checks: what a game's cards offer besides the composer ---------------------
+#
+# Each game declares its follow-ups (``TablePlay.follow_ups``: V5's Willpower reroll, Fate's
+# invocation, Exalted's stunt reward) and its character checks (``TablePlay.checks``: V5's rouse
+# check); the workflows below find the one asked for, refuse it for a game without it in the
+# words of the game that has it, lock the roll and let the game take it. The named functions
+# (``willpower_reroll``, ``invoke``, ``claim_stunt_reward``, ``rouse``) are the views' and the
+# tests' ways in.
 
 
 def _lock_roll(roll_id: int) -> None:
@@ -312,7 +249,7 @@ def _lock_roll(roll_id: int) -> None:
         raise Refused(_("This roll has been voided: it can no longer be followed up."))
 
 
-def _child(parent: Roll, kind: str, **fields: Any) -> Roll:
+def log_follow_up(parent: Roll, kind: str, **fields: Any) -> Roll:
     """A follow-up entry; it is as secret as the roll it follows (and revealed with it)."""
     try:
         with transaction.atomic():  # a savepoint, so a duplicate does not poison the outer transaction
@@ -326,136 +263,54 @@ def _child(parent: Roll, kind: str, **fields: Any) -> Roll:
     return child
 
 
+def _offer[T: (FollowUp, CharacterCheck)](game: str, kind: str, offers: Callable[[TablePlay], tuple[T, ...]]) -> T:
+    """The game's own follow-up (or check) of that kind; for a game without one, ``Refused`` in
+    the words of the game that has it ("Rouse checks are for Vampire characters.")."""
+    own = next((offer for offer in offers(games.get(game).at_table) if offer.kind == kind), None)
+    if own is not None:
+        return own
+    words = next((offer.refusal for system in games.systems() for offer in offers(system.at_table)
+                  if offer.kind == kind), _("Unknown change for this game."))
+    raise Refused(words)
+
+
+@transaction.atomic
+def follow_up(parent: Roll, kind: str, rng: RandomSource | None = None, **choice: Any) -> Roll:
+    """Follow a logged roll up the way its game offers (its card's form posts ``choice``)."""
+    offer = _offer(parent.system, kind, lambda play: play.follow_ups)
+    if not offer.applies(parent):
+        raise Refused(offer.refusal)
+    _lock_roll(parent.pk)
+    return offer.take(parent, rng, **choice)
+
+
+def willpower_reroll(parent: Roll, indices: list[int], rng: RandomSource | None = None) -> Roll:
+    """V5: spend 1 Willpower to reroll up to 3 normal dice of a roll (``gmtools.games.v5.table``)."""
+    return follow_up(parent, RollKind.REROLL, rng, indices=indices)
+
+
+def invoke(parent: Roll, aspect: Aspect | None, mode: str, rng: RandomSource | None = None) -> Roll:
+    """Fate: invoke an aspect after the roll, for +2 or a reroll (``gmtools.games.fate.table``)."""
+    return follow_up(parent, RollKind.INVOKE, rng, aspect=aspect, mode=mode)
+
+
+def claim_stunt_reward(parent: Roll, choice: str) -> Roll:
+    """Exalted: a successful stunted roll's motes or Willpower (``gmtools.games.exalted.table``)."""
+    return follow_up(parent, RollKind.REWARD, choice=choice)
+
+
 @transaction.atomic
 def rouse(character: Character, rng: RandomSource | None = None) -> Roll:
-    """A rouse check: a failure raises Hunger by 1 (never past 5)."""
-    character = _lock(character.pk)
-    if character.game != Game.V5:
-        raise Refused(_("Rouse checks are for Vampire characters."))
-    check = v5.roll_rouse(character.v5_hunger, rng)
-    _update(character, v5_hunger=check.hunger_after)
-    scene = Scene.objects.current(character.campaign)
-    logged = Roll.objects.create(
-        campaign=character.campaign, character=character, actor=character.name, system=Game.V5,
-        scene=scene, turn=scene.turn if scene else None,
-        kind=RollKind.ROUSE, label=_("Rouse check"), label_parts=["term:rouse_check"], request={"hunger": check.hunger_before},
-        result={"main": check.as_json()}, outcome=str(check.outcome),
-        spends=[{"what": "hunger", "amount": check.hunger_after - check.hunger_before}],
-    )
-    announce(character.campaign_id, ChangeKind.ROLL, roll=logged)
-    return logged
-
-
-@transaction.atomic
-def willpower_reroll(parent: Roll, indices: list[int], rng: RandomSource | None = None) -> Roll:
-    """V5: spend 1 Willpower (1 superficial damage) to reroll up to 3 normal dice of a roll."""
-    if parent.system != Game.V5 or parent.kind != RollKind.ROLL or parent.character_id is None:
-        raise Refused(_("Only a Vampire character's own roll can be rerolled with Willpower."))
-    _lock_roll(parent.pk)
-    request = rebuild(Game.V5, {k: v for k, v in parent.request.items() if k != "shortcut"})
-    main = parent.main
-    try:
-        result = v5.resolve(request, main["faces"], main["hunger_faces"])
-        if main.get("automatic") or parent.request.get("shortcut") != "roll":
-            raise RulesError(_("An automatic win or taking half rolls no dice to reroll."))
-        rerolled = v5.roll_reroll(request, result, indices, rng)
-    except RulesError as error:
-        raise Refused(refusal_text(error)) from None
-    _pay(Spend("v5_willpower", parent.character_id))
-    return _child(parent, RollKind.REROLL, label=parent.label, request=parent.request,
-                  result={"main": rerolled.as_json()}, outcome=str(rerolled.outcome),
-                  spends=[{"what": "v5_willpower", "character": parent.character_id}])
-
-
-@transaction.atomic
-def invoke(parent: Roll, aspect: Aspect | None, mode: str, rng: RandomSource | None = None) -> Roll:
-    """Fate: invoke an aspect after the roll, for +2 or to reroll all four dice.
-
-    A free invocation on the aspect is used first, else a fate point. The new entry's request
-    carries the +2 in its bonus, so every entry replays on its own.
-    """
-    if parent.system != Game.FATE or parent.character_id is None or parent.kind not in (RollKind.ROLL, RollKind.INVOKE):
-        raise Refused(_("Only a Fate character's roll can be improved by an invocation."))
-    _lock_roll(parent.pk)
-    if mode not in ("bonus", "reroll"):
-        raise Refused(_("Choose +2 or a reroll."))
-    if aspect is not None and aspect.free_invocations > 0:
-        spend = Spend("free_invocation", parent.character_id, aspect.pk, aspect.text)
-    else:
-        spend = Spend("fate_point", parent.character_id, getattr(aspect, "pk", None), getattr(aspect, "text", ""))
-    # The aspects invoked on this roll so far: the roll's own and each invocation after it.
-    earlier = [invoked for spends in Roll.objects.filter(pk__in=parent.family()).order_by("id").values_list("spends", flat=True)
-               for invoked in aspects.invocations(spends)]
-    advantage = parent.result.get("advantage")
-    if aspect is not None:
-        if advantage and advantage.get("aspect") == aspect.pk:
-            raise Refused(_("“%(aspect)s” comes from this roll: invoke it on a later roll.") % {"aspect": aspect.text})
-        if not aspects.may_invoke_again([i["paid"] for i in earlier if i["aspect"] == aspect.pk], spend.what):
-            raise Refused(aspects.twice_refusal(aspect.text))
-    paid = _pay(spend)
-    request = rebuild(Game.FATE, {k: v for k, v in parent.request.items() if k != "shortcut"})
-    extra: dict[str, Any] = {}
-    if mode == "bonus":
-        request = dataclasses.replace(request, bonus=request.bonus + fate.INVOKE_BONUS)
-        result = fate.resolve(request, parent.main["faces"])
-    else:
-        result, extra = _draw_fate(parent.campaign_id, request, rng)
-    document = {"main": result.as_json(), **extra, "invoke": {"mode": mode, "aspect": spend.label, "paid": spend.what}}
-    if invoked := earlier + aspects.invocations([spend.as_json()]):
-        document["invoked"] = invoked
-    opponent = parent.result.get("opponent")
-    if opponent is not None:
-        # Still against the same opposition: re-net the new total against the opponent's.
-        net = result.total - opponent["total"]
-        document["opponent"] = opponent
-        document["opposed"] = {"net": net, "winner": "first" if net > 0 else "second" if net < 0 else "tie"}
-    if "effect" in parent.result:
-        action = parent.result["effect"].get("action")
-        if action:
-            document["effect"] = _fate_effect(action, result, opponent["total"] if opponent else None,
-                                              known=bool(advantage and advantage.get("known")))
-            if advantage:
-                # An invocation that improves a Create an advantage improves the advantage (gmtools.aspects).
-                document["advantage"] = _advance_advantage(parent.campaign_id, parent.character_id, advantage,
-                                                           document["effect"])
-    return _child(parent, RollKind.INVOKE, label=parent.label, request={**request_doc(request), "shortcut": "roll"},
-                  result=document, outcome=str(result.outcome), spends=[paid])
-
-
-@transaction.atomic
-def claim_stunt_reward(parent: Roll, choice: str) -> Roll:
-    """Exalted: after a successful stunted roll, regain motes (1 per stunt die) or 1 Willpower (2–3 dice)."""
-    if parent.system != Game.EXALTED or parent.kind != RollKind.ROLL or parent.character_id is None:
-        raise Refused(_("Only an Exalted character's stunted roll earns a reward."))
-    _lock_roll(parent.pk)
-    request = rebuild(Game.EXALTED, {k: v for k, v in parent.request.items() if k != "shortcut"})
-    result = exalted.resolve(request, parent.main["faces"]) if parent.main["faces"] else exalted.automatic_success(request)
-    options = {("willpower" if r.willpower else "motes"): r for r in exalted.stunt_rewards(result)}
-    if choice not in options:
-        raise Refused(_("That reward is not on offer for this roll."))
-    character = _lock(parent.character_id)
-    reward = options[choice]
-    if reward.willpower and character.exalted_willpower_temporary >= character.exalted_willpower:
-        raise Refused(_("%(name)s's temporary Willpower is already at its permanent rating: take the motes.")
-                      % {"name": character.name})
-    if not reward.willpower and character.exalted_motes >= character.exalted_motes_max:
-        raise Refused(_("%(name)s's mote pool is already full.") % {"name": character.name})
-    if reward.willpower:
-        field, value = "exalted_willpower_temporary", min(character.exalted_willpower,
-                                                           character.exalted_willpower_temporary + 1)
-    else:
-        field, value = "exalted_motes", min(character.exalted_motes_max, character.exalted_motes + reward.motes)
-    # What was really regained (a nearly full pool takes less), so that voiding takes back exactly that.
-    regained = {field: value - getattr(character, field)}
-    _update(character, **{field: value})
-    return _child(parent, RollKind.REWARD, label=parent.label, request=parent.request,
-                  result={"reward": reward.as_json(), "regained": regained}, outcome=choice, spends=[])
+    """V5: a rouse check (``gmtools.games.v5.table``)."""
+    return _offer(character.game, RollKind.ROUSE, lambda play: play.checks).take(character, rng)
 
 
 # --- one-click resource changes ------------------------------------------------------------
+# Each game's are its ``TablePlay.adjustments``, mostly made with these two.
 
-def _step(field: str, delta: int, low: int | Callable[[Character], int], high: int | Callable[[Character], int],
-          message: str | Promise) -> Callable[[Character], dict[str, Any]]:
+def step(field: str, delta: int, low: int | Callable[[Character], int], high: int | Callable[[Character], int],
+         message: str | Promise) -> Callable[[Character], dict[str, Any]]:
+    """A count moved by ``delta`` within [low, high] (either may depend on the character), or refused."""
     def change(c: Character) -> dict[str, Any]:
         value = getattr(c, field) + delta
         lo = low(c) if callable(low) else low
@@ -466,81 +321,23 @@ def _step(field: str, delta: int, low: int | Callable[[Character], int], high: i
     return change
 
 
-def _v5_track(track: str, kind: str, heal: bool) -> Callable[[Character], dict[str, Any]]:
-    def change(c: Character) -> dict[str, Any]:
-        boxes = c.v5_health_boxes if track == "health" else c.v5_willpower_boxes
-        tracker = v5.Tracker(boxes, getattr(c, f"v5_{track}_superficial"), getattr(c, f"v5_{track}_aggravated"))
-        if heal:
-            if getattr(tracker, kind) == 0:
-                raise Refused(_("No %(kind)s damage to heal.") % {"kind": _(kind)})
-            tracker = tracker.heal_superficial(1) if kind == "superficial" else tracker.heal_aggravated(1)
-        else:
-            if tracker.overwhelmed:
-                raise Refused(_("Every box is already aggravated."))
-            tracker = tracker.damage(kind, 1)
-        return {f"v5_{track}_superficial": tracker.superficial, f"v5_{track}_aggravated": tracker.aggravated}
-    return change
-
-
-def _fate_refresh(c: Character) -> dict[str, Any]:
-    return {"fate_points": max(c.fate_points, c.fate_refresh)}
-
-
-def _toggle(field: str) -> Callable[[Character], dict[str, Any]]:
+def toggle(field: str) -> Callable[[Character], dict[str, Any]]:
     return lambda c: {field: not getattr(c, field)}
-
-
-def _consequence(severity: str) -> Callable[[Character, str], dict[str, Any]]:
-    field = f"fate_consequence_{severity}"
-
-    def change(c: Character, value: str = "") -> dict[str, Any]:
-        text = " ".join(value.split())
-        if len(text) > Character._meta.get_field(field).max_length:
-            raise Refused(_("A consequence is a short aspect: at most 120 characters."))
-        return {field: text}
-    return change
-
-
-ADJUSTMENTS: dict[str, dict[str, Callable[..., dict[str, Any]]]] = {
-    Game.EXALTED: {
-        "willpower-spend": _step("exalted_willpower_temporary", -1, 0, 10, gettext_lazy("%(name)s has no temporary Willpower left.")),
-        "willpower-regain": _step("exalted_willpower_temporary", 1, 0, lambda c: c.exalted_willpower,
-                                  gettext_lazy("%(name)s's temporary Willpower is already at its permanent rating.")),
-        "motes-spend": _step("exalted_motes", -1, 0, 100, gettext_lazy("%(name)s has no motes left.")),
-        "motes-regain": _step("exalted_motes", 1, 0, lambda c: c.exalted_motes_max,
-                              gettext_lazy("%(name)s's mote pool is already full.")),
-    },
-    Game.V5: {
-        "hunger-up": _step("v5_hunger", 1, 0, 5, gettext_lazy("%(name)s is already at Hunger 5.")),
-        "hunger-down": _step("v5_hunger", -1, 0, 5, gettext_lazy("%(name)s is already at Hunger 0.")),
-        **{f"{track}-{kind}-{verb}": _v5_track(track, kind, verb == "heal")
-           for track in ("health", "willpower") for kind in ("superficial", "aggravated") for verb in ("damage", "heal")},
-    },
-    Game.FATE: {
-        "fate-point-spend": _step("fate_points", -1, 0, 99, gettext_lazy("%(name)s has no fate points left.")),
-        "fate-point-gain": _step("fate_points", 1, 0, 99, gettext_lazy("%(name)s cannot hold more fate points.")),
-        "refresh": _fate_refresh,
-        **{f"stress-{n}": _toggle(f"fate_stress_{n}") for n in (1, 2, 3)},
-        **{f"consequence-{severity}": _consequence(severity) for severity in ("mild", "moderate", "severe")},
-    },
-    Game.SCIFI: {
-        "adventure": _toggle("scifi_in_adventure"),
-        "health-damage": _step("scifi_health", -1, 0, 99, gettext_lazy("%(name)s has no health left to lose.")),
-        "health-heal": _step("scifi_health", 1, 0, lambda c: c.scifi_health_max, gettext_lazy("%(name)s is already at full health.")),
-    },
-}
 
 
 @transaction.atomic
 def adjust(character: Character, action: str, value: str = "") -> Character:
     """Apply one click (spend, regain, damage, heal, refresh) or one text (a consequence) to a character."""
-    character = _lock(character.pk)
-    change = ADJUSTMENTS[character.game].get(action)
-    if change is None:
+    character = lock_character(character.pk)
+    play = games.get(character.game).at_table
+    if action in play.text_adjustments:
+        fields = play.text_adjustments[action](character, value)
+    elif action in play.adjustments:
+        fields = play.adjustments[action](character)
+    else:
         raise Refused(_("Unknown change for this game."))
-    fields = change(character, value) if action.startswith("consequence-") else change(character)
     before = {name: getattr(character, name) for name in fields}
-    _update(character, **fields)
+    update_character(character, **fields)
     if before != fields:  # kept for the table's Undo (a refresh at full fate points changed nothing)
         ResourceChange.objects.create(campaign_id=character.campaign_id, character=character, action=action,
                                       before=before, after=fields)
@@ -689,7 +486,7 @@ def declare_actions(scene: Scene, character: Character, actions: int) -> TurnDec
     if not 1 <= actions <= 10:
         raise Refused(_("Declare from 1 to 10 actions."))
     with transaction.atomic():
-        _lock(character.pk)
+        lock_character(character.pk)
         if Roll.objects.this_turn(scene, character).exists():
             raise Refused(_("%(name)s has already acted this turn; declare actions before the first roll.")
                           % {"name": character.name})
@@ -709,8 +506,9 @@ def stop_extended(action: ExtendedAction) -> None:
 
 @transaction.atomic
 def create_extended(campaign: Campaign, scene: Scene | None, **fields: Any) -> ExtendedAction:
-    if campaign.game == Game.FATE:
-        raise Refused(_("Fate Accelerated has no extended actions: play it as a challenge or a contest."))
+    game = games.get(campaign.game)
+    if not game.has_extended_actions:
+        raise Refused(game.at_table.extended_refusal)
     action = ExtendedAction(campaign=campaign, scene=scene, **fields)
     action.full_clean()
     action.save()
@@ -783,72 +581,16 @@ def _chain_locked(roll: Roll) -> list[Roll]:
     return sorted(found, key=lambda r: r.pk, reverse=True)
 
 
-def _locked_or_none(character_id: int | None) -> Character | None:
-    if character_id is None:
-        return None
-    return Character.objects.select_for_update().select_related("campaign").filter(pk=character_id).first()
-
-
 def _give_back(entry: Roll) -> None:
-    """What one log entry spent comes back, what it gained goes, each within the sheet's bounds."""
+    """What one log entry spent comes back, what it gained goes, each within the sheet's bounds:
+    each spend as its game's kind of spend gives it back, then what the game takes back."""
+    play = games.get(entry.system).at_table
     for spend in entry.spends:
-        what = spend.get("what")
-        if what == "free_invocation" and spend.get("boost"):
-            # A boost used up: back as it was, while its scene is still in play (it would have ended with it).
-            boost = spend["boost"]
-            if Scene.objects.filter(pk=boost["scene"], ended_at__isnull=True).exists() or (
-                    boost["scene"] is None and Character.objects.filter(pk=boost["character"]).exists()):
-                Aspect.objects.create(text=boost["text"], scene_id=boost["scene"], character_id=boost["character"],
-                                      boost=True, free_invocations=1)
-            continue
-        if what == "free_invocation":
-            # At most 9, as the aspect's constraint says; an aspect deleted since gets nothing back.
-            Aspect.objects.filter(pk=spend.get("aspect"), free_invocations__lt=9).update(
-                free_invocations=F("free_invocations") + 1)
-            continue
-        character = _locked_or_none(spend.get("character") or entry.character_id)
-        if character is None:  # deleted since: nothing to give back to
-            continue
-        if what == "willpower":
-            _update(character, exalted_willpower_temporary=min(character.exalted_willpower,
-                                                               character.exalted_willpower_temporary + 1))
-        elif what == "fate_point":
-            _update(character, fate_points=min(CHARACTER_BOUNDS["fate_points"][1], character.fate_points + 1))
-        elif what == "v5_willpower":  # spending marked 1 superficial damage (there was an undamaged box)
-            _update(character, v5_willpower_superficial=max(0, character.v5_willpower_superficial - 1))
-        elif what == "hunger":  # a rouse check: the Hunger it added
-            _update(character, v5_hunger=max(0, character.v5_hunger - int(spend.get("amount", 0))))
-    if entry.result.get("advantage"):
-        _take_back_advantage(entry)
-    if entry.kind == RollKind.REWARD:
-        character = _locked_or_none(entry.character_id)
-        reward = entry.result.get("reward", {})
-        # Older rewards did not store what they regained: the reward itself, as near as it gets.
-        regained = entry.result.get("regained") or (
-            {"exalted_willpower_temporary": 1} if reward.get("willpower") else {"exalted_motes": reward.get("motes", 0)})
-        if character is not None:
-            _update(character, **{field: max(0, getattr(character, field) - int(amount))
-                                  for field, amount in regained.items()})
-
-
-def _take_back_advantage(entry: Roll) -> None:
-    """Fate: a Create an advantage (or an invocation that improved one) goes back to what stood
-    before it: the aspect it made is deleted, the free invocations it added are taken back (never
-    below 0: some may have been used since), a boost it turned into an aspect is a boost again."""
-    now = entry.result["advantage"]
-    if now.get("aspect") is None:
-        return  # it made nothing
-    parent = Roll.objects.filter(pk=entry.parent_id).values_list("result", flat=True).first() if entry.parent_id else None
-    before = (parent or {}).get("advantage") or {"aspect": now["aspect"] if now.get("known") else None,
-                                                  "free": 0, "boost": False}
-    if before.get("aspect") != now["aspect"]:
-        Aspect.objects.filter(pk=now["aspect"]).delete()
-        return
-    less = now.get("free", 0) - before.get("free", 0)
-    if less > 0 or before.get("boost") != now.get("boost"):
-        Aspect.objects.filter(pk=now["aspect"]).update(
-            free_invocations=Greatest(F("free_invocations") - max(0, less), 0),
-            boost=bool(before.get("boost")) and not now.get("known"))
+        kind = play.spends.get(spend.get("what"))
+        if kind is not None:
+            kind.give_back(entry, spend)
+    if play.take_back is not None:
+        play.take_back(entry)
 
 
 def _extended_inputs(entry: Roll) -> tuple[int, bool, int | None]:
@@ -920,7 +662,7 @@ def undo_last_change(campaign: Campaign, expected: int | None = None) -> Resourc
     newest = ResourceChange.objects.filter(campaign=campaign, undone_at__isnull=True).order_by("-id").first()
     if newest is None:
         raise Refused(_("Nothing to undo."))
-    character = _locked_or_none(newest.character_id)  # the character first, as adjust locks it
+    character = locked_or_none(newest.character_id)  # the character first, as adjust locks it
     change = ResourceChange.objects.select_for_update().get(pk=newest.pk)
     latest = ResourceChange.objects.filter(campaign=campaign, undone_at__isnull=True).order_by("-id").first()
     if change.undone_at is not None or latest is None or latest.pk != change.pk or (
@@ -929,7 +671,7 @@ def undo_last_change(campaign: Campaign, expected: int | None = None) -> Resourc
     if character is None or any(getattr(character, name) != value for name, value in change.after.items()):
         raise Refused(_("%(name)s has changed since: nothing was undone.")
                       % {"name": character.name if character else "?"})
-    _update(character, **change.before)
+    update_character(character, **change.before)
     ResourceChange.objects.filter(pk=change.pk).update(undone_at=timezone.now())
     announce(campaign.pk, ChangeKind.CHARACTER, character=character)
     return change
@@ -941,7 +683,7 @@ def undo_last_change(campaign: Campaign, expected: int | None = None) -> Resourc
 def add_scene_aspect(scene: Scene, text: str, free_invocations: int = 0, boost: bool = False) -> Aspect:
     """Fate: a situation aspect (or a boost: one free invocation, gone once used) on the scene in play."""
     campaign = scene.episode.story.campaign
-    if campaign.game != Game.FATE:
+    if not games.get(campaign.game).at_table.situation_aspects:
         raise Refused(_("Situation aspects and boosts are Fate's."))
     if not Scene.objects.filter(pk=scene.pk, ended_at__isnull=True).exists():
         raise Refused(_("This scene has ended; start a new one."))

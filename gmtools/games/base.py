@@ -9,14 +9,20 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.functional import Promise
 from django.utils.translation import pgettext_lazy
+from django.utils.module_loading import import_string
 
 from gmtools.sheets import StandardTrait
+from rules.dice import RandomSource
+
+if TYPE_CHECKING:  # the models import this registry: the table's types are named, never imported, here
+    from gmtools.composer import Composition, Spend
+    from gmtools.models import Campaign, Character, Roll, Scene
 
 
 # A note's (or an effect's, or a refusal's) parameters, as the engine wrote them.
@@ -199,6 +205,121 @@ class DemoCampaign:
     state: Mapping[str, Any] = field(default_factory=dict)
 
 
+# --- playing at the table (issue 12): what a game adds to rolling, spending and following up ---
+
+@dataclass(frozen=True, kw_only=True)
+class SpendKind:
+    """One kind of resource a roll spends (``Spend.what``: Exalted's Willpower, a Fate point, ...)."""
+
+    # Pay one for the spend's character (locked): what the log adds to the spend's record; raises
+    # ``services.Refused`` when there is none to spend. None: only ever logged, never paid through
+    # a roll (a rouse check's Hunger).
+    pay: Callable[["Character", "Spend"], dict[str, Any]] | None = None
+    # Give one logged spend (its record) of a log entry back, when the entry is voided.
+    give_back: Callable[["Roll", dict[str, Any]], None]
+
+
+@dataclass(frozen=True, kw_only=True)
+class FollowUp:
+    """Something a logged roll's card offers after the roll: V5's Willpower reroll, a Fate
+    invocation, an Exalted stunt reward. Its entry follows the roll in the log (``Roll.parent``),
+    once per roll (a database constraint on its ``kind``)."""
+
+    # The log entry's kind (``RollKind``), which the card's form posts to and voiding reads.
+    kind: str
+    # The form the card shows for it (a template partial: ``games/<game>/card.html#<kind>``).
+    form: str
+    # Whether a roll with a character, not voided nor followed up that way yet, shows the form.
+    offered: Callable[["Roll"], bool]
+    # Which rolls it may follow at all; the others are refused with ``refusal``.
+    applies: Callable[["Roll"], bool]
+    # Do it, once the roll is locked, in the caller's transaction: (the roll, the random source, the
+    # form's fields as keywords) -> the new entry. It pays what it spends (``services.pay``) and logs
+    # the entry (``services.log_follow_up``), or raises ``services.Refused``.
+    take: Callable[..., "Roll"]
+    # Why a roll it cannot follow is refused, in the words of its game (also for another game's roll).
+    refusal: Promise
+
+
+@dataclass(frozen=True, kw_only=True)
+class CharacterCheck:
+    """A roll made from a character's card rather than the composer (V5's rouse check)."""
+
+    kind: str  # the log entry's kind (``RollKind``)
+    # Lock the character, roll, pay and log it, in the caller's transaction: the new entry.
+    take: Callable[["Character", RandomSource | None], "Roll"]
+    # Why a character of a game without it is refused, in the words of its game.
+    refusal: Promise
+
+
+@dataclass(frozen=True, kw_only=True)
+class TablePlay:
+    """How a game plays at the table beyond its engine's ``roll``: what ``gmtools.services``,
+    ``gmtools.board`` and the log's cards ask of it. Every field has the default of a game that
+    has none of it (a plain pool of dice), so a game fills in only what it adds.
+
+    One small dataclass rather than loose fields of ``GameSystem``: it is imported when first
+    asked (``GameSystem.at_table``), since most of it reads and writes the models.
+    """
+
+    # Rolling (``services.record_roll``). What a composer's shortcut gives instead of rolling, by
+    # shortcut (Exalted's automatic success, V5's taking half): (request, under stress) -> result.
+    shortcuts: Mapping[str, Callable[[Any, bool], Any]] = field(default_factory=dict)
+    # How the dice fall when the game does not roll them with its engine (Fate: the campaign's
+    # deck): (campaign id, request, random source) -> (result, what the log adds). Runs in the
+    # roll's transaction (it may lock the campaign). None: the engine's ``roll``.
+    roll: Callable[[int, Any, RandomSource | None], tuple[Any, dict[str, Any]]] | None = None
+    # A contest's summary (``{"net", "winner", ...}``, see ``services.contest``) from both sides'
+    # results and the successes taken from each first (Exalted's handicap). None: the difference of
+    # the ``judged_field``s.
+    opposed: Callable[[Any, Any, tuple[int, int]], dict[str, Any]] | None = None
+    # What the game adds to a roll's log entry once rolled (Fate: its action's effect, the aspects
+    # invoked, the advantage created): (campaign, scene, composition, result, document so far).
+    logged: Callable[["Campaign", "Scene | None", "Composition", Any, dict[str, Any]], dict[str, Any]] | None = None
+    # The turn's action every roll logs, for a game whose composer's ``action`` is something else
+    # (Fate's four actions are no budget slots). None: the composition's own.
+    logged_action: str | None = None
+    # Whether a roll into an extended action botched it: (result, the action's difficulty). None:
+    # an outcome of "botch" (scifi judges a fumble against the action's own difficulty).
+    extended_botch: Callable[[Any, int], bool] | None = None
+    # Why the game refuses an extended action (read when ``GameSystem.has_extended_actions`` is false).
+    extended_refusal: Promise | None = None
+
+    # Spending and following up. The kinds of resource its rolls spend, by ``Spend.what``.
+    spends: Mapping[str, SpendKind] = field(default_factory=dict)
+    # What voiding a log entry takes back beyond its spends (Fate: the advantage it created; Exalted:
+    # what a stunt reward regained); called with the entry's rows locked.
+    take_back: Callable[["Roll"], None] | None = None
+    follow_ups: tuple[FollowUp, ...] = ()
+    checks: tuple[CharacterCheck, ...] = ()
+    # The character card's one-click changes (spend, regain, damage, heal...), by action: the
+    # fields to write on the (locked) character, or ``services.Refused``.
+    adjustments: Mapping[str, Callable[["Character"], dict[str, Any]]] = field(default_factory=dict)
+    # ... and those that take a text the GM types (Fate's consequences).
+    text_adjustments: Mapping[str, Callable[["Character", str], dict[str, Any]]] = field(default_factory=dict)
+
+    # The turn (``gmtools.board``). Whether a character has used up its turn with these rolls
+    # (Exalted: its declared actions; scifi: its action slots). None: one roll.
+    turn_done: Callable[["Character", list["Roll"]], bool] | None = None
+    # The action slots these rolls took (scifi), shown on the character's card. None: none counted.
+    turn_slots: Callable[[list["Roll"]], int] | None = None
+    # Whether scenes hold situation aspects and boosts (Fate).
+    situation_aspects: bool = False
+
+    # Drawing. The face from which a die shows as a hit on the card. None: no die does.
+    hit_face: int | None = None
+    # The card's dice, for a game whose dice are no numbers (Fate): each ``{"face", "label", "css"}``.
+    card_dice: Callable[[Mapping[str, Any]], list[dict[str, Any]]] | None = None
+    # The dice as the recap writes them, for such a game.
+    dice_text: Callable[[Mapping[str, Any]], str] | None = None
+    # Template partials the table includes when the game has them; "" includes nothing.
+    card_details: str = ""  # lines under a card's spends (Fate: invoked aspects, the advantage made)
+    switch: str = ""  # the time bar's switch, its words (Fate: draw from the deck; scifi: the adventure)
+    scene_extras: str = ""  # the GM's time bar, beside the scene's notes (Fate: its aspects)
+    party_card: str = ""  # a character's resources on the players' view
+    player_where: str = ""  # beside the scene on the players' view (scifi: the adventure open)
+
+
 @dataclass(frozen=True, kw_only=True)
 class GameSystem:
     """One game, as the core sees it. Issue 12 moves more of each game here, one piece at a time."""
@@ -269,6 +390,18 @@ class GameSystem:
     # The campaign's own state in the game, and its table switch.
     state: StateColumns = field(default_factory=StateColumns)
     npcs: Npcs = field(default_factory=Npcs)
+    # --- playing at the table (issue 12) ---
+    # Whether the game has extended actions (Fate plays them as challenges and contests instead).
+    has_extended_actions: bool = True
+    # How the game plays at the table (``TablePlay``), or the dotted path of one in the game's
+    # package: that code reads and writes the models, which import this registry, so it is
+    # imported when first asked, as Django loads a database backend. A plain pool needs none.
+    table: TablePlay | str = field(default_factory=TablePlay)
+
+    @cached_property
+    def at_table(self) -> TablePlay:
+        """How the game plays at the table (``table``, imported on first use)."""
+        return import_string(self.table) if isinstance(self.table, str) else self.table
 
     @cached_property
     def standard_traits(self) -> dict[str, StandardTrait]:

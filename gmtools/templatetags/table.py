@@ -9,18 +9,16 @@ from django.utils import timezone
 from django.utils.formats import date_format, number_format
 from django.utils.translation import gettext_lazy as _
 
-from gmtools import links, models, recap, verdicts
-from gmtools.sheets import Game
+from gmtools import games, links, models, recap, verdicts
+from gmtools.games.base import FollowUp, GameSystem, TablePlay
 
 register = template.Library()
 
-# What a face means, per game, as a CSS class: the card draws dice, not numbers in a list.
-_HIT = {Game.EXALTED: 7, Game.SCIFI: 7, Game.V5: 6}
 
-
-def _d10_class(system: str, face: int, hunger: bool = False) -> str:
+def _die_class(hit: int | None, face: int, hunger: bool = False) -> str:
+    """What a face means as a CSS class (a hit from the game's ``hit_face``): the card draws dice, not numbers in a list."""
     classes = ["die"]
-    if face >= _HIT.get(system, 11):
+    if hit is not None and face >= hit:
         classes.append("die-hit")
     if face == 10:
         classes.append("die-ten")
@@ -39,25 +37,44 @@ def headline(context: template.Context, roll: models.Roll) -> verdicts.Headline:
 
 @register.simple_tag
 def dice(system: str, result: dict) -> list[dict]:
-    """Each die of a stored result, in draw order: its face, label and CSS class."""
-    if system == Game.FATE:
-        symbol = {-1: "−", 0: "\u00a0", 1: "+"}
-        return [{"face": f, "label": symbol[f], "css": f"die die-fate die-fate-{f + 1}"} for f in result.get("faces", [])]
+    """Each die of a stored result, in draw order: its face, label and CSS class (the game's own
+    drawing for dice that are no numbers, as Fate's)."""
+    play = games.get(system).at_table
+    if play.card_dice is not None:
+        return play.card_dice(result)
+    hit = play.hit_face
     rerolled = set(result.get("rerolled", []))
-    out = [{"face": f, "label": f, "css": _d10_class(system, f) + (" die-rerolled" if i in rerolled else ""), "index": i}
+    out = [{"face": f, "label": f, "css": _die_class(hit, f) + (" die-rerolled" if i in rerolled else ""), "index": i}
            for i, f in enumerate(result.get("faces", []))]
     # Hunger dice are set apart, explosions chained after the pool: the first of each group
     # gets a class the stylesheet spaces out (and marks with an arrow for explosions).
-    out += [{"face": f, "label": f, "css": _d10_class(system, f, hunger=True) + (" die-group" if i == 0 else "")}
+    out += [{"face": f, "label": f, "css": _die_class(hit, f, hunger=True) + (" die-group" if i == 0 else "")}
             for i, f in enumerate(result.get("hunger_faces", []))]
-    out += [{"face": f, "label": f, "css": _d10_class(system, f) + " die-explosion" + (" die-group" if i == 0 else "")}
+    out += [{"face": f, "label": f, "css": _die_class(hit, f) + " die-explosion" + (" die-group" if i == 0 else "")}
             for i, f in enumerate(result.get("explosions", []))]
     return out
 
 
 @register.filter
-def follow_up_done(roll: models.Roll, kind: str) -> bool:
-    return roll.follow_up(kind) is not None
+def game_system(game: str) -> GameSystem:
+    """The game a campaign plays (``campaign.game|game_system``), to ask what it has."""
+    return games.get(game)
+
+
+@register.filter
+def at_table(game: str) -> TablePlay:
+    """How the game plays at the table (``roll.system|at_table``): the partials its card and time bar include."""
+    return games.get(game).at_table
+
+
+@register.filter
+def follow_ups(roll: models.Roll) -> list[FollowUp]:
+    """The follow-ups a roll's card offers (its game's), each once: a roll with a character, not
+    followed up that way yet (the card offers none on a voided roll)."""
+    if roll.character_id is None:
+        return []
+    return [offer for offer in games.get(roll.system).at_table.follow_ups
+            if roll.follow_up(offer.kind) is None and offer.offered(roll)]
 
 
 @register.filter

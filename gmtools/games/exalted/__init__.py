@@ -294,4 +294,5 @@ SYSTEM = GameSystem(
     sheet=SHEET,
     resources=RESOURCES,
     npcs=NPCS,
+    table="gmtools.games.exalted.table.PLAY",  # imported when first asked: it uses the models
 )

@@ -216,4 +216,5 @@ SYSTEM = GameSystem(
     resources=RESOURCES,
     state=STATE,
     npcs=NPCS,
+    table="gmtools.games.scifi.table.PLAY",  # imported when first asked: it uses the models
 )

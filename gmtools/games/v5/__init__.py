@@ -270,4 +270,5 @@ SYSTEM = GameSystem(
     sheet=SHEET,
     resources=RESOURCES,
     npcs=NPCS,
+    table="gmtools.games.v5.table.PLAY",  # imported when first asked: it uses the models
 )

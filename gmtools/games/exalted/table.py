@@ -1,0 +1,117 @@
+"""Exalted 2e at the table: its automatic success, contests with successes taken away, Willpower
+spent on a roll, stunt rewards, the character card's one-click changes and its declared actions.
+
+Imported when first asked (``GameSystem.at_table``): it uses the models and ``gmtools.services``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from gmtools.games.base import FollowUp, TablePlay
+from gmtools.models import Character, Roll, RollKind
+from gmtools.services import (
+    Refused, character_spend, contest, lock_character, locked_or_none, log_follow_up, logged_request, rebuild, step,
+    update_character,
+)
+from rules import exalted
+from rules.dice import RandomSource
+
+ADJUSTMENTS = {
+    "willpower-spend": step("exalted_willpower_temporary", -1, 0, 10,
+                            gettext_lazy("%(name)s has no temporary Willpower left.")),
+    "willpower-regain": step("exalted_willpower_temporary", 1, 0, lambda c: c.exalted_willpower,
+                             gettext_lazy("%(name)s's temporary Willpower is already at its permanent rating.")),
+    "motes-spend": step("exalted_motes", -1, 0, 100, gettext_lazy("%(name)s has no motes left.")),
+    "motes-regain": step("exalted_motes", 1, 0, lambda c: c.exalted_motes_max,
+                         gettext_lazy("%(name)s's mote pool is already full.")),
+}
+
+# 1 temporary Willpower for +1 success, as the card's "Spend 1 Willpower" takes it.
+WILLPOWER = character_spend(
+    pay=ADJUSTMENTS["willpower-spend"],
+    give_back=lambda c, spend: {"exalted_willpower_temporary": min(c.exalted_willpower,
+                                                                   c.exalted_willpower_temporary + 1)},
+)
+
+
+def opposed(first: exalted.Result, second: exalted.Result, handicap: tuple[int, int]) -> dict[str, Any]:
+    """More successes wins; ``handicap``: the successes taken from each side's roll first (never below 0)."""
+    if not any(handicap):
+        return contest(first.successes - second.successes)
+    result = exalted.resolve_opposed(first, second, *handicap)
+    return {**contest(result.net if result.outcome is exalted.Opposed.WIN else -result.net),
+            "handicap": list(handicap)}
+
+
+# --- the stunt reward -------------------------------------------------------------------------
+
+def _stunt_reward(parent: Roll, rng: RandomSource | None, choice: str) -> Roll:
+    """After a successful stunted roll, regain motes (1 per stunt die) or 1 Willpower (2–3 dice)."""
+    request = rebuild(parent.system, logged_request(parent))
+    result = exalted.resolve(request, parent.main["faces"]) if parent.main["faces"] else exalted.automatic_success(request)
+    options = {("willpower" if r.willpower else "motes"): r for r in exalted.stunt_rewards(result)}
+    if choice not in options:
+        raise Refused(_("That reward is not on offer for this roll."))
+    character = lock_character(parent.character_id)
+    reward = options[choice]
+    if reward.willpower and character.exalted_willpower_temporary >= character.exalted_willpower:
+        raise Refused(_("%(name)s's temporary Willpower is already at its permanent rating: take the motes.")
+                      % {"name": character.name})
+    if not reward.willpower and character.exalted_motes >= character.exalted_motes_max:
+        raise Refused(_("%(name)s's mote pool is already full.") % {"name": character.name})
+    if reward.willpower:
+        field, value = "exalted_willpower_temporary", min(character.exalted_willpower,
+                                                           character.exalted_willpower_temporary + 1)
+    else:
+        field, value = "exalted_motes", min(character.exalted_motes_max, character.exalted_motes + reward.motes)
+    # What was really regained (a nearly full pool takes less), so that voiding takes back exactly that.
+    regained = {field: value - getattr(character, field)}
+    update_character(character, **{field: value})
+    return log_follow_up(parent, RollKind.REWARD, label=parent.label, request=parent.request,
+                         result={"reward": reward.as_json(), "regained": regained}, outcome=choice, spends=[])
+
+
+def take_back(entry: Roll) -> None:
+    """A voided stunt reward: what it regained goes again (never below 0)."""
+    if entry.kind != RollKind.REWARD:
+        return
+    character = locked_or_none(entry.character_id)
+    reward = entry.result.get("reward", {})
+    # Older rewards did not store what they regained: the reward itself, as near as it gets.
+    regained = entry.result.get("regained") or (
+        {"exalted_willpower_temporary": 1} if reward.get("willpower") else {"exalted_motes": reward.get("motes", 0)})
+    if character is not None:
+        update_character(character, **{field: max(0, getattr(character, field) - int(amount))
+                                       for field, amount in regained.items()})
+
+
+REWARD = FollowUp(
+    kind=RollKind.REWARD,
+    form="games/exalted/card.html#reward",
+    offered=lambda roll: roll.kind == RollKind.ROLL and bool(roll.request.get("stunt")) and roll.outcome == "success",
+    applies=lambda roll: roll.kind == RollKind.ROLL and roll.character_id is not None,
+    take=_stunt_reward,
+    refusal=gettext_lazy("Only an Exalted character's stunted roll earns a reward."),
+)
+
+
+def turn_done(character: Character, rolls: list[Roll]) -> bool:
+    """Its declared actions are taken (reflexive actions take none)."""
+    return sum(r.action != "reflexive" for r in rolls) >= character.turn_declared
+
+
+PLAY = TablePlay(
+    shortcuts={"automatic": lambda request, stressful: exalted.automatic_success(request)},
+    opposed=opposed,
+    spends={"willpower": WILLPOWER},
+    take_back=take_back,
+    follow_ups=(REWARD,),
+    adjustments=ADJUSTMENTS,
+    turn_done=turn_done,
+    hit_face=7,
+    party_card="games/exalted/play.html#party-card",
+)

@@ -1,0 +1,282 @@
+"""Fate Accelerated at the table: the Fate deck, an action's effect, aspects invoked (on the roll
+and after it) and created, fate points, the scene's situation aspects, and the character card's
+one-click changes (fate points, stress, consequences).
+
+Which aspects are in play and what one roll may invoke are ``gmtools.aspects``' rules; the
+writes they lead to are here, each in the transaction of the workflow that calls it.
+Imported when first asked (``GameSystem.at_table``): it uses the models and ``gmtools.services``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from django.db.models import F
+from django.db.models.functions import Greatest, Least
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from gmtools import aspects
+from gmtools.composer import Composition, Spend
+from gmtools.games.base import FollowUp, SpendKind, TablePlay
+from gmtools.live import announce
+from gmtools.models import CHARACTER_BOUNDS, Aspect, Campaign, ChangeKind, Character, Roll, RollKind, Scene
+from gmtools.services import (
+    Refused, character_spend, contest, log_follow_up, logged_request, pay, rebuild, request_doc, step, toggle,
+)
+from rules import fate
+from rules.dice import RandomSource
+
+# --- the dice: four Fate dice, or the campaign's deck ----------------------------------------
+
+
+def draw(campaign_id: int, req: fate.Request, rng: RandomSource | None) -> tuple[fate.Result, dict[str, Any]]:
+    """Four Fate dice, or the campaign's next card when it draws from the Fate deck.
+
+    The campaign row is locked first: two draws at once must not take the same card.
+    """
+    uses_deck, deck = Campaign.objects.select_for_update().values_list("fate_uses_deck", "fate_deck").get(pk=campaign_id)
+    if not uses_deck:
+        return fate.roll(req, rng), {}
+    result, drawn = fate.roll_deck(req, fate.Deck.from_list(deck), rng)
+    Campaign.objects.filter(pk=campaign_id).update(fate_deck=drawn.deck.as_list())
+    return result, {"card": drawn.card, "reshuffled": drawn.reshuffled}
+
+
+_CARD_SYMBOLS = {-1: "−", 0: "\u00a0", 1: "+"}
+_TEXT_SYMBOLS = {-1: "−", 0: "0", 1: "+"}
+
+
+def card_dice(result: Mapping[str, Any]) -> list[dict[str, Any]]:
+    return [{"face": f, "label": _CARD_SYMBOLS[f], "css": f"die die-fate die-fate-{f + 1}"} for f in result.get("faces", [])]
+
+
+def dice_text(result: Mapping[str, Any]) -> str:
+    return " ".join(_TEXT_SYMBOLS[f] for f in result.get("faces", []))
+
+
+# --- an action's effect and the advantage it creates -----------------------------------------
+
+
+def _effect(action: str, result: fate.Result, opponent_total: int | None, known: bool = False) -> dict[str, Any]:
+    """The action's effect by the Fate table; against an opponent the shifts are the totals' difference.
+    ``known``: a Create an advantage on an aspect already there (gmtools.aspects)."""
+    shifts = result.total - opponent_total if opponent_total is not None else result.shifts
+    effect = fate.effects(fate.Action(action), fate.outcome_of(shifts), known_aspect=known, shifts=shifts)
+    return {**effect.as_json(), "action": action}
+
+
+def _start_advantage(campaign: Campaign, scene: Scene | None, comp: Composition) -> dict[str, Any]:
+    """What a Create an advantage roll will make, before its result: its aspect, where, and whether it is known."""
+    on = comp.advantage_on
+    if on is None and scene is None:
+        raise Refused(_("No scene is in play to hold “%(aspect)s”: start one, or put the aspect on a character.")
+                      % {"aspect": comp.advantage})
+    known = aspects.known_aspect(campaign, scene, on, comp.advantage)
+    return {"text": known.text if known else comp.advantage, "on": getattr(on, "pk", None),
+            "on_name": on.name if on else "", "scene": getattr(scene, "pk", None), "known": known is not None,
+            "aspect": known.pk if known else None, "free": 0, "boost": False}
+
+
+def _advance_advantage(campaign_id: int, roller_id: int | None, state: dict[str, Any],
+                       effect: dict[str, Any]) -> dict[str, Any]:
+    """Bring a Create an advantage up to what its latest result gives (only ever up: see gmtools.aspects)."""
+    now = aspects.grant(effect, state["known"])
+    before = aspects.Grant(state["free"], state["boost"])
+    if not now.better_than(before):
+        return state
+    more = now.free - before.free
+    row = Aspect.objects.filter(pk=state["aspect"]) if state["aspect"] else Aspect.objects.none()
+    if state["known"] or (state["aspect"] and row.exists()):
+        row.update(free_invocations=Least(F("free_invocations") + more, 9), boost=now.boost and not state["known"])
+    elif not (state["aspect"] and now.boost):  # never made yet, or made and gone since (a boost used elsewhere)
+        free = now.free if state["aspect"] is None else max(0, more)
+        made = Aspect.objects.create(character_id=state["on"], scene_id=state["scene"] if not state["known"] else None,
+                                     text=state["text"], free_invocations=min(free, 9), boost=now.boost)
+        state = {**state, "aspect": made.pk}
+    if state["on"] not in (None, roller_id):
+        # Its card shows the new aspect (the roller's card and the scene are redrawn with the roll).
+        announce(campaign_id, ChangeKind.CHARACTER, character=Character(pk=state["on"], campaign_id=campaign_id))
+    return {**state, "free": now.free, "boost": now.boost}
+
+
+def logged(campaign: Campaign, scene: Scene | None, comp: Composition, main: fate.Result,
+           document: dict[str, Any]) -> dict[str, Any]:
+    """What a roll's entry adds: its action's effect, the aspects it invoked, the advantage it created."""
+    opponent_total = document["opponent"]["total"] if comp.opponent is not None else None
+    advantage = _start_advantage(campaign, scene, comp) if comp.advantage else None
+    added: dict[str, Any] = {"effect": _effect(comp.action, main, opponent_total,
+                                               known=bool(advantage and advantage["known"]))}
+    if invoked := aspects.invocations(spend.as_json() for spend in comp.spends):
+        added["invoked"] = invoked  # the aspects invoked on this roll so far (its follow-ups add theirs)
+    if advantage is not None:
+        added["advantage"] = _advance_advantage(campaign.pk, getattr(comp.character, "pk", None), advantage,
+                                                added["effect"])
+    return added
+
+
+def take_back(entry: Roll) -> None:
+    """A voided Create an advantage (or an invocation that improved one) goes back to what stood
+    before it: the aspect it made is deleted, the free invocations it added are taken back (never
+    below 0: some may have been used since), a boost it turned into an aspect is a boost again."""
+    now = entry.result.get("advantage")
+    if not now or now.get("aspect") is None:
+        return  # it made nothing
+    parent = Roll.objects.filter(pk=entry.parent_id).values_list("result", flat=True).first() if entry.parent_id else None
+    before = (parent or {}).get("advantage") or {"aspect": now["aspect"] if now.get("known") else None,
+                                                  "free": 0, "boost": False}
+    if before.get("aspect") != now["aspect"]:
+        Aspect.objects.filter(pk=now["aspect"]).delete()
+        return
+    less = now.get("free", 0) - before.get("free", 0)
+    if less > 0 or before.get("boost") != now.get("boost"):
+        Aspect.objects.filter(pk=now["aspect"]).update(
+            free_invocations=Greatest(F("free_invocations") - max(0, less), 0),
+            boost=bool(before.get("boost")) and not now.get("known"))
+
+
+# --- what invoking spends: a free invocation, or a fate point --------------------------------
+
+
+def _use_free_invocation(character: Character, spend: Spend) -> dict[str, Any]:
+    """One free invocation of an aspect in play for this character's roll; a boost is gone once used."""
+    campaign = character.campaign
+    aspect = aspects.in_play(campaign, Scene.objects.current(campaign), character).filter(pk=spend.aspect_id).first()
+    if aspect is None:
+        raise Refused(_("“%(aspect)s” is no longer in play.") % {"aspect": spend.label})
+    rows = Aspect.objects.filter(pk=aspect.pk, free_invocations__gte=1)
+    # Atomic in the database: two rolls never use the same last free invocation (or the same boost).
+    done = rows.filter(boost=True).delete()[0] if aspect.boost else rows.update(free_invocations=F("free_invocations") - 1)
+    if not done:
+        raise Refused(_("“%(aspect)s” has no free invocation left.") % {"aspect": spend.label})
+    if aspect.character_id not in (None, character.pk):
+        # Another character's card shows the invocation used (the roller's and the scene's are redrawn with the roll).
+        announce(campaign.pk, ChangeKind.CHARACTER, character=aspect.character)
+    return {"boost": {"text": aspect.text, "scene": aspect.scene_id, "character": aspect.character_id}} if aspect.boost else {}
+
+
+def _give_back_free_invocation(entry: Roll, spend: dict[str, Any]) -> None:
+    if boost := spend.get("boost"):
+        # A boost used up: back as it was, while its scene is still in play (it would have ended with it).
+        if Scene.objects.filter(pk=boost["scene"], ended_at__isnull=True).exists() or (
+                boost["scene"] is None and Character.objects.filter(pk=boost["character"]).exists()):
+            Aspect.objects.create(text=boost["text"], scene_id=boost["scene"], character_id=boost["character"],
+                                  boost=True, free_invocations=1)
+        return
+    # At most 9, as the aspect's constraint says; an aspect deleted since gets nothing back.
+    Aspect.objects.filter(pk=spend.get("aspect"), free_invocations__lt=9).update(free_invocations=F("free_invocations") + 1)
+
+
+def _consequence(severity: str) -> Callable[[Character, str], dict[str, Any]]:
+    field = f"fate_consequence_{severity}"
+
+    def change(c: Character, value: str = "") -> dict[str, Any]:
+        text = " ".join(value.split())
+        if len(text) > Character._meta.get_field(field).max_length:
+            raise Refused(_("A consequence is a short aspect: at most 120 characters."))
+        return {field: text}
+    return change
+
+
+ADJUSTMENTS = {
+    "fate-point-spend": step("fate_points", -1, 0, 99, gettext_lazy("%(name)s has no fate points left.")),
+    "fate-point-gain": step("fate_points", 1, 0, 99, gettext_lazy("%(name)s cannot hold more fate points.")),
+    "refresh": lambda c: {"fate_points": max(c.fate_points, c.fate_refresh)},
+    **{f"stress-{n}": toggle(f"fate_stress_{n}") for n in (1, 2, 3)},
+}
+CONSEQUENCES = {f"consequence-{severity}": _consequence(severity) for severity in ("mild", "moderate", "severe")}
+
+SPENDS = {
+    "free_invocation": SpendKind(pay=_use_free_invocation, give_back=_give_back_free_invocation),
+    "fate_point": character_spend(
+        pay=ADJUSTMENTS["fate-point-spend"],
+        give_back=lambda c, spend: {"fate_points": min(CHARACTER_BOUNDS["fate_points"][1], c.fate_points + 1)}),
+}
+
+
+# --- invoking after the roll ------------------------------------------------------------------
+
+
+def _invoke(parent: Roll, rng: RandomSource | None, aspect: Aspect | None, mode: str) -> Roll:
+    """Invoke an aspect after the roll, for +2 or to reroll all four dice.
+
+    A free invocation on the aspect is used first, else a fate point. The new entry's request
+    carries the +2 in its bonus, so every entry replays on its own.
+    """
+    if mode not in ("bonus", "reroll"):
+        raise Refused(_("Choose +2 or a reroll."))
+    if aspect is not None and aspect.free_invocations > 0:
+        spend = Spend("free_invocation", parent.character_id, aspect.pk, aspect.text)
+    else:
+        spend = Spend("fate_point", parent.character_id, getattr(aspect, "pk", None), getattr(aspect, "text", ""))
+    # The aspects invoked on this roll so far: the roll's own and each invocation after it.
+    earlier = [invoked for spends in Roll.objects.filter(pk__in=parent.family()).order_by("id").values_list("spends", flat=True)
+               for invoked in aspects.invocations(spends)]
+    advantage = parent.result.get("advantage")
+    if aspect is not None:
+        if advantage and advantage.get("aspect") == aspect.pk:
+            raise Refused(_("“%(aspect)s” comes from this roll: invoke it on a later roll.") % {"aspect": aspect.text})
+        if not aspects.may_invoke_again([i["paid"] for i in earlier if i["aspect"] == aspect.pk], spend.what):
+            raise Refused(aspects.twice_refusal(aspect.text))
+    paid = pay(spend)
+    request = rebuild(parent.system, logged_request(parent))
+    extra: dict[str, Any] = {}
+    if mode == "bonus":
+        request = dataclasses.replace(request, bonus=request.bonus + fate.INVOKE_BONUS)
+        result = fate.resolve(request, parent.main["faces"])
+    else:
+        result, extra = draw(parent.campaign_id, request, rng)
+    document = {"main": result.as_json(), **extra, "invoke": {"mode": mode, "aspect": spend.label, "paid": spend.what}}
+    if invoked := earlier + aspects.invocations([spend.as_json()]):
+        document["invoked"] = invoked
+    opponent = parent.result.get("opponent")
+    if opponent is not None:
+        # Still against the same opposition: re-net the new total against the opponent's.
+        document["opponent"] = opponent
+        document["opposed"] = contest(result.total - opponent["total"])
+    if "effect" in parent.result:
+        action = parent.result["effect"].get("action")
+        if action:
+            document["effect"] = _effect(action, result, opponent["total"] if opponent else None,
+                                         known=bool(advantage and advantage.get("known")))
+            if advantage:
+                # An invocation that improves a Create an advantage improves the advantage (gmtools.aspects).
+                document["advantage"] = _advance_advantage(parent.campaign_id, parent.character_id, advantage,
+                                                           document["effect"])
+    return log_follow_up(parent, RollKind.INVOKE, label=parent.label, request={**request_doc(request), "shortcut": "roll"},
+                         result=document, outcome=str(result.outcome), spends=[paid])
+
+
+_INVOCABLE = (RollKind.ROLL, RollKind.INVOKE)
+
+INVOKE = FollowUp(
+    kind=RollKind.INVOKE,
+    # The form itself offers only what can be paid (``invoke_choices``), and nothing when nothing can.
+    form="games/fate/card.html#invoke",
+    offered=lambda roll: roll.kind in _INVOCABLE,
+    applies=lambda roll: roll.character_id is not None and roll.kind in _INVOCABLE,
+    take=_invoke,
+    refusal=gettext_lazy("Only a Fate character's roll can be improved by an invocation."),
+)
+
+PLAY = TablePlay(
+    roll=draw,
+    logged=logged,
+    # Its four actions (overcome, create an advantage, attack, defend) are no slots of a turn's budget.
+    logged_action="action",
+    extended_refusal=gettext_lazy("Fate Accelerated has no extended actions: play it as a challenge or a contest."),
+    spends=SPENDS,
+    take_back=take_back,
+    follow_ups=(INVOKE,),
+    adjustments=ADJUSTMENTS,
+    text_adjustments=CONSEQUENCES,
+    situation_aspects=True,
+    card_dice=card_dice,
+    dice_text=dice_text,
+    card_details="games/fate/card.html#details",
+    switch="games/fate/play.html#switch",
+    scene_extras="games/fate/play.html#scene-aspects",
+    party_card="games/fate/play.html#party-card",
+)
