@@ -140,6 +140,25 @@ class GameSystem:
     # Exalted): the line that says n were taken from a name. None: a contest takes none away.
     taken_away: Callable[[int, str], str] | None = None
 
+    # --- the roll composer and its odds (issue 12) ---
+    # The dotted path of the module whose ``COMPOSER`` (a ``gmtools.composer.ComposerPart``) is the
+    # game's part of the roll composer: its own fields and difficulties, how its choices become the
+    # engine's request and spends, its odds panel. Imported on first use (``gmtools.composer.part_of``),
+    # as Django imports a database backend from its ENGINE path: a part's fields and turn checks need
+    # the models, which import this registry. Empty: the composer's shared fields alone, a pool of the
+    # engine's dice against a difficulty (``ComposerPart()``).
+    composer_module: str = ""
+
+    @property
+    def opposed_rolls(self) -> bool:
+        """Whether the composer offers an opposing side: the engine prices a contest (``contest``)."""
+        return hasattr(self.engine, "contest")
+
+    @property
+    def extended_actions(self) -> bool:
+        """Whether rolls go into extended actions: the engine prices them (``extended``)."""
+        return hasattr(self.engine, "extended")
+
     @cached_property
     def standard_traits(self) -> dict[str, StandardTrait]:
         """The standard sheet by key."""

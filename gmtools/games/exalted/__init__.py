@@ -288,4 +288,5 @@ SYSTEM = GameSystem(
     note_texts=NOTE_TEXTS,
     refusal_texts=REFUSAL_TEXTS,
     terms=TERMS,
+    composer_module="gmtools.games.exalted.composer",
 )

@@ -264,4 +264,5 @@ SYSTEM = GameSystem(
     refusal_texts=REFUSAL_TEXTS,
     effect_texts=EFFECT_TEXTS,
     terms=TERMS,
+    composer_module="gmtools.games.fate.composer",
 )

@@ -209,4 +209,5 @@ SYSTEM = GameSystem(
     degree_hints=DEGREE_HINTS,
     note_texts=NOTE_TEXTS,
     refusal_texts=REFUSAL_TEXTS,
+    composer_module="gmtools.games.scifi.composer",
 )

@@ -264,4 +264,5 @@ SYSTEM = GameSystem(
     note_texts=NOTE_TEXTS,
     refusal_texts=REFUSAL_TEXTS,
     terms=TERMS,
+    composer_module="gmtools.games.v5.composer",
 )
