@@ -18,7 +18,7 @@ import copy
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.utils.functional import Promise
@@ -32,6 +32,9 @@ from gmtools.models import Campaign, Character, ExtendedAction, ExtendedKind, Ro
 from gmtools.notes import refusal_text
 from gmtools.sheets import TraitCategory
 from rules.dice import RulesError
+
+if TYPE_CHECKING:
+    from gmtools.odds import OddsPanel
 
 # The engines' bound on one side's pool (each engine's MAX_POOL): an extended action accepts 100
 # dice a side, so the composer that rolls into it does too.
@@ -169,13 +172,17 @@ class ComposerPart:
     """A game's part of the roll composer. Every default is a game without that feature: a plain
     pool of its engine's dice against a difficulty from 0 to 10, with no fields of its own.
 
-    One object rather than loose fields on ``GameSystem``: the parts go together (a field, the
-    layout it takes, the request it changes, the odds it prices) and only this module reads them.
+    One object rather than loose fields on ``GameSystem``: its pieces go together (a field, where it
+    is drawn, the request it changes, the odds it prices), and they need the models, which the
+    registry cannot import: ``GameSystem.composer_module`` names the module that holds it.
     """
 
     # The composer's second trait slot: its categories (the first slot is the sheet's first
     # category). None: the sheet's second category; empty: no second slot (Fate's Approach alone).
     second_categories: tuple[str, ...] | None = None
+    # A rating of 0 is a rating like any other (Fate's Mediocre), so a character's card offers such
+    # traits to roll; else a trait at 0 is one the character lacks.
+    zero_is_rated: bool = False
     # The game's own fields, by the name the page posts, in the order the composer draws them
     # after the shared ones (each composer gets a copy).
     fields: Mapping[str, forms.Field] = field(default_factory=dict)
@@ -204,7 +211,7 @@ class ComposerPart:
     compose: Callable[[Draft], Composition] = compose_pool
     # The odds panel of a roll against the difficulty (``gmtools.odds``); None: the engine's
     # chance of success and its distribution (``gmtools.odds.pool_panel``).
-    odds: Callable[[Composition], Any] | None = None
+    odds: Callable[[Composition], OddsPanel] | None = None
     # What the bars of a contest count ("shifts" in Fate).
     contest_axis: Promise = _("net successes")
     # What the game's options add to a saved roll's name ("stunt 2", "specialty").
@@ -354,10 +361,9 @@ class ComposerForm(forms.Form):
                 choices=[("traits", _("Traits"))] + [(p.key, p.choice or p.label) for p in part.sheet_pools],
                 initial="traits", label=_("Roll"))
         own.update((name, copy.deepcopy(f)) for name, f in part.fields.items())
-        shared = dict(self.fields)
-        tail = [name for name in ("extended", "hidden") if name in shared]
-        self.fields = {name: f for name, f in shared.items() if name not in tail} | own | {
-            name: shared[name] for name in tail}
+        self.fields.update(own)
+        for name in ("extended", "hidden"):  # still the last two
+            self.fields[name] = self.fields.pop(name)
         for name in (() if opposed else self.OPPOSED_FIELDS) + (() if extended else ("extended",)):
             del self.fields[name]
 

@@ -32,13 +32,13 @@ def quick_traits(character: Character) -> QuickTraits:
     """The rated traits that the composer can roll (from the prefetched traits), and the sheet's
     own pools (a Willpower or Humanity roll)."""
     game = character.game
+    part = part_of(game)
     first, second = trait_slots(game)
-    # Rated: above 0, but for Fate's approaches, where 0 is a rating (Mediocre) like any other.
-    traits = [t for t in character.traits.all() if t.rating > 0 or t.category == TraitCategory.APPROACH]
+    traits = [t for t in character.traits.all() if t.rating > 0 or part.zero_is_rated]
     return QuickTraits(
         first=[t for t in traits if t.category == first],
         second=[t for t in traits if t.category in second],
-        pools=[(pool.key, pool.label, pool.dice(character)) for pool in part_of(game).sheet_pools],
+        pools=[(pool.key, pool.label, pool.dice(character)) for pool in part.sheet_pools],
         # The composer's names for its two slots: their categories'.
         first_label=TraitCategory(first).label, second_label=TraitCategory(second[0]).label if second else None,
     )

@@ -113,7 +113,7 @@ def compose(draft: Draft) -> Composition:
     handicap = data.get("handicap") or 0
     if handicap and opponent is None:
         raise RulesError(gettext("Successes are taken away in an opposed roll: give the opposing side's dice."))
-    if handicap and draft.shared["extended"] is not None:
+    if handicap and data.get("extended") is not None:
         raise RulesError(gettext("Successes are taken away in a single opposed roll, not in an extended one."))
     # Teamwork: each helper rolls apart, and their successes add up.
     team = tuple((c.name, engine.Request(pool=p, difficulty=0)) for c, p, _ in draft.team if p > 0)

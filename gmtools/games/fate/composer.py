@@ -133,6 +133,7 @@ def name_options(data: Mapping[str, Any]) -> list[str]:
 
 COMPOSER = ComposerPart(
     second_categories=(),
+    zero_is_rated=True,
     fields=FIELDS,
     wide=("action", "advantage", "advantage_on"),
     reset_after_roll=("invoke", "invoke_again", "advantage"),

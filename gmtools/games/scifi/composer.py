@@ -57,7 +57,7 @@ def _turn(scene: Scene | None, character: Character | None, kind: str, earlier: 
 def compose(draft: Draft) -> Composition:
     data, character, scene = draft.data, draft.character, draft.scene
     # Rolling into an extended action is an extended action: both slots of the turn.
-    kind = "extended" if draft.shared["extended"] is not None else data.get("kind") or "short"
+    kind = "extended" if data.get("extended") is not None else data.get("kind") or "short"
     _turn(scene, character, kind, draft.earlier)
     if data.get("off_rol") and character is not None:
         engine.check_act(engine.Sphere.OFF_ROL, adventure_open=not character.scifi_off_rol_allowed,
