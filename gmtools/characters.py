@@ -35,7 +35,7 @@ from django.utils.translation import gettext_lazy as _
 
 from gmtools import backup, games
 from gmtools.admin import CATEGORY_PLURALS, MAX_IMPORT_BYTES, AspectFormSet, TraitForm, TraitFormSet
-from gmtools.composer import FIRST_CATEGORY, SECOND_CATEGORY
+from gmtools.composer import trait_slots
 from gmtools.games.base import POOL_NAMES, NpcTemplate
 from gmtools.games.base import Row as GameRow
 from gmtools.live import announce
@@ -318,18 +318,19 @@ def _new_npc() -> Character:
 
 def pool_bounds(game: str) -> tuple[int, int]:
     npc = _new_npc()
-    first_low, first_high = rating_bounds(game, FIRST_CATEGORY[game], character=npc)
-    if not SECOND_CATEGORY[game]:
+    first, second = trait_slots(game)
+    first_low, first_high = rating_bounds(game, first, character=npc)
+    if not second:
         return first_low, first_high
-    return first_low, first_high + rating_bounds(game, SECOND_CATEGORY[game][0], character=npc)[1]
+    return first_low, first_high + rating_bounds(game, second[0], character=npc)[1]
 
 
 def pool_traits(game: str, pool: int) -> list[tuple[str, str, int]]:
     """(category, name, rating) of the traits that hold a bare pool (see ``POOL_NAMES``)."""
-    first = FIRST_CATEGORY[game]
-    if not SECOND_CATEGORY[game]:
+    first, seconds = trait_slots(game)
+    if not seconds:
         return [(first, str(POOL_NAMES["single"]), pool)]
-    second = SECOND_CATEGORY[game][0]
+    second = seconds[0]
     npc = _new_npc()
     high = rating_bounds(game, first, character=npc)[1]
     skill = min(rating_bounds(game, second, character=npc)[1], pool // 2)

@@ -158,9 +158,9 @@ class Campaign(*CAMPAIGN_STATE, models.Model):
             raise ValidationError(_("The game cannot change once the campaign has characters."))
         super().save(*args, **kwargs)
 
-    def plays(self, game: str) -> bool:
-        """Does this campaign play that game? (A character file's, say.)"""
-        return self.game == game
+    def plays(self, other: str) -> bool:
+        """Does this campaign play the game another row or file names? (Not a branch on a game.)"""
+        return other == self.game
 
     def flip(self) -> None:
         """Flip this game's table switch (the Fate deck, or the scifi adventure being open)."""

@@ -20,13 +20,12 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from gmtools import board, live
-from gmtools.composer import ComposerForm
+from gmtools.composer import ComposerForm, sheet_pool_of
 from gmtools.models import Campaign, ChangeKind, Character, SavedRoll, Scene
-from gmtools.sheets import Game
 from gmtools.views import _campaign, _composer, _refused, errors_text
 
 # Not kept in a saved roll: the character is the saved roll's own; an extended action ends, and an
@@ -72,21 +71,13 @@ def default_name(form: ComposerForm) -> str:
     if not parts[0]:
         traits = [str(data[n].label) for n in ("first", "second") if data.get(n) is not None]
         parts = [data.get("label") or " + ".join(traits) or gettext("%(n)d dice") % {"n": data.get("dice") or 0}]
-    game = form.campaign.game
     if data.get("pool_from") not in (None, "", "traits"):
-        parts = [{"willpower": gettext("Willpower roll"), "humanity": gettext("Humanity roll")}[data["pool_from"]]]
+        parts = [str(sheet_pool_of(form.campaign.game, data["pool_from"]).label)]
     if data.get("dice"):
         parts.append(gettext("%(n)+d dice") % {"n": data["dice"]})
     if data.get("modifier"):
         parts.append(gettext("modifier %(n)+d") % {"n": data["modifier"]})
-    if game == Game.EXALTED and data.get("stunt"):
-        parts.append(gettext("stunt %(n)d") % {"n": data["stunt"]})
-    if game == Game.EXALTED and data.get("willpower"):
-        parts.append(pgettext("exalted", "Willpower"))
-    if game == Game.V5 and data.get("specialty"):
-        parts.append(gettext("specialty"))
-    if game == Game.FATE and data.get("stunt_bonus"):
-        parts.append(gettext("stunt +%(n)d") % {"n": data["stunt_bonus"]})
+    parts += form.part.name_options(data)
     return ", ".join(p for p in parts if p)[:NAME_MAX]
 
 

@@ -282,7 +282,7 @@ class TablePlay:
     # Whether a roll into an extended action botched it: (result, the action's difficulty). None:
     # an outcome of "botch" (scifi judges a fumble against the action's own difficulty).
     extended_botch: Callable[[Any, int], bool] | None = None
-    # Why the game refuses an extended action (read when ``GameSystem.has_extended_actions`` is false).
+    # Why the game refuses an extended action (read when ``GameSystem.extended_actions`` is false: its engine prices none).
     extended_refusal: Promise | None = None
 
     # Spending and following up. The kinds of resource its rolls spend, by ``Spend.what``.
@@ -391,8 +391,6 @@ class GameSystem:
     state: StateColumns = field(default_factory=StateColumns)
     npcs: Npcs = field(default_factory=Npcs)
     # --- playing at the table (issue 12) ---
-    # Whether the game has extended actions (Fate plays them as challenges and contests instead).
-    has_extended_actions: bool = True
     # How the game plays at the table (``TablePlay``), or the dotted path of one in the game's
     # package: that code reads and writes the models, which import this registry, so it is
     # imported when first asked, as Django loads a database backend. A plain pool needs none.
@@ -402,6 +400,24 @@ class GameSystem:
     def at_table(self) -> TablePlay:
         """How the game plays at the table (``table``, imported on first use)."""
         return import_string(self.table) if isinstance(self.table, str) else self.table
+    # --- the roll composer and its odds (issue 12) ---
+    # The dotted path of the module whose ``COMPOSER`` (a ``gmtools.composer.ComposerPart``) is the
+    # game's part of the roll composer: its own fields and difficulties, how its choices become the
+    # engine's request and spends, its odds panel. Imported on first use (``gmtools.composer.part_of``),
+    # as Django imports a database backend from its ENGINE path: a part's fields and turn checks need
+    # the models, which import this registry. Empty: the composer's shared fields alone, a pool of the
+    # engine's dice against a difficulty (``ComposerPart()``).
+    composer_module: str = ""
+
+    @property
+    def opposed_rolls(self) -> bool:
+        """Whether the composer offers an opposing side: the engine prices a contest (``contest``)."""
+        return hasattr(self.engine, "contest")
+
+    @property
+    def extended_actions(self) -> bool:
+        """Whether rolls go into extended actions: the engine prices them (``extended``)."""
+        return hasattr(self.engine, "extended")
 
     @cached_property
     def standard_traits(self) -> dict[str, StandardTrait]:

@@ -1,4 +1,5 @@
-"""What a character's card offers for a quick roll: its rated traits, by the composer's two slots."""
+"""What a character's card offers for a quick roll: its rated traits, by the composer's two slots,
+and the sheet's own pools; and the game's own partials of the card (``game_template``)."""
 
 from __future__ import annotations
 
@@ -6,17 +7,12 @@ from dataclasses import dataclass, field
 
 from django import template
 from django.utils.functional import Promise
-from django.utils.translation import gettext_lazy as _
 
-from gmtools.composer import FIRST_CATEGORY, SECOND_CATEGORY
+from gmtools.composer import part_of, trait_slots
 from gmtools.models import Character, Trait
-from gmtools.sheets import Game, TraitCategory
+from gmtools.sheets import TraitCategory
 
 register = template.Library()
-
-# The composer's names for its two trait slots, per game (see ComposerForm.__init__).
-FIRST_LABEL = {Game.EXALTED: _("Attribute"), Game.V5: _("Attribute"), Game.FATE: _("Approach"), Game.SCIFI: _("Attribute")}
-SECOND_LABEL = {Game.EXALTED: _("Ability"), Game.V5: _("Skill"), Game.FATE: None, Game.SCIFI: _("Skill")}
 
 
 @dataclass
@@ -36,16 +32,20 @@ def quick_traits(character: Character) -> QuickTraits:
     """The rated traits that the composer can roll (from the prefetched traits), and the sheet's
     own pools (a Willpower or Humanity roll)."""
     game = character.game
-    # Rated: above 0, but for Fate's approaches, where 0 is a rating (Mediocre) like any other.
-    traits = [t for t in character.traits.all() if t.rating > 0 or t.category == TraitCategory.APPROACH]
-    pools: list[tuple[str, Promise, int]] = []
-    if game == Game.EXALTED:
-        pools = [("willpower", _("Willpower roll"), character.exalted_willpower)]
-    elif game == Game.V5:
-        pools = [("willpower", _("Willpower roll"), character.v5_willpower_dice),
-                 ("humanity", _("Humanity roll"), character.v5_humanity)]
+    part = part_of(game)
+    first, second = trait_slots(game)
+    traits = [t for t in character.traits.all() if t.rating > 0 or part.zero_is_rated]
     return QuickTraits(
-        first=[t for t in traits if t.category == FIRST_CATEGORY[game]],
-        second=[t for t in traits if t.category in SECOND_CATEGORY[game]],
-        pools=pools, first_label=FIRST_LABEL[game], second_label=SECOND_LABEL[game],
+        first=[t for t in traits if t.category == first],
+        second=[t for t in traits if t.category in second],
+        pools=[(pool.key, pool.label, pool.dice(character)) for pool in part.sheet_pools],
+        # The composer's names for its two slots: their categories'.
+        first_label=TraitCategory(first).label, second_label=TraitCategory(second[0]).label if second else None,
     )
+
+
+@register.filter
+def game_template(game: str, name: str) -> tuple[str, str]:
+    """For ``{% include %}``, which draws the first that exists: the game's own ``name`` (a file
+    and partial under templates/games/<game>/), else the shared one (templates/games/<name>)."""
+    return f"games/{game}/{name}", f"games/{name}"

@@ -295,4 +295,5 @@ SYSTEM = GameSystem(
     resources=RESOURCES,
     npcs=NPCS,
     table="gmtools.games.exalted.table.PLAY",  # imported when first asked: it uses the models
+    composer_module="gmtools.games.exalted.composer",
 )

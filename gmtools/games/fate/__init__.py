@@ -271,6 +271,6 @@ SYSTEM = GameSystem(
     resources=RESOURCES,
     state=STATE,
     npcs=NPCS,
-    has_extended_actions=False,
     table="gmtools.games.fate.table.PLAY",  # imported when first asked: it uses the models
+    composer_module="gmtools.games.fate.composer",
 )

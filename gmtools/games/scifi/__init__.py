@@ -217,4 +217,5 @@ SYSTEM = GameSystem(
     state=STATE,
     npcs=NPCS,
     table="gmtools.games.scifi.table.PLAY",  # imported when first asked: it uses the models
+    composer_module="gmtools.games.scifi.composer",
 )

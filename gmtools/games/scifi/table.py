@@ -10,7 +10,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy
 
-from gmtools.composer import scifi_budget
+from gmtools.games.scifi.slots import turn_budget
 from gmtools.games.base import TablePlay
 from gmtools.models import Character, Roll
 from gmtools.services import contest, step, toggle
@@ -32,7 +32,7 @@ def opposed(first: scifi.Result, second: scifi.Result, handicap: tuple[int, int]
 
 def turn_done(character: Character, rolls: list[Roll]) -> bool:
     """Its action slots are taken."""
-    return scifi_budget(rolls).used >= character.scifi_action_slots
+    return turn_budget(rolls).used >= character.scifi_action_slots
 
 
 PLAY = TablePlay(
@@ -41,7 +41,7 @@ PLAY = TablePlay(
     extended_botch=lambda main, difficulty: scifi.extended_fumble(main.roll, difficulty),
     adjustments=ADJUSTMENTS,
     turn_done=turn_done,
-    turn_slots=lambda rolls: scifi_budget(rolls).used,
+    turn_slots=lambda rolls: turn_budget(rolls).used,
     hit_face=7,
     switch="games/scifi/play.html#switch",
     party_card="games/scifi/play.html#party-card",

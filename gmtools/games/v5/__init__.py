@@ -271,4 +271,5 @@ SYSTEM = GameSystem(
     resources=RESOURCES,
     npcs=NPCS,
     table="gmtools.games.v5.table.PLAY",  # imported when first asked: it uses the models
+    composer_module="gmtools.games.v5.composer",
 )

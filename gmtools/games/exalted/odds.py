@@ -1,0 +1,35 @@
+"""Exalted's odds panel: success and botch, teamwork, and what Willpower or a bigger stunt buys."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from django.utils.translation import gettext as _
+
+from rules import exalted as engine
+
+from gmtools.composer import Composition
+from gmtools.odds import Buy, Chance, OddsPanel, bars
+
+
+def panel(comp: Composition) -> OddsPanel:
+    req = comp.request
+    if comp.shortcut == "automatic":
+        return OddsPanel((Chance(_("Automatic success"), 1.0),), message=_("No roll: the difficulty is met, no extra successes."))
+    helpers = [helper for _name, helper in comp.team]
+
+    def price(r: engine.Request) -> engine.Odds:
+        # Teamwork: the helpers' successes count too (with none, the roll's own odds).
+        return engine.teamwork_odds(r, helpers)
+
+    o = price(req)
+    buys = []
+    if not req.willpower and comp.willpower_on_offer:
+        buys.append(Buy(_("Willpower"), o.p_success, price(replace(req, willpower=True)).p_success))
+    for stunt in range(req.stunt + 1, 4):
+        buys.append(Buy(_("Stunt %(n)d") % {"n": stunt}, o.p_success, price(replace(req, stunt=stunt)).p_success))
+    return OddsPanel(
+        chances=(Chance(_("Success"), o.p_success), Chance(_("Botch"), o.p_botch, "bad")),
+        bars=bars(o.distribution, lambda v: v >= req.difficulty), buys=tuple(buys),
+        axis=_("successes"), mean=o.mean, pool_notes=(comp.calm_note,) if comp.calm_note else (),
+    )

@@ -1,0 +1,151 @@
+"""Fate's part of the roll composer: the Approach alone on the Ladder, stunts and helping allies,
+aspects invoked (paid with free invocations or fate points), the four actions, and the aspect
+that Create an advantage makes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
+
+from rules import fate as engine
+from rules.dice import RulesError
+
+from gmtools import aspects as aspects_in_play
+from gmtools.composer import ComposerForm, ComposerPart, Composition, Draft, ModelMultipleChoiceField, Spend
+from gmtools.games.fate.odds import panel
+from gmtools.models import Aspect, Character
+
+LADDER = (
+    (8, _("+8 Legendary")), (7, _("+7 Epic")), (6, _("+6 Fantastic")), (5, _("+5 Superb")), (4, _("+4 Great")),
+    (3, _("+3 Good")), (2, _("+2 Fair")), (1, _("+1 Average")), (0, _("0 Mediocre")), (-1, _("−1 Poor")),
+    (-2, _("−2 Terrible")),
+)
+ACTIONS = [
+    ("overcome", _("Overcome")), ("create_advantage", _("Create an advantage")),
+    ("attack", _("Attack")), ("defend", _("Defend")),
+]
+
+
+class AspectChoiceField(ModelMultipleChoiceField):
+    """Aspects in play, each named with whose it is and its free invocations (``roller``: the rolling character)."""
+
+    roller: int | None = None
+
+    def label_from_instance(self, aspect: Aspect) -> str:
+        return aspects_in_play.label(aspect, self.roller)
+
+
+FIELDS = {
+    "stunt_bonus": forms.TypedChoiceField(choices=[(0, "0"), (1, "+1"), (2, "+2")], coerce=int, initial=0,
+                                          label=_("Stunt bonus")),
+    "helpers": forms.IntegerField(initial=0, min_value=0, max_value=5, label=_("Allies helping"),
+                                  help_text=_("+1 for each ally who helps.")),
+    "invoke": AspectChoiceField(queryset=Aspect.objects.none(), required=False, widget=forms.CheckboxSelectMultiple,
+                                label=_("Invoke aspects (+2 each)"),
+                                help_text=_("A free invocation is used first, else a fate point.")),
+    # The same aspect a second time on this roll: only with its second free invocation (gmtools.aspects).
+    "invoke_again": AspectChoiceField(queryset=Aspect.objects.none(), required=False,
+                                      widget=forms.CheckboxSelectMultiple,
+                                      label=_("Invoke again (a second free invocation)")),
+    "action": forms.ChoiceField(choices=ACTIONS, initial="overcome", label=_("Action")),
+    # Create an advantage: the aspect it makes, and where it goes (the scene unless a character is chosen).
+    "advantage": forms.CharField(max_length=200, required=False, label=_("Aspect to create"),
+                                 help_text=_("Create an advantage: the new aspect's name (or an aspect already there, "
+                                             "for its free invocations).")),
+    "advantage_on": forms.ModelChoiceField(queryset=Character.objects.none(), required=False,
+                                           empty_label=_("The scene"), label=_("Put it on")),
+}
+
+
+def setup(form: ComposerForm, character: Character | None) -> None:
+    form.fields["opponent_dice"].label = _("Opposed by (bonus)")
+    # Only what the character can pay for: an aspect in play with a free invocation, or any while
+    # it has fate points (how many it can pay for is checked with the roll). In play: its own, the
+    # scene's, the other characters' in the scene (gmtools.aspects).
+    aspects = aspects_in_play.in_play(form.campaign, form.scene, character)
+    if character is not None and character.fate_points < 1:
+        aspects = aspects.filter(free_invocations__gte=1)
+    form.fields["invoke"].queryset = aspects
+    form.fields["invoke_again"].queryset = aspects.filter(free_invocations__gte=2)
+    form.fields["advantage_on"].queryset = form.fields["character"].queryset
+    for name in ("invoke", "invoke_again"):
+        form.fields[name].roller = getattr(character, "pk", None)
+
+
+def clean(form: ComposerForm, data: dict[str, Any]) -> None:
+    if data.get("invoke") and data.get("character") is None:
+        form.add_error("invoke", gettext("Pick the character who invokes the aspects."))
+    for aspect in data.get("invoke_again") or ():
+        if aspect not in (data.get("invoke") or ()):
+            form.add_error("invoke_again", gettext("Tick “%(aspect)s” among the aspects to invoke too: its second "
+                                                   "free invocation comes on top of the first.") % {"aspect": aspect.text})
+
+
+def compose(draft: Draft) -> Composition:
+    data, character, scene, campaign = draft.data, draft.character, draft.scene, draft.campaign
+    again: list[Aspect] = list(data.get("invoke_again") or ())
+    if any(aspect.free_invocations < 2 for aspect in again):
+        raise RulesError(gettext("The same aspect twice on one roll needs two free invocations on it."))
+    # The first invocation of each aspect, then the second free invocations (gmtools.aspects).
+    aspects: list[Aspect] = list(data.get("invoke") or ()) + again
+    approach = data["first"].rating if data.get("first") is not None else 0
+    bonus = engine.bonus(approach, stunt=data.get("stunt_bonus") or 0, helpers=data.get("helpers") or 0,
+                         invokes=len(aspects)) + (data.get("dice") or 0)
+    request = engine.Request(bonus=bonus, difficulty=data["difficulty"], modifiers=draft.modifiers)
+    spends = tuple(
+        Spend("free_invocation", character.pk, aspect.pk, aspect.text) if aspect.free_invocations > 0
+        else Spend("fate_point", character.pk, aspect.pk, aspect.text)
+        for aspect in aspects
+    )
+    paid = sum(spend.what == "fate_point" for spend in spends)
+    if character is not None and paid > character.fate_points:
+        raise RulesError(ngettext("%(name)s has %(n)d fate point: invoke fewer aspects, or those with a free invocation.",
+                                  "%(name)s has %(n)d fate points: invoke fewer aspects, or those with a free invocation.",
+                                  character.fate_points) % {"name": character.name, "n": character.fate_points})
+    # Opposed by name alone: the other side's bonus may be 0 (Mediocre).
+    opponent = engine.Request(bonus=draft.opponent_dice) if data.get("opponent") or draft.opponent_dice else None
+    label = data.get("label") or (str(data["first"].label) if data.get("first") is not None else gettext("No approach"))
+    parts = draft.shared["label_parts"] if data.get("first") is not None or data.get("label") else ("term:no_approach",)
+    free_left = aspects_in_play.in_play(campaign, scene, character).filter(free_invocations__gte=1).exclude(
+        pk__in=[a.pk for a in aspects]).exists() if character is not None else False
+    on_offer = character is not None and (character.fate_points > paid or free_left)
+    action = data.get("action") or "overcome"
+    advantage = " ".join((data.get("advantage") or "").split()) if action == "create_advantage" else ""
+    if advantage and data.get("hidden"):
+        # The new aspect shows on the players' table at once, and would tell them what the secret roll gave.
+        raise RulesError(gettext("A secret roll cannot create an aspect: the players see the aspects in play."))
+    if advantage and data.get("advantage_on") is None and scene is None:
+        raise RulesError(gettext("No scene is in play to hold “%(aspect)s”: start one, or put the aspect on a "
+                                 "character.") % {"aspect": advantage})
+    return draft.composition(label=label, label_parts=parts, request=request, opponent=opponent, spends=spends,
+                             invocation_on_offer=on_offer, action=action, advantage=advantage,
+                             advantage_on=data.get("advantage_on") if advantage else None,
+                             deck=tuple(campaign.fate_deck) if campaign.fate_uses_deck else None)
+
+
+def name_options(data: Mapping[str, Any]) -> list[str]:
+    return [gettext("stunt +%(n)d") % {"n": data["stunt_bonus"]}] if data.get("stunt_bonus") else []
+
+
+COMPOSER = ComposerPart(
+    second_categories=(),
+    zero_is_rated=True,
+    fields=FIELDS,
+    wide=("action", "advantage", "advantage_on"),
+    reset_after_roll=("invoke", "invoke_again", "advantage"),
+    # Drawn in the box of the aspects to invoke (templates/table.html#invoke-field).
+    drawn_inside=("invoke_again",),
+    difficulties=LADDER,
+    difficulty_initial=0,
+    opposed_by_name=True,
+    setup=setup,
+    clean=clean,
+    compose=compose,
+    odds=panel,
+    contest_axis=_("shifts"),
+    name_options=name_options,
+)

@@ -1,0 +1,31 @@
+"""Fate's odds panel: the four outcomes on the Ladder (from the deck's cards left when the
+campaign draws from it), and what invoking an aspect buys."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from django.utils.translation import gettext as _
+
+from rules import fate as engine
+
+from gmtools.composer import Composition
+from gmtools.odds import Buy, Chance, OddsPanel, bars
+
+
+def panel(comp: Composition) -> OddsPanel:
+    req = comp.request
+    # Drawing from the deck, the odds are those of the cards left (without replacement).
+    deck = engine.Deck.from_list(comp.deck) if comp.deck is not None else None
+    o = engine.deck_odds(req, deck) if deck is not None else engine.odds(req)
+    invoked = replace(req, bonus=req.bonus + engine.INVOKE_BONUS)
+    up = engine.deck_odds(invoked, deck) if deck is not None else engine.odds(invoked)
+    buys = ((Buy(_("Invoke an aspect (+2)"), o.p_success + o.p_style, up.p_success + up.p_style),)
+            if comp.invocation_on_offer else ())
+    return OddsPanel(
+        chances=(Chance(_("Success"), o.p_success), Chance(_("Success with style"), o.p_style, "good"),
+                 Chance(_("Tie"), o.p_tie), Chance(_("Fail"), o.p_fail, "bad")),
+        # A total equal to the difficulty is a tie, not a success: only higher totals count as passing.
+        bars=bars(o.distribution, lambda v: v > req.difficulty), buys=buys,
+        axis=_("total"), mean=o.mean,
+    )

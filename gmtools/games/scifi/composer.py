@@ -1,0 +1,82 @@
+"""The sci-fi game's part of the roll composer: its difficulty ladder (Easy to Extreme), the kind of
+action and the turn's two slots it takes, Off-Rol actions, and actions that need specific knowledge."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from rules import scifi as engine
+from rules.dice import RulesError
+
+from gmtools.composer import ComposerPart, Composition, Draft
+from gmtools.games.scifi.odds import panel
+from gmtools.games.scifi.slots import turn_budget
+from gmtools.models import Character, Roll, Scene
+from gmtools.notes import refusal_text
+
+DIFFICULTIES = (
+    ("easy", _("Easy (automatic)")), ("common", _("Common (1)")), ("hard", _("Hard (2)")),
+    ("very-hard", _("Very hard (3)")), ("extreme", _("Extreme (4)")),
+)
+ACTIONS = [("short", _("Short (1 slot)")), ("long", _("Long (2 slots)")), ("fire", _("Fire a weapon (1 slot, once)")),
+           ("extended", _("Extended (both slots)"))]
+
+FIELDS = {
+    "kind": forms.ChoiceField(choices=ACTIONS, initial="short", label=_("Action")),
+    "knowledge": forms.BooleanField(required=False, label=_("Needs specific knowledge"),
+                                    help_text=_("Impossible without a level in the skill, even when Easy (seed: "
+                                                "“Comprobación de Acciones”).")),
+    "off_rol": forms.BooleanField(
+        required=False, label=_("Off-Rol action"),
+        help_text=_("Off-Rol: outside the adventure (shopping, healing between adventures, crafting, selling); "
+                    "closed to a character while its adventure is open, unless the GM stages the scene (downtime).")),
+}
+
+
+def _turn(scene: Scene | None, character: Character | None, kind: str, earlier: tuple[Roll, ...]) -> None:
+    """Refuse what the turn's two action slots cannot take, saying why."""
+    if scene is None or character is None:
+        return
+    budget = turn_budget(earlier)
+    # An extended action rolled last turn and still running keeps the character concentrating:
+    # it carries into this turn and takes both slots, until it ends (or the GM stops it).
+    running = (Roll.objects.filter(scene=scene, turn=scene.turn - 1, character=character, action="extended",
+                                   extended__isnull=False).select_related("extended").last())
+    if not earlier and kind != "extended":
+        if running is not None and not running.extended.over:
+            budget = engine.TurnBudget(taken=((engine.ActionKind.EXTENDED, None),)).next_turn()
+    try:
+        budget.take(*(("special", "fire") if kind == "fire" else (kind, None)))
+    except RulesError as refusal:
+        reason = refusal_text(refusal)
+        raise RulesError(gettext("%(name)s cannot: %(reason)s.") % {"name": character.name, "reason": reason}) from None
+
+
+def compose(draft: Draft) -> Composition:
+    data, character, scene = draft.data, draft.character, draft.scene
+    # Rolling into an extended action is an extended action: both slots of the turn.
+    kind = "extended" if data.get("extended") is not None else data.get("kind") or "short"
+    _turn(scene, character, kind, draft.earlier)
+    if data.get("off_rol") and character is not None:
+        engine.check_act(engine.Sphere.OFF_ROL, adventure_open=not character.scifi_off_rol_allowed,
+                         scene_staged=scene is not None and scene.downtime)
+    skill = data["second"].rating if data.get("second") is not None else None
+    if data.get("knowledge") and skill is None:
+        raise RulesError(gettext("An action that needs specific knowledge is checked against a skill: pick it."))
+    request = engine.Request(pool=max(0, draft.pool), difficulty=engine.parse_difficulty(data["difficulty"]),
+                             skill=skill, modifiers=draft.modifiers, knowledge=bool(data.get("knowledge")))
+    return draft.composition(request=request, opponent=draft.opponent(), action=kind)
+
+
+COMPOSER = ComposerPart(
+    fields=FIELDS,
+    wide=("kind",),
+    reset_after_roll=("knowledge",),
+    difficulties=DIFFICULTIES,
+    difficulty_coerce=str,
+    difficulty_initial="common",
+    compose=compose,
+    odds=panel,
+)

@@ -1,0 +1,87 @@
+"""Vampire's part of the roll composer: Hunger dice, specialties, the difficulty's own modifiers and
+equipment, a secret difficulty, the calm shortcuts (take half, an automatic win), teamwork, and
+Willpower and Humanity rolls."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from rules import v5 as engine
+
+from gmtools.composer import ComposerPart, Composition, Draft, SheetPool
+from gmtools.games.v5 import TERMS
+from gmtools.games.v5.odds import panel
+from gmtools.sheets import TraitCategory
+
+DIFFICULTIES = (
+    (1, _("Routine (1)")), (2, _("Simple (2)")), (3, _("Moderate (3)")), (4, _("Challenging (4)")),
+    (5, _("Hard (5)")), (6, _("Very hard (6)")), (7, _("Nearly impossible (7)")), (8, "8"), (9, "9"), (10, "10"),
+)
+SHORTCUTS = [("roll", _("Roll")), ("take_half", _("Take half")), ("automatic", _("Automatic win"))]
+
+FIELDS = {
+    "specialty": forms.BooleanField(required=False, label=_("Specialty (+1 die)")),
+    "secret": forms.BooleanField(required=False, label=_("Secret difficulty")),
+    "shortcut": forms.ChoiceField(choices=SHORTCUTS, initial="roll", label=_("How")),
+    "improvised": forms.BooleanField(required=False, label=_("Improvised equipment (+1 difficulty)")),
+    "no_equipment": forms.BooleanField(required=False, label=_("Impossible without equipment"),
+                                       help_text=_("The character lacks the equipment the task needs: "
+                                                   "a failure without a roll.")),
+    "difficulty_modifier": forms.IntegerField(initial=0, min_value=-10, max_value=10, required=False,
+                                              label=_("Difficulty modifier"),
+                                              help_text=_("The GM's change to the difficulty; beyond ±2 the roll "
+                                                          "says so.")),
+}
+
+
+def compose(draft: Draft) -> Composition:
+    data, character, scene = draft.data, draft.character, draft.scene
+    pool = draft.pool
+    if draft.team:
+        # Teamwork: the helpers' dice add to the pool, up to the rules' cap.
+        pools = [pool] + [p for _, p, _ in draft.team]
+        skills = [data["second"].rating] + [s for _, _, s in draft.team] if data.get("second") is not None else None
+        pool = engine.teamwork_pool(pools, skills)
+    hunger = character.v5_hunger if character is not None else 0
+    # Hunger dice in every pool, Willpower rolls included; the Humanity (remorse) roll takes none.
+    harder = data.get("difficulty_modifier") or 0
+    request = engine.Request(pool=max(0, pool), hunger=hunger, difficulty=data["difficulty"],
+                             specialty=bool(data.get("specialty")), tracker=draft.sheet_pool != "traits",
+                             modifiers=draft.modifiers, remorse=draft.sheet_pool == "humanity",
+                             difficulty_modifiers=(harder,) if harder else (), improvised=bool(data.get("improvised")),
+                             no_equipment=bool(data.get("no_equipment")))
+    shortcut = data.get("shortcut") or "roll"
+    combat = scene is not None and scene.combat
+    if shortcut != "roll" and (combat or request.no_equipment):
+        # Take half and the automatic win are for a calm moment, never in a combat scene, and win
+        # nothing impossible: the rules say why.
+        (engine.take_half if shortcut == "take_half" else engine.automatic_win)(request, stressful=combat)
+    return draft.composition(request=request, opponent=draft.opponent(), shortcut=shortcut,
+                             secret=bool(data.get("secret")), action="action")
+
+
+def name_options(data: Mapping[str, Any]) -> list[str]:
+    return [gettext("specialty")] if data.get("specialty") else []
+
+
+COMPOSER = ComposerPart(
+    second_categories=(TraitCategory.SKILL, TraitCategory.DISCIPLINE),
+    fields=FIELDS,
+    # The difficulty modifier sits in the grid beside How, wide enough for Spanish.
+    wide=("difficulty_modifier",),
+    reset_after_roll=("specialty", "shortcut", "improvised", "no_equipment", "difficulty_modifier"),
+    difficulties=DIFFICULTIES,
+    # A Willpower roll rolls the undamaged boxes (never fewer than 1 die); a Humanity roll, the rating.
+    sheet_pools=(SheetPool(key="willpower", label=_("Willpower roll"), choice=TERMS["Willpower roll"],
+                           dice=lambda character: character.v5_willpower_dice),
+                 SheetPool(key="humanity", label=_("Humanity roll"), dice=lambda character: character.v5_humanity)),
+    teamwork=True,
+    compose=compose,
+    odds=panel,
+    name_options=name_options,
+)

@@ -1,0 +1,50 @@
+"""Vampire's odds panel: a win and what the Hunger dice and the tens make of it, the calm
+shortcuts (take half, an automatic win), and what a specialty or one more die buys."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from django.utils.translation import gettext as _
+
+from rules import v5 as engine
+
+from gmtools.composer import Composition
+from gmtools.notes import note_text
+from gmtools.odds import Buy, Chance, OddsPanel, bars
+
+# Said before the roll as the card says it after: a guideline passed, improvised equipment, no Hunger dice.
+_POOL_NOTES = ("modifiers_beyond_guideline", "difficulty_beyond_guideline", "improvised", "pool_minimum",
+               "tracker_no_hunger")
+
+
+def panel(comp: Composition) -> OddsPanel:
+    shown = tuple(note_text(n.as_json()) for n in comp.request.notes() if n.code in _POOL_NOTES)
+    return replace(_chances(comp), pool_notes=shown)
+
+
+def _chances(comp: Composition) -> OddsPanel:
+    req = comp.request
+    if req.no_equipment:
+        return OddsPanel((Chance(_("Win"), 0.0),),
+                         message=note_text({"code": "no_equipment", "text": "impossible without the equipment"}))
+    if comp.shortcut == "take_half":
+        half = req.dice // 2
+        return OddsPanel((Chance(_("Win") if half >= req.needed else _("Failure"), 1.0),),
+                         message=_("Take half: %(n)d successes without rolling.") % {"n": half})
+    if comp.shortcut == "automatic":
+        ok = req.dice >= 2 * req.needed
+        return OddsPanel((Chance(_("Automatic win"), 1.0 if ok else 0.0),),
+                         message=_("Needs a pool of at least twice the difficulty.") if not ok else "")
+    o = engine.odds(req)
+    buys = []
+    if not req.specialty:
+        buys.append(Buy(_("Specialty"), o.p_win, engine.odds(replace(req, specialty=True)).p_win))
+    buys.append(Buy(_("One more die"), o.p_win, engine.odds(replace(req, pool=req.pool + 1)).p_win))
+    return OddsPanel(
+        chances=(Chance(_("Win"), o.p_win), Chance(_("Critical"), o.p_critical, "good"),
+                 Chance(_("Messy critical"), o.p_messy, "bad"), Chance(_("Bestial failure"), o.p_bestial, "bad"),
+                 Chance(_("Total failure"), o.p_total_failure, "bad")),
+        bars=bars(o.distribution, lambda v: v >= req.needed), buys=tuple(buys),
+        axis=_("successes"), mean=o.distribution.mean,
+    )
