@@ -19,6 +19,11 @@ def register(system: GameSystem) -> GameSystem:
     return system
 
 
+def unregister(game: str) -> None:
+    """Forget a game (a test's own, once the test is done)."""
+    del _SYSTEMS[game]
+
+
 def get(game: str) -> GameSystem:
     """The game a campaign plays; KeyError for an id no module registered."""
     return _SYSTEMS[game]

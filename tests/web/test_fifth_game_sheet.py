@@ -1,43 +1,35 @@
 """A fifth game, registered from the tests alone, has campaigns and characters (issue 12, sheets).
 
-The game gives only what every game must: an id and a name, its categories and standard sheet, an
-engine and a demo. No rating bounds (it rates 0 to 5), no resources, no campaign state or switch,
+The game (tests/fifth_game) gives little more than every game must: an id and a name, its categories and
+standard sheet, an engine and a demo. No rating bounds (it rates 0 to 5), no resources, no campaign state or switch,
 no aspects, no NPC templates: the models, the admin and the character panel take it as it is.
 """
 
 from __future__ import annotations
 
-import types
+from collections.abc import Iterator
 
 import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from gmtools import backup, games
+from gmtools import backup
 from gmtools.admin import CharacterAdmin
 from gmtools.characters import NPC_TEMPLATES, CharacterSheet, TemplateForm
-from gmtools.games.base import DemoCampaign, GameSystem, sheet_part
 from gmtools.models import Aspect, Campaign, Character, Trait, game_choices
 from gmtools.sheets import TraitCategory, rating_bounds
+from tests.fifth_game import SYSTEM as D6
+from tests.fifth_game import registered
 from tests.web.character_data import sheet_post
 
 pytestmark = pytest.mark.django_db
 
-D6 = GameSystem(
-    id="d6pool",
-    label="D6 pool",
-    engine=types.SimpleNamespace(),  # rolling it is another test's
-    categories=(TraitCategory.ATTRIBUTE,),
-    standard_sheet=sheet_part(TraitCategory.ATTRIBUTE, 1, ("body", "Body"), ("mind", "Mind")),
-    demo=DemoCampaign(name="Demo · d6 pool", characters=()),
-)
-
 
 @pytest.fixture
-def d6(monkeypatch, gm) -> Campaign:
+def d6(gm) -> Iterator[Campaign]:
     """The fifth game, registered for this test only, and a campaign of it."""
-    monkeypatch.setitem(games._SYSTEMS, D6.id, D6)
-    return Campaign.objects.create(name="Dice night", game=D6.id, gm=gm)
+    with registered():
+        yield Campaign.objects.create(name="Dice night", game=D6.id, gm=gm)
 
 
 def test_the_game_is_offered_by_its_own_name(d6):
