@@ -1,10 +1,10 @@
 """One place per game: the registry of the games the table plays (issue 12).
 
-Each game is one module of this package (``exalted``, ``v5``, ``fate``, ``scifi``) that fills in
+Each game is one package of this one (``exalted``, ``v5``, ``fate``, ``scifi``) that fills in
 the interface of ``gmtools.games.base``, the way each Django database backend is one folder behind
 one small interface. The core asks ``get(campaign.game)`` and branches on no game; this registry
-is the one place that names them all. Adding a game: a new module with its ``SYSTEM``, a
-``Game`` value, and one ``register`` line here.
+is the one place that names them all. Adding a game: a new package with its ``SYSTEM`` and one
+line here (README, "Layout"); ``tests/fifth_game`` registers one from the tests alone.
 """
 
 from gmtools.games import exalted, fate, scifi, v5
