@@ -97,8 +97,9 @@ class CampaignQuerySet(models.QuerySet):
         return self.filter(gm=user)
 
     def visible_to(self, user: AbstractBaseUser | AnonymousUser) -> Self:
-        """What a user may open: their own campaigns, or every campaign for staff."""
-        if user.is_authenticated and user.is_staff:
+        """What a user may open: their own campaigns, or every campaign for a superuser. Staff status
+        alone opens none (it only lets a user into the admin, where permissions decide)."""
+        if user.is_authenticated and user.is_superuser:
             return self.all()
         return self.for_gm(user)
 

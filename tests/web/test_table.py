@@ -12,6 +12,7 @@ import re
 from html import unescape
 
 import pytest
+from django.contrib.auth.models import User
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -365,10 +366,21 @@ def test_another_gm_gets_404_everywhere(client, other_gm, world):
     assert snapshot() == before
 
 
-def test_staff_can_open_any_table(staff_client, world):
+def test_a_superuser_can_open_any_table(staff_client, world):
     for method, url, data in world:
         if method == "get":
             assert staff_client.get(url, data).status_code == 200, url
+
+
+def test_staff_without_permissions_gets_404_everywhere(client, world):
+    """Found by the security probe: any staff user opened and changed every GM's table, while the
+    admin refused them. Staff status is the admin's door; the tables are their GMs' (and superusers')."""
+    clerk = User.objects.create_user("clerk", password="clerk-secret-1", is_staff=True)
+    client.force_login(clerk)
+    before = snapshot()
+    for method, url, data in world:
+        assert getattr(client, method)(url, data).status_code == 404, (method, url)
+    assert snapshot() == before
 
 
 def test_a_campaign_url_does_not_reach_another_campaigns_rows(gm_client, table):
