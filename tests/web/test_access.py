@@ -530,6 +530,21 @@ def test_another_gm_finds_nothing_of_the_campaign(name, make_world, gm, other_gm
     assert changed(before, snapshot(world.campaign)) == [], name
 
 
+@pytest.mark.parametrize("name", CAMPAIGN_NAMES)
+def test_a_staff_user_without_permissions_finds_nothing_of_the_campaign(name, make_world, gm):
+    """Staff status opens the admin (where permissions decide), not the GMs' tables: a 404 everywhere."""
+    entry = entry_of(name)
+    world = make_world(entry.game)
+    clerk = User.objects.create_user("clerk", password="clerk-secret-1", is_staff=True)
+    client = Client()
+    client.force_login(clerk)
+    before = snapshot(world.campaign)
+    response = send(client, entry.method, url_of(name, world), entry.data(world))
+    assert response.status_code == 404, (name, entry.method, response.status_code)
+    assert secrets_in(response, world) == [], name
+    assert changed(before, snapshot(world.campaign)) == [], name
+
+
 @pytest.mark.parametrize("name", WALKED)
 def test_a_player_link_reads_its_pages_and_nothing_else(name, make_world):
     entry = entry_of(name)
