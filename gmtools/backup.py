@@ -25,6 +25,7 @@ from typing import Any
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.core.files.uploadedfile import UploadedFile
+from django.core.validators import ProhibitNullCharactersValidator
 from django.db import models, transaction
 from django.utils.translation import gettext as _
 
@@ -189,6 +190,8 @@ def _check_types(model: type[models.Model], data: dict[str, Any], where: str) ->
     # Django's own validation would turn 3 into "3" or {"a": 1} into a string; a file that
     # says either where the other belongs is damaged, so refuse it.
     for name, value in data.items():
+        if isinstance(value, str) and "\x00" in value:  # PostgreSQL cannot store it; SQLite would keep it
+            raise BackupError(f"{where}: {name}: {ProhibitNullCharactersValidator.message}")
         expected = _json_type(model._meta.get_field(name))
         # bool is an int in Python but not in JSON.
         if expected is not None and not (isinstance(value, expected) and isinstance(value, bool) == (expected is bool)):

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.core.validators import ProhibitNullCharactersValidator
 from django.db import IntegrityError, transaction
 from django.db.models import F, Max
 from django.utils import timezone
@@ -325,9 +326,16 @@ def toggle(field: str) -> Callable[[Character], dict[str, Any]]:
     return lambda c: {field: not getattr(c, field)}
 
 
+NO_NUL = ProhibitNullCharactersValidator()
+
+
 @transaction.atomic
 def adjust(character: Character, action: str, value: str = "") -> Character:
     """Apply one click (spend, regain, damage, heal, refresh) or one text (a consequence) to a character."""
+    try:
+        NO_NUL(value)  # PostgreSQL cannot store one (a 500), SQLite would keep it: refused on both
+    except ValidationError as error:
+        raise Refused(error.messages[0]) from None
     character = lock_character(character.pk)
     play = games.get(character.game).at_table
     if action in play.text_adjustments:

@@ -127,6 +127,16 @@ def test_loads_refuses_files_python_cannot_or_should_not_read(text, message):
         backup.loads(text)
 
 
+def test_an_import_with_a_nul_character_changes_nothing(demo_campaign, other_gm):
+    """Found by the security probe: NUL bytes passed an import's validation (a 500 on PostgreSQL)."""
+    document = backup.export_campaign(demo_campaign(Game.FATE))
+    document["characters"][0]["resources"]["fate_consequence_mild"] = "a\x00b"
+    counts = (Campaign.objects.count(), Character.objects.count())
+    with pytest.raises(backup.BackupError, match=r"characters\[0\]\.resources: fate_consequence_mild: Null characters"):
+        backup.import_campaign(document, other_gm)
+    assert (Campaign.objects.count(), Character.objects.count()) == counts
+
+
 def test_an_upload_too_large_is_refused_before_it_is_read():
     class Upload:
         size = backup.MAX_BYTES + 1

@@ -474,6 +474,16 @@ def test_an_unknown_adjust_action_is_refused(gm_client, table):
     assert snapshot() == before
 
 
+def test_a_consequence_with_a_nul_character_is_refused_and_nothing_is_stored(gm_client, table):
+    """Found by the security probe: "a\x00b" was stored on SQLite and answered 500 on PostgreSQL."""
+    character = table(Game.FATE)
+    before = snapshot()
+    response = gm_client.post(reverse("adjust", args=[character.campaign_id, character.pk]),
+                              {"action": "consequence-mild", "value": "a\x00b"})
+    assert refusal(response) == "Null characters are not allowed."
+    assert snapshot() == before
+
+
 def test_an_adjust_at_its_bound_is_refused(gm_client, table):
     character = table(Game.V5, v5_hunger=5)
     before = snapshot()
