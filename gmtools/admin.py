@@ -69,7 +69,13 @@ class TraitForm(forms.ModelForm):
             self.initial["name"] = str(self.instance.label)
 
     def clean_name(self) -> str:
-        return "" if self.instance.key else self.cleaned_data["name"]
+        if self.instance.key:
+            return ""
+        if not self.cleaned_data["name"]:
+            # A row added by hand with its name cleared: the database's check (trait_standard_or_named)
+            # would refuse it as a 500, so the form says why beside the name.
+            raise ValidationError(gettext("A trait added by hand needs a name."))
+        return self.cleaned_data["name"]
 
 
 class TraitFormSet(BaseInlineFormSet):
@@ -181,6 +187,14 @@ class CharacterAdmin(admin.ModelAdmin):
 
     def get_readonly_fields(self, request: HttpRequest, obj: Character | None = None) -> tuple:
         return self.DERIVED_FIELDS if obj is not None else ()
+
+    def get_form(self, request: HttpRequest, obj: Character | None = None, change: bool = False, **kwargs) -> type:
+        form = super().get_form(request, obj, change=change, **kwargs)
+        if obj is not None:
+            # A character moves only to a campaign of its own game: its sheet is that game's (any other
+            # choice is refused as a field error before the traits are checked against the wrong game).
+            form.base_fields["campaign"].queryset = Campaign.objects.filter(game=obj.game)
+        return form
 
     def get_inlines(self, request: HttpRequest, obj: Character | None) -> list[type[admin.options.InlineModelAdmin]]:
         if obj is None:

@@ -220,6 +220,41 @@ def test_editing_traits_inline(demo_data, staff_client):
     assert bhavna.traits.get(name="Presence").category == "discipline"
 
 
+def test_moving_a_character_to_another_games_campaign_is_a_form_error(demo_data, staff_client):
+    """Found by the security probe: a 500 ('TraitForm' has no field named 'category')."""
+    bhavna = Character.objects.get(name="Bhavna")
+    url = reverse("admin:gmtools_character_change", args=[bhavna.pk])
+    page = staff_client.get(url)
+    offered = {c.pk for c in page.context["adminform"].form.fields["campaign"].queryset}
+    assert offered == set(Campaign.objects.filter(game=Game.V5).values_list("pk", flat=True))
+    data = form_data(page)
+    data["campaign"] = str(campaign_of(Game.FATE).pk)
+    response = staff_client.post(url, data)
+    assert response.status_code == 200
+    assert "campaign" in response.context["adminform"].form.errors
+    bhavna.refresh_from_db()
+    assert bhavna.campaign.game == Game.V5
+
+
+def test_clearing_the_name_of_a_trait_added_by_hand_is_a_form_error(demo_data, staff_client):
+    """Found by the security probe: a 500 (the CHECK constraint trait_standard_or_named)."""
+    bhavna = Character.objects.get(name="Bhavna")
+    custom = bhavna.traits.filter(key="").order_by("id").first()
+    url = reverse("admin:gmtools_character_change", args=[bhavna.pk])
+    page = staff_client.get(url)
+    data = form_data(page)
+    prefix = inline_prefix(page, custom.category)
+    [index] = [n for n, form in enumerate(
+        next(i.formset for i in page.context["inline_admin_formsets"] if i.opts.category == custom.category).forms)
+        if form.instance.pk == custom.pk]
+    data[f"{prefix}-{index}-name"] = ""
+    response = staff_client.post(url, data)
+    assert response.status_code == 200
+    assert "A trait added by hand needs a name." in response.content.decode()
+    custom.refresh_from_db()
+    assert custom.name
+
+
 def test_two_new_traits_cannot_share_a_name_across_categories(demo_data, staff_client):
     bhavna = Character.objects.get(name="Bhavna")
     url = reverse("admin:gmtools_character_change", args=[bhavna.pk])
