@@ -152,3 +152,30 @@
   document.addEventListener("htmx:afterSettle", sync);
   document.addEventListener("DOMContentLoaded", sync);
 })();
+
+// Progress bars (extended actions) carry their fill as data-percent: a Content Security Policy without
+// 'unsafe-inline' refuses style="" in the markup, not a width set from a script. Filled on load, after
+// each htmx swap and after each live change.
+(function () {
+  function fill(root) {
+    root.querySelectorAll("[data-percent]").forEach((bar) => {
+      bar.style.width = `${parseFloat(bar.dataset.percent.replace(",", ".")) || 0}%`;
+    });
+  }
+  document.addEventListener("DOMContentLoaded", () => fill(document));
+  document.addEventListener("htmx:afterSettle", () => fill(document));
+  document.addEventListener("live-applied", () => fill(document));
+})();
+
+// The odds follow the composer: any change but the character's (that one brings a new composer), and
+// typing in a number field. htmx would filter the events with expressions it evaluates, which the
+// Content Security Policy refuses (no eval): they are told apart here and named for #odds' hx-trigger.
+(function () {
+  function tell(event, name) {
+    if (event.target.closest && event.target.closest("#composer")) {
+      document.body.dispatchEvent(new CustomEvent(name, { bubbles: true }));
+    }
+  }
+  document.addEventListener("change", (e) => { if (e.target.name !== "character") tell(e, "composer-changed"); });
+  document.addEventListener("input", (e) => { if (e.target.type === "number") tell(e, "composer-typed"); });
+})();

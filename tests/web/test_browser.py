@@ -153,7 +153,10 @@ def page(browser: sync_api.Browser, asgi_server: str, gm_user: User) -> Iterator
     """A logged-in page at 1366×768 in English; fails the test on any server error or JS error."""
     client = Client()
     client.force_login(gm_user)
-    context = browser.new_context(base_url=asgi_server, locale="en-US", viewport={"width": 1366, "height": 768})
+    # bypass_csp: the tests' own probes (wait_for_function) are evaluated in the page, which the
+    # policy refuses; tests/web/test_browser_csp.py drives pages that keep it.
+    context = browser.new_context(base_url=asgi_server, locale="en-US", viewport={"width": 1366, "height": 768},
+                                  bypass_csp=True)
     session = client.cookies[settings.SESSION_COOKIE_NAME].value
     context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": asgi_server}])
     context.set_default_timeout(TIMEOUT_MS)

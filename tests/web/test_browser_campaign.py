@@ -495,7 +495,7 @@ SPEND = {Game.EXALTED: exalted_willpower, Game.V5: v5_willpower_reroll, Game.FAT
 def stranger(browser, server: str, user: User | None, token: str = "") -> tuple[sync_api.BrowserContext, str]:
     """A browser of another GM (logged in) or of a player (who opened the link), with its CSRF token, so
     that a refusal is the view's and not the CSRF check's."""
-    context = browser.new_context(base_url=server, locale="en-US")
+    context = browser.new_context(base_url=server, locale="en-US", bypass_csp=True)  # see test_browser.page
     if user is not None:
         client = Client()
         client.force_login(user)

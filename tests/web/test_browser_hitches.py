@@ -70,7 +70,7 @@ def gm_table(browser, server: str, user, lang: str) -> Iterator[Page]:
     and django-htmx's debug script act on those: a refusal must never be one)."""
     client = Client()
     client.force_login(user)
-    context = browser.new_context(base_url=server, locale=LOCALES[lang], viewport=VIEWPORT)
+    context = browser.new_context(base_url=server, locale=LOCALES[lang], viewport=VIEWPORT, bypass_csp=True)  # see test_browser.page
     context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
                           "url": server}])
     context.set_default_timeout(TIMEOUT_MS)

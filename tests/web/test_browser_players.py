@@ -51,14 +51,15 @@ class Watch:
 def gm_page(browser: sync_api.Browser, base: str, user: User) -> Watch:
     client = Client()
     client.force_login(user)
-    context = browser.new_context(base_url=base, locale="en-US", viewport=LAPTOP)
+    context = browser.new_context(base_url=base, locale="en-US", viewport=LAPTOP, bypass_csp=True)  # see test_browser.page
     context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
                           "url": base}])
     return Watch(context.new_page())
 
 
 def phone_page(browser: sync_api.Browser, base: str, locale: str = "en-US") -> Watch:
-    context = browser.new_context(base_url=base, locale=locale, viewport=PHONE, is_mobile=True, has_touch=True)
+    context = browser.new_context(base_url=base, locale=locale, viewport=PHONE, is_mobile=True, has_touch=True,
+                                  bypass_csp=True)  # see test_browser.page
     return Watch(context.new_page())
 
 
