@@ -30,9 +30,19 @@
     if (field.tagName === "SELECT") return [...field.options].some((o) => o.selected !== o.defaultSelected);
     return field.value !== field.defaultValue;
   }
+  // A <details> is known by its classes and its rank among those with the same classes, not by its
+  // rank alone: a redraw that adds or drops one (a scene's own panels) must not open or close another.
+  function detailsByKey(root) {
+    const seen = new Map();
+    return [...root.querySelectorAll("details")].map((d) => {
+      const rank = (seen.get(d.className) || 0) + 1;
+      seen.set(d.className, rank);
+      return [`${d.className}:${rank}`, d];
+    });
+  }
   function keepOpen(from, to) {
-    const open = [...from.querySelectorAll("details")].map((d) => d.open);
-    [...to.querySelectorAll("details")].forEach((d, i) => { if (open[i]) d.open = true; });
+    const open = new Set(detailsByKey(from).filter(([, d]) => d.open).map(([key]) => key));
+    detailsByKey(to).forEach(([key, d]) => { if (open.has(key)) d.open = true; });
     if (from.matches("details") && from.open) to.open = true;
     const fields = (el) => (el.matches("input, select, textarea") ? [el] : [...el.querySelectorAll("input, select, textarea")]);
     const twins = fields(to);
