@@ -11,8 +11,12 @@ server-sent events of ``/p/<token>/stream/`` and ``/campaigns/<pk>/stream/``.
 ``running(n)`` is the whole life cycle in one ``with``: whatever happens inside (a failed
 assertion, Ctrl-C), the processes are stopped and the database dropped. The servers' output goes
 to log files, printed to stderr when the block fails, so a server-side traceback is never lost.
+``running(1, workers=2)`` is one ``gmtools.serve --workers 2`` instead (uvicorn's supervisor and
+two worker processes on one port), as ``make serve`` runs a club's server.
 
-Everything here is asyncio + httpx, the bench's 50 viewers and the test's few alike.
+Everything here is asyncio + httpx, the bench's 50 viewers and the test's few alike. A ``Phone``
+is a player's page as static/live.js keeps it: one stream, reopened from its cursor on another
+server when its server dies.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import os
 import re
 import secrets
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -130,6 +135,7 @@ class Server:
     port: int
     process: subprocess.Popen
     log_path: Path
+    workers: int = 1
 
     @property
     def url(self) -> str:
@@ -148,24 +154,37 @@ class Server:
                 self.process.kill()
                 self.process.wait(timeout=10)
 
+    def kill(self) -> None:
+        """SIGKILL, as a crash or the kernel's OOM killer ends a process: no shutdown at all, its
+        streams cut mid-way. For a one-worker server (the process is the worker); a supervisor
+        killed so would leave its workers behind."""
+        assert self.workers == 1, "kill() ends one worker process; this server has a supervisor"
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
 
-def start_server(env: dict[str, str], logs: Path) -> Server:
+
+def start_server(env: dict[str, str], logs: Path, workers: int = 1) -> Server:
     port = free_port()
     log_path = logs / f"server-{port}.log"
+    command = [sys.executable, "-m", "gmtools.serve", "--port", str(port)]
+    if workers > 1:
+        command += ["--workers", str(workers)]
     with log_path.open("wb") as out:  # the child keeps its own copy of the descriptor
-        process = subprocess.Popen([sys.executable, "-m", "gmtools.serve", "--port", str(port)], cwd=ROOT, env=env,
-                                   stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-    return Server(port, process, log_path)
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                   stdin=subprocess.DEVNULL)
+    return Server(port, process, log_path, workers)
 
 
 def wait_until_up(server: Server, timeout: float = START_TIMEOUT) -> None:
-    """Poll the login page: the process is serving once it answers 200."""
+    """Poll the login page: the process is serving once it answers 200 (and, under a supervisor,
+    once every worker has said it started: until then the first one takes every connection)."""
     deadline = time.monotonic() + timeout
     while True:
         if server.process.poll() is not None:
             raise RuntimeError(f"server on port {server.port} exited ({server.process.returncode}):\n{server.log()}")
         try:
-            if httpx.get(f"{server.url}/accounts/login/", timeout=2).status_code == 200:
+            if (httpx.get(f"{server.url}/accounts/login/", timeout=2).status_code == 200
+                    and server.log().count("Started server process") >= server.workers):
                 return
         except httpx.TransportError:
             pass
@@ -208,8 +227,8 @@ class Cluster:
 
 
 @contextlib.contextmanager
-def running(count: int) -> Iterator[Cluster]:
-    """``count`` server processes on a new database; always stopped and dropped on the way out."""
+def running(count: int, workers: int = 1) -> Iterator[Cluster]:
+    """``count`` servers (each ``workers`` processes) on a new database; always stopped and dropped on the way out."""
     database = create_database()
     cluster = Cluster(database, [])
     logs = Path(tempfile.mkdtemp(prefix="gmtools-live-"))
@@ -217,7 +236,7 @@ def running(count: int) -> Iterator[Cluster]:
     try:
         env = server_env(database)
         prepare(env)
-        cluster.servers.extend(start_server(env, logs) for _ in range(count))
+        cluster.servers.extend(start_server(env, logs, workers) for _ in range(count))
         for server in cluster.servers:
             wait_until_up(server)
         yield cluster
@@ -359,21 +378,36 @@ class GM:
             self._composer[key] = [(k, v) for k, v in form_defaults(page.text, "composer") if k != "csrfmiddlewaretoken"]
         return self._composer[key]
 
-    async def roll(self, server: Server, campaign: int, **changed: str) -> Rolled:
-        """Press "Roll" as htmx posts it, the composer as the page shows it but for ``changed`` fields
-        (e.g. ``hidden="on"``); the new roll's pk from its card."""
+    async def composed(self, server: Server, campaign: int, **changed: str) -> dict[str, list[str]]:
+        """What "Roll" posts: the composer as the page shows it but for ``changed`` fields (e.g. ``hidden="on"``)."""
         data: dict[str, list[str]] = {}
         for name, value in await self.composer(server, campaign):  # a repeated name (multiple select) stays repeated
             data.setdefault(name, []).append(value)
         data.update({name: [value] for name, value in changed.items()})
+        return data
+
+    async def post(self, server: Server, path: str, data: dict) -> httpx.Response:
+        """A POST as htmx sends one from the GM's page (the CSRF header, ``HX-Request``), whatever its answer."""
         headers = {"X-CSRFToken": self.client.cookies["csrftoken"], "HX-Request": "true"}
+        return await self.client.post(f"{server.url}{path}", data=data, headers=headers)
+
+    async def roll(self, server: Server, campaign: int, **changed: str) -> Rolled:
+        """Press "Roll" as htmx posts it (``composed``); the new roll's pk from its card."""
+        data = await self.composed(server, campaign, **changed)
         sent_at = time.perf_counter()
-        answer = await self.client.post(f"{server.url}/campaigns/{campaign}/roll/", data=data, headers=headers)
+        answer = await self.post(server, f"/campaigns/{campaign}/roll/", data)
         seconds = time.perf_counter() - sent_at
         found = ROLL_ID.search(answer.text)
         if answer.status_code != 200 or found is None:
             raise AssertionError(f"roll refused: {answer.status_code}\n{answer.text[:2000]}")
         return Rolled(int(found.group(1)), answer.text, seconds, sent_at)
+
+
+def refusal(answer: httpx.Response) -> str:
+    """The message of a refused request (422: ``table.html#refusal``), as the GM reads it; "" if none."""
+    if answer.status_code != 422:
+        return ""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", answer.text)).split())
 
 
 # --- the viewers' streams ---------------------------------------------------------------------
@@ -511,3 +545,83 @@ async def streams() -> AsyncIterator[list[Stream]]:
         yield opened
     finally:
         await asyncio.gather(*(s.close() for s in opened), return_exceptions=True)
+
+
+# --- a phone that outlives its server ---------------------------------------------------------
+
+@dataclass
+class Phone:
+    """A player's page as static/live.js keeps it: one stream at a time, reopened from its cursor.
+
+    The cursor is the id of the last change received. When the stream ends (its server died) or
+    cannot be opened, the phone waits ``retry`` seconds, then opens it again with ``?after=<cursor>``
+    (live.js's way) and ``Last-Event-ID: <cursor>`` (what a browser's own EventSource retry
+    sends) on the next server of ``servers``, as a proxy in front of several processes gives a new
+    connection to one that answers. ``online`` is the phone's network: cleared, the phone does
+    not reconnect until it is set again (a test decides what happens while it is away).
+
+    Unlike live.js, nothing is skipped: every event that any of its streams sent is in
+    ``received`` (and in ``events``), so a change sent twice shows.
+    """
+
+    token: str
+    servers: list[Server]
+    cursor: int
+    retry: float = 0.5
+    events: asyncio.Queue[Event] = field(default_factory=asyncio.Queue)
+    received: list[Event] = field(default_factory=list)
+    connections: list[int] = field(default_factory=list)  # the port of each stream that opened, in order
+    failures: list[str] = field(default_factory=list)  # why each stream ended or did not open
+    online: asyncio.Event = field(default_factory=asyncio.Event)
+    connected: asyncio.Event = field(default_factory=asyncio.Event)  # a stream is open now
+    dropped: asyncio.Event = field(default_factory=asyncio.Event)  # a stream has ended since last cleared
+    task: asyncio.Task | None = None
+
+    def start(self, client: httpx.AsyncClient) -> None:
+        self.online.set()
+        self.task = asyncio.create_task(self._follow(client))
+
+    async def close(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+
+    async def until_connected(self, timeout: float = 10) -> int:
+        """Wait for an open stream; the port of its server."""
+        await asyncio.wait_for(self.connected.wait(), timeout)
+        return self.connections[-1]
+
+    def changes(self) -> list[Event]:
+        return [event for event in self.received if event.name == "change"]
+
+    async def _follow(self, client: httpx.AsyncClient) -> None:
+        turn = 0
+        while True:
+            await self.online.wait()
+            server = self.servers[turn % len(self.servers)]
+            url = f"{server.url}/p/{self.token}/stream/?after={self.cursor}"
+            headers = {"Accept": "text/event-stream", "Last-Event-ID": str(self.cursor)}
+            parser = EventParser()
+            try:
+                async with client.stream("GET", url, headers=headers, timeout=httpx.Timeout(5, read=None)) as answer:
+                    if answer.status_code != 200:
+                        raise RuntimeError(f"answered {answer.status_code}")
+                    async for line in answer.aiter_lines():
+                        if line.startswith("retry:"):
+                            self.connections.append(server.port)
+                            self.connected.set()
+                        event = parser.feed(line)
+                        if event is None:
+                            continue
+                        if event.name == "change" and event.id is not None:
+                            self.cursor = int(event.id)
+                        self.received.append(event)
+                        self.events.put_nowait(event)
+                self.failures.append(f"port {server.port}: the stream ended")
+            except (httpx.TransportError, RuntimeError) as error:
+                self.failures.append(f"port {server.port}: {type(error).__name__}: {error}")
+            self.connected.clear()
+            self.dropped.set()
+            turn += 1
+            await asyncio.sleep(self.retry)
