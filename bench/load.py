@@ -91,13 +91,6 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def worker_pids(cluster: Cluster) -> list[int]:
-    """The worker processes of the server, as their log names them ("Started server process [pid]")."""
-    import re
-
-    return [int(pid) for pid in re.findall(r"Started server process \[(\d+)\]", cluster.servers[0].log())]
-
-
 async def measure(cluster: Cluster, workdir: Path) -> dict:
     [server] = cluster.servers
     v5 = cluster.campaign("v5")
@@ -122,7 +115,7 @@ async def measure(cluster: Cluster, workdir: Path) -> dict:
             "phases": PHASES,
         }
         (workdir / "config.json").write_text(json.dumps(config))
-        pids = worker_pids(cluster)
+        pids = server.worker_pids()
         cpu = {"server": sum(map(cpu_seconds, pids)), "phones": time.process_time(),
                "locust": resource.getrusage(resource.RUSAGE_CHILDREN)}
         started = time.perf_counter()

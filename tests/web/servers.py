@@ -3,7 +3,9 @@
 Why real processes: the live push crosses processes through PostgreSQL's LISTEN/NOTIFY, which
 Django's test client and live server (one process, one test database in a transaction) never
 exercise. So each run creates its own database (a unique name: runs and engineers never share
-one), migrates it and loads the demo with ``manage.py``, starts ``python -m gmtools.serve`` on
+one), migrated and with the demo loaded by ``manage.py`` (once per test process, into a template
+database that each run then copies: PostgreSQL's ``CREATE DATABASE ... TEMPLATE`` takes a
+fraction of a second, migrating takes many), starts ``python -m gmtools.serve`` on
 free ports of 127.0.0.1, and talks to the servers over HTTP as a browser would: log in, read the
 composer's defaults from the table page, POST the roll with the CSRF header, and read the
 server-sent events of ``/p/<token>/stream/`` and ``/campaigns/<pk>/stream/``.
@@ -22,6 +24,7 @@ server when its server dies.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import html
 import os
@@ -111,6 +114,26 @@ def prepare(env: dict[str, str]) -> None:
             raise RuntimeError(f"manage.py {' '.join(command)} failed:\n{done.stdout}\n{done.stderr}")
 
 
+_template: str | None = None  # this process's migrated database with the demo, copied by ``demo_database``
+
+
+def demo_database() -> str:
+    """A new database, migrated and with the demo loaded: a copy of this process's template (made on first use)."""
+    global _template
+    if _template is None:
+        template = create_database()
+        try:
+            prepare(server_env(template))
+        except BaseException:
+            drop_database(template)
+            raise
+        _template = template
+        atexit.register(drop_database, template)
+    name = f"gmtools_live_{uuid.uuid4().hex[:12]}"
+    _admin(f'CREATE DATABASE "{name}" TEMPLATE "{_template}"')
+    return name
+
+
 def query(database: str, sql: str, *args: object) -> list[tuple]:
     """One read of the servers' database, for what HTTP does not show (ids of changes, statistics)."""
     import psycopg
@@ -161,6 +184,28 @@ class Server:
         assert self.workers == 1, "kill() ends one worker process; this server has a supervisor"
         self.process.send_signal(signal.SIGKILL)
         self.process.wait(timeout=10)
+
+    def worker_pids(self) -> list[int]:
+        """The live worker processes, as the log names them: started and not reported dead since."""
+        log = self.log()
+        died = {int(pid) for pid in re.findall(r"Child process \[(\d+)\] died", log)}
+        return [int(pid) for pid in re.findall(r"Started server process \[(\d+)\]", log) if int(pid) not in died]
+
+    def kill_worker(self, pid: int, timeout: float = START_TIMEOUT) -> int:
+        """SIGKILL one worker of a supervised server (``workers`` > 1), then wait for uvicorn's
+        supervisor to notice and start its replacement; the new worker's pid. Blocking: from a
+        coroutine, through ``asyncio.to_thread``."""
+        before = self.worker_pids()
+        assert self.workers > 1 and pid in before, (pid, before)
+        os.kill(pid, signal.SIGKILL)
+        deadline = time.monotonic() + timeout
+        while True:
+            live = self.worker_pids()
+            if pid not in live and len(live) == self.workers:
+                return (set(live) - set(before)).pop()
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"worker {pid} on port {self.port} was not replaced in {timeout:.0f} s:\n{self.log()}")
+            time.sleep(0.1)
 
 
 def start_server(env: dict[str, str], logs: Path, workers: int = 1) -> Server:
@@ -229,13 +274,12 @@ class Cluster:
 @contextlib.contextmanager
 def running(count: int, workers: int = 1) -> Iterator[Cluster]:
     """``count`` servers (each ``workers`` processes) on a new database; always stopped and dropped on the way out."""
-    database = create_database()
+    database = demo_database()
     cluster = Cluster(database, [])
     logs = Path(tempfile.mkdtemp(prefix="gmtools-live-"))
     failed = True
     try:
         env = server_env(database)
-        prepare(env)
         cluster.servers.extend(start_server(env, logs, workers) for _ in range(count))
         for server in cluster.servers:
             wait_until_up(server)

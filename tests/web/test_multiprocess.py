@@ -189,6 +189,55 @@ def test_a_worker_killed_mid_session_loses_no_roll_for_the_players(postgres: Non
         assert not errors, "the servers logged errors:\n" + "\n".join(errors)
 
 
+PHONES = 6
+
+
+async def kill_each_worker_in_turn(cluster: Cluster) -> None:
+    [server] = cluster.servers
+    v5 = cluster.campaign("v5")
+    no_reuse = httpx.Limits(max_keepalive_connections=0)  # the GM's next request never rides a dead worker's socket
+    async with httpx.AsyncClient(limits=no_reuse) as gm_browser, httpx.AsyncClient() as phone_browser:
+        gm = await servers.GM.login(server, gm_browser)
+        page = await phone_browser.get(f"{server.url}/p/{v5.player_token}/")
+        cursor = int(servers.page_attribute(page.text, "data-cursor"))
+        phones = [servers.Phone(v5.player_token, [server], cursor) for _ in range(PHONES)]
+        for phone in phones:
+            phone.start(phone_browser)
+        try:
+            for phone in phones:
+                await phone.until_connected()
+            rolls = [await gm.roll(server, v5.pk)]
+            for worker in server.worker_pids():  # the two original workers, one after the other
+                await asyncio.to_thread(server.kill_worker, worker)
+                rolls += [await gm.roll(server, v5.pk) for _ in range(2)]
+                for phone in phones:
+                    await phone.until_connected()
+            rolls.append(await gm.roll(server, v5.pk))
+            for i, phone in enumerate(phones):
+                await until_rolls(phone, [r.pk for r in rolls], rolls[-1].sent_at, f"phone {i}")
+            await asyncio.sleep(QUIET)
+        finally:
+            for phone in phones:
+                await phone.close()
+
+    for i, phone in enumerate(phones):
+        changes = phone.changes()
+        assert [e.rolls[:1] for e in changes] == [[r.pk] for r in rolls], (i, [(e.id, e.rolls) for e in phone.received])
+        assert [e.id for e in changes] == [str(cluster.change_of(r.pk)) for r in rolls], i
+        # Each phone was on one of the two killed workers: it lost its stream once or twice, and resumed.
+        assert 1 <= len(phone.failures) <= 2 and len(phone.connections) == len(phone.failures) + 1, (i, phone.failures)
+
+
+def test_a_supervised_worker_killed_is_replaced_and_its_phones_resume(postgres: None) -> None:
+    """``gmtools.serve --workers 2``: each worker SIGKILLed in turn; uvicorn's supervisor starts a
+    new one, the phones it held resume at the same address from their cursors, and every phone
+    gets every roll exactly once."""
+    with servers.running(1, workers=2) as cluster:
+        asyncio.run(kill_each_worker_in_turn(cluster))
+        errors = cluster.errors()
+        assert not errors, "the servers logged errors:\n" + "\n".join(errors)
+
+
 # --- concurrency through real servers ---------------------------------------------------------
 #
 # PARALLEL requests of the same kind, sent together over HTTP (asyncio tasks, one connection each),
