@@ -12,7 +12,7 @@ FIND_PYTHON := for c in python3.13 python3.12 python3 \
 	  if "$$c" -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null; then echo "$$c"; break; fi; \
 	done
 
-.PHONY: run table serve test test-postgres bench clean
+.PHONY: run table serve test test-postgres bench loadtest clean
 
 $(VENV)/.base: pyproject.toml
 	@py="$$($(FIND_PYTHON))"; \
@@ -62,6 +62,16 @@ test-postgres: $(VENV)/.test
 
 bench: $(VENV)/.test
 	$(PY) -m bench
+
+$(VENV)/.load: $(VENV)/.base
+	$(PY) -m pip install --quiet -e '.[load]'
+	touch $@
+
+# The GM's rolls (locust) and 50 player streams against `gmtools.serve --workers 2` on a throwaway
+# PostgreSQL database (README, "Load"): latencies, throughput, errors; about a minute and a half.
+# PostgreSQL as for test-postgres: 127.0.0.1:5432 as postgres, or the server of DATABASE_URL.
+loadtest: $(VENV)/.load
+	$(PY) -m bench.load
 
 clean:
 	rm -rf $(VENV) db.sqlite3

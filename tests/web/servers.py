@@ -3,7 +3,9 @@
 Why real processes: the live push crosses processes through PostgreSQL's LISTEN/NOTIFY, which
 Django's test client and live server (one process, one test database in a transaction) never
 exercise. So each run creates its own database (a unique name: runs and engineers never share
-one), migrates it and loads the demo with ``manage.py``, starts ``python -m gmtools.serve`` on
+one), migrated and with the demo loaded by ``manage.py`` (once per test process, into a template
+database that each run then copies: PostgreSQL's ``CREATE DATABASE ... TEMPLATE`` takes a
+fraction of a second, migrating takes many), starts ``python -m gmtools.serve`` on
 free ports of 127.0.0.1, and talks to the servers over HTTP as a browser would: log in, read the
 composer's defaults from the table page, POST the roll with the CSRF header, and read the
 server-sent events of ``/p/<token>/stream/`` and ``/campaigns/<pk>/stream/``.
@@ -11,19 +13,25 @@ server-sent events of ``/p/<token>/stream/`` and ``/campaigns/<pk>/stream/``.
 ``running(n)`` is the whole life cycle in one ``with``: whatever happens inside (a failed
 assertion, Ctrl-C), the processes are stopped and the database dropped. The servers' output goes
 to log files, printed to stderr when the block fails, so a server-side traceback is never lost.
+``running(1, workers=2)`` is one ``gmtools.serve --workers 2`` instead (uvicorn's supervisor and
+two worker processes on one port), as ``make serve`` runs a club's server.
 
-Everything here is asyncio + httpx, the bench's 50 viewers and the test's few alike.
+Everything here is asyncio + httpx, the bench's 50 viewers and the test's few alike. A ``Phone``
+is a player's page as static/live.js keeps it: one stream, reopened from its cursor on another
+server when its server dies.
 """
 
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import html
 import os
 import re
 import secrets
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -106,6 +114,26 @@ def prepare(env: dict[str, str]) -> None:
             raise RuntimeError(f"manage.py {' '.join(command)} failed:\n{done.stdout}\n{done.stderr}")
 
 
+_template: str | None = None  # this process's migrated database with the demo, copied by ``demo_database``
+
+
+def demo_database() -> str:
+    """A new database, migrated and with the demo loaded: a copy of this process's template (made on first use)."""
+    global _template
+    if _template is None:
+        template = create_database()
+        try:
+            prepare(server_env(template))
+        except BaseException:
+            drop_database(template)
+            raise
+        _template = template
+        atexit.register(drop_database, template)
+    name = f"gmtools_live_{uuid.uuid4().hex[:12]}"
+    _admin(f'CREATE DATABASE "{name}" TEMPLATE "{_template}"')
+    return name
+
+
 def query(database: str, sql: str, *args: object) -> list[tuple]:
     """One read of the servers' database, for what HTTP does not show (ids of changes, statistics)."""
     import psycopg
@@ -130,6 +158,7 @@ class Server:
     port: int
     process: subprocess.Popen
     log_path: Path
+    workers: int = 1
 
     @property
     def url(self) -> str:
@@ -148,24 +177,59 @@ class Server:
                 self.process.kill()
                 self.process.wait(timeout=10)
 
+    def kill(self) -> None:
+        """SIGKILL, as a crash or the kernel's OOM killer ends a process: no shutdown at all, its
+        streams cut mid-way. For a one-worker server (the process is the worker); a supervisor
+        killed so would leave its workers behind."""
+        assert self.workers == 1, "kill() ends one worker process; this server has a supervisor"
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
 
-def start_server(env: dict[str, str], logs: Path) -> Server:
+    def worker_pids(self) -> list[int]:
+        """The live worker processes, as the log names them: started and not reported dead since."""
+        log = self.log()
+        died = {int(pid) for pid in re.findall(r"Child process \[(\d+)\] died", log)}
+        return [int(pid) for pid in re.findall(r"Started server process \[(\d+)\]", log) if int(pid) not in died]
+
+    def kill_worker(self, pid: int, timeout: float = START_TIMEOUT) -> int:
+        """SIGKILL one worker of a supervised server (``workers`` > 1), then wait for uvicorn's
+        supervisor to notice and start its replacement; the new worker's pid. Blocking: from a
+        coroutine, through ``asyncio.to_thread``."""
+        before = self.worker_pids()
+        assert self.workers > 1 and pid in before, (pid, before)
+        os.kill(pid, signal.SIGKILL)
+        deadline = time.monotonic() + timeout
+        while True:
+            live = self.worker_pids()
+            if pid not in live and len(live) == self.workers:
+                return (set(live) - set(before)).pop()
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"worker {pid} on port {self.port} was not replaced in {timeout:.0f} s:\n{self.log()}")
+            time.sleep(0.1)
+
+
+def start_server(env: dict[str, str], logs: Path, workers: int = 1) -> Server:
     port = free_port()
     log_path = logs / f"server-{port}.log"
+    command = [sys.executable, "-m", "gmtools.serve", "--port", str(port)]
+    if workers > 1:
+        command += ["--workers", str(workers)]
     with log_path.open("wb") as out:  # the child keeps its own copy of the descriptor
-        process = subprocess.Popen([sys.executable, "-m", "gmtools.serve", "--port", str(port)], cwd=ROOT, env=env,
-                                   stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-    return Server(port, process, log_path)
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                   stdin=subprocess.DEVNULL)
+    return Server(port, process, log_path, workers)
 
 
 def wait_until_up(server: Server, timeout: float = START_TIMEOUT) -> None:
-    """Poll the login page: the process is serving once it answers 200."""
+    """Poll the login page: the process is serving once it answers 200 (and, under a supervisor,
+    once every worker has said it started: until then the first one takes every connection)."""
     deadline = time.monotonic() + timeout
     while True:
         if server.process.poll() is not None:
             raise RuntimeError(f"server on port {server.port} exited ({server.process.returncode}):\n{server.log()}")
         try:
-            if httpx.get(f"{server.url}/accounts/login/", timeout=2).status_code == 200:
+            if (httpx.get(f"{server.url}/accounts/login/", timeout=2).status_code == 200
+                    and server.log().count("Started server process") >= server.workers):
                 return
         except httpx.TransportError:
             pass
@@ -208,16 +272,15 @@ class Cluster:
 
 
 @contextlib.contextmanager
-def running(count: int) -> Iterator[Cluster]:
-    """``count`` server processes on a new database; always stopped and dropped on the way out."""
-    database = create_database()
+def running(count: int, workers: int = 1) -> Iterator[Cluster]:
+    """``count`` servers (each ``workers`` processes) on a new database; always stopped and dropped on the way out."""
+    database = demo_database()
     cluster = Cluster(database, [])
     logs = Path(tempfile.mkdtemp(prefix="gmtools-live-"))
     failed = True
     try:
         env = server_env(database)
-        prepare(env)
-        cluster.servers.extend(start_server(env, logs) for _ in range(count))
+        cluster.servers.extend(start_server(env, logs, workers) for _ in range(count))
         for server in cluster.servers:
             wait_until_up(server)
         yield cluster
@@ -359,21 +422,36 @@ class GM:
             self._composer[key] = [(k, v) for k, v in form_defaults(page.text, "composer") if k != "csrfmiddlewaretoken"]
         return self._composer[key]
 
-    async def roll(self, server: Server, campaign: int, **changed: str) -> Rolled:
-        """Press "Roll" as htmx posts it, the composer as the page shows it but for ``changed`` fields
-        (e.g. ``hidden="on"``); the new roll's pk from its card."""
+    async def composed(self, server: Server, campaign: int, **changed: str) -> dict[str, list[str]]:
+        """What "Roll" posts: the composer as the page shows it but for ``changed`` fields (e.g. ``hidden="on"``)."""
         data: dict[str, list[str]] = {}
         for name, value in await self.composer(server, campaign):  # a repeated name (multiple select) stays repeated
             data.setdefault(name, []).append(value)
         data.update({name: [value] for name, value in changed.items()})
+        return data
+
+    async def post(self, server: Server, path: str, data: dict) -> httpx.Response:
+        """A POST as htmx sends one from the GM's page (the CSRF header, ``HX-Request``), whatever its answer."""
         headers = {"X-CSRFToken": self.client.cookies["csrftoken"], "HX-Request": "true"}
+        return await self.client.post(f"{server.url}{path}", data=data, headers=headers)
+
+    async def roll(self, server: Server, campaign: int, **changed: str) -> Rolled:
+        """Press "Roll" as htmx posts it (``composed``); the new roll's pk from its card."""
+        data = await self.composed(server, campaign, **changed)
         sent_at = time.perf_counter()
-        answer = await self.client.post(f"{server.url}/campaigns/{campaign}/roll/", data=data, headers=headers)
+        answer = await self.post(server, f"/campaigns/{campaign}/roll/", data)
         seconds = time.perf_counter() - sent_at
         found = ROLL_ID.search(answer.text)
         if answer.status_code != 200 or found is None:
             raise AssertionError(f"roll refused: {answer.status_code}\n{answer.text[:2000]}")
         return Rolled(int(found.group(1)), answer.text, seconds, sent_at)
+
+
+def refusal(answer: httpx.Response) -> str:
+    """The message of a refused request (422: ``table.html#refusal``), as the GM reads it; "" if none."""
+    if answer.status_code != 422:
+        return ""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", answer.text)).split())
 
 
 # --- the viewers' streams ---------------------------------------------------------------------
@@ -423,11 +501,19 @@ class EventParser:
 
 @dataclass
 class Stream:
-    """One open viewer: a task reads its events into a queue (None when the stream ends) until ``close()``."""
+    """One open viewer: a task reads its events into a queue (None when the stream ends) until ``close()``.
+
+    ``light``: for many busy streams at once (the load test's 50 phones), each event is cut from
+    the raw bytes (no line-by-line parsing), keeps of its data only the roll cards it carries
+    (``Event.rolls`` still works) and goes to the queue only, not to ``received``: the reading
+    process then costs the machine little beside the servers it measures.
+    """
 
     url: str
+    light: bool = False
     events: asyncio.Queue[Event | None] = field(default_factory=asyncio.Queue)
     received: list[Event] = field(default_factory=list)
+    count: int = 0  # events received
     opened: asyncio.Event = field(default_factory=asyncio.Event)  # set at ``retry:``, or when it failed before
     started: bool = False  # the server's first block arrived
     task: asyncio.Task | None = None
@@ -438,7 +524,7 @@ class Stream:
         event = await asyncio.wait_for(self.events.get(), timeout)
         if event is None:
             self.events.put_nowait(None)  # it stays ended
-            raise RuntimeError(f"stream {self.url} ended after {len(self.received)} events") from self.error
+            raise RuntimeError(f"stream {self.url} ended after {self.count} events") from self.error
         return event
 
     async def close(self) -> None:
@@ -446,6 +532,32 @@ class Stream:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self.task
+
+    def _started(self) -> None:
+        self.started = True  # the server's first block: the stream is subscribed to its hub
+        self.opened.set()
+
+    def _got(self, event: Event) -> None:
+        self.count += 1
+        if not self.light:
+            self.received.append(event)
+        self.events.put_nowait(event)
+
+
+BLOCK_EVENT = re.compile(rb"^event: ?(.*)$", re.MULTILINE)
+BLOCK_ID = re.compile(rb"^id: ?(.*)$", re.MULTILINE)
+BLOCK_ROLL_ID = re.compile(rb'\bid="roll-(\d+)"')
+
+
+def _light_block(stream: Stream, block: bytes) -> None:
+    """One event of a light stream, from its block of lines (our server ends its lines with LF alone)."""
+    if block.startswith(b"retry:"):
+        stream._started()
+    elif block and not block.startswith(b":"):
+        name, id_ = BLOCK_EVENT.search(block), BLOCK_ID.search(block)
+        cards = " ".join(f'id="roll-{int(pk)}"' for pk in BLOCK_ROLL_ID.findall(block))
+        stream._got(Event(name.group(1).decode() if name else "message", id_.group(1).decode() if id_ else None,
+                          cards, time.perf_counter()))
 
 
 async def _read(client: httpx.AsyncClient, stream: Stream) -> None:
@@ -455,14 +567,19 @@ async def _read(client: httpx.AsyncClient, stream: Stream) -> None:
                                  timeout=httpx.Timeout(10, read=None)) as answer:
             if answer.status_code != 200:
                 raise AssertionError(f"{stream.url}: {answer.status_code}")
-            async for line in answer.aiter_lines():
-                if line.startswith("retry:"):
-                    stream.started = True  # the server's first block: the stream is subscribed to its hub
-                    stream.opened.set()
-                event = parser.feed(line)
-                if event is not None:
-                    stream.received.append(event)
-                    stream.events.put_nowait(event)
+            if stream.light:
+                rest = b""
+                async for chunk in answer.aiter_bytes():
+                    *blocks, rest = (rest + chunk).split(b"\n\n")
+                    for block in blocks:
+                        _light_block(stream, block)
+            else:
+                async for line in answer.aiter_lines():
+                    if line.startswith("retry:"):
+                        stream._started()
+                    event = parser.feed(line)
+                    if event is not None:
+                        stream._got(event)
     except asyncio.CancelledError:
         raise
     except Exception as error:  # noqa: BLE001 - kept for the reader of the stream
@@ -471,13 +588,13 @@ async def _read(client: httpx.AsyncClient, stream: Stream) -> None:
     stream.opened.set()
 
 
-async def open_stream(client: httpx.AsyncClient, url: str, timeout: float = 10) -> Stream:
+async def open_stream(client: httpx.AsyncClient, url: str, timeout: float = 10, light: bool = False) -> Stream:
     """Open a stream and wait for the server's first block (``retry:``).
 
     The server subscribes the stream to its campaign's hub (and starts its LISTEN) before that
     block, so a test that rolls after this returns measures delivery, not connection set-up.
     """
-    stream = Stream(url)
+    stream = Stream(url, light)
     stream.task = asyncio.create_task(_read(client, stream))
     await asyncio.wait_for(stream.opened.wait(), timeout)
     if not stream.started:
@@ -485,13 +602,14 @@ async def open_stream(client: httpx.AsyncClient, url: str, timeout: float = 10) 
     return stream
 
 
-async def player_stream(client: httpx.AsyncClient, server: Server, token: str, after: int | None = None) -> Stream:
+async def player_stream(client: httpx.AsyncClient, server: Server, token: str, after: int | None = None,
+                        light: bool = False) -> Stream:
     """A player's phone: the player page's cursor (or ``after``), then its stream."""
     if after is None:
         page = await client.get(f"{server.url}/p/{token}/")
         page.raise_for_status()
         after = int(page_attribute(page.text, "data-cursor"))
-    return await open_stream(client, f"{server.url}/p/{token}/stream/?after={after}")
+    return await open_stream(client, f"{server.url}/p/{token}/stream/?after={after}", light=light)
 
 
 async def gm_stream(gm: GM, server: Server, campaign: int, after: int | None = None) -> Stream:
@@ -511,3 +629,83 @@ async def streams() -> AsyncIterator[list[Stream]]:
         yield opened
     finally:
         await asyncio.gather(*(s.close() for s in opened), return_exceptions=True)
+
+
+# --- a phone that outlives its server ---------------------------------------------------------
+
+@dataclass
+class Phone:
+    """A player's page as static/live.js keeps it: one stream at a time, reopened from its cursor.
+
+    The cursor is the id of the last change received. When the stream ends (its server died) or
+    cannot be opened, the phone waits ``retry`` seconds, then opens it again with ``?after=<cursor>``
+    (live.js's way) and ``Last-Event-ID: <cursor>`` (what a browser's own EventSource retry
+    sends) on the next server of ``servers``, as a proxy in front of several processes gives a new
+    connection to one that answers. ``online`` is the phone's network: cleared, the phone does
+    not reconnect until it is set again (a test decides what happens while it is away).
+
+    Unlike live.js, nothing is skipped: every event that any of its streams sent is in
+    ``received`` (and in ``events``), so a change sent twice shows.
+    """
+
+    token: str
+    servers: list[Server]
+    cursor: int
+    retry: float = 0.5
+    events: asyncio.Queue[Event] = field(default_factory=asyncio.Queue)
+    received: list[Event] = field(default_factory=list)
+    connections: list[int] = field(default_factory=list)  # the port of each stream that opened, in order
+    failures: list[str] = field(default_factory=list)  # why each stream ended or did not open
+    online: asyncio.Event = field(default_factory=asyncio.Event)
+    connected: asyncio.Event = field(default_factory=asyncio.Event)  # a stream is open now
+    dropped: asyncio.Event = field(default_factory=asyncio.Event)  # a stream has ended since last cleared
+    task: asyncio.Task | None = None
+
+    def start(self, client: httpx.AsyncClient) -> None:
+        self.online.set()
+        self.task = asyncio.create_task(self._follow(client))
+
+    async def close(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+
+    async def until_connected(self, timeout: float = 10) -> int:
+        """Wait for an open stream; the port of its server."""
+        await asyncio.wait_for(self.connected.wait(), timeout)
+        return self.connections[-1]
+
+    def changes(self) -> list[Event]:
+        return [event for event in self.received if event.name == "change"]
+
+    async def _follow(self, client: httpx.AsyncClient) -> None:
+        turn = 0
+        while True:
+            await self.online.wait()
+            server = self.servers[turn % len(self.servers)]
+            url = f"{server.url}/p/{self.token}/stream/?after={self.cursor}"
+            headers = {"Accept": "text/event-stream", "Last-Event-ID": str(self.cursor)}
+            parser = EventParser()
+            try:
+                async with client.stream("GET", url, headers=headers, timeout=httpx.Timeout(5, read=None)) as answer:
+                    if answer.status_code != 200:
+                        raise RuntimeError(f"answered {answer.status_code}")
+                    async for line in answer.aiter_lines():
+                        if line.startswith("retry:"):
+                            self.connections.append(server.port)
+                            self.connected.set()
+                        event = parser.feed(line)
+                        if event is None:
+                            continue
+                        if event.name == "change" and event.id is not None:
+                            self.cursor = int(event.id)
+                        self.received.append(event)
+                        self.events.put_nowait(event)
+                self.failures.append(f"port {server.port}: the stream ended")
+            except (httpx.TransportError, RuntimeError) as error:
+                self.failures.append(f"port {server.port}: {type(error).__name__}: {error}")
+            self.connected.clear()
+            self.dropped.set()
+            turn += 1
+            await asyncio.sleep(self.retry)

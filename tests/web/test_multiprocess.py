@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -123,3 +124,257 @@ def test_open_streams_hold_no_database_connection(postgres: None) -> None:
         assert after < before + 30 // 2, (before, after)
         errors = cluster.errors()
         assert not errors, "the servers logged errors:\n" + "\n".join(errors)
+
+
+# --- a worker killed mid-session -----------------------------------------------------------------
+
+async def until_rolls(phone: servers.Phone, wanted: list[int], sent_at: float, what: str) -> None:
+    """Wait until the phone has received a change for each roll in ``wanted`` (or fail after ``ARRIVAL`` s)."""
+    deadline = sent_at + ARRIVAL
+    while not set(wanted) <= {e.rolls[0] for e in phone.changes() if e.rolls}:
+        try:
+            await asyncio.wait_for(phone.events.get(), max(0.0, deadline - time.perf_counter()))
+        except TimeoutError:
+            raise AssertionError(f"{what}: rolls {wanted} not all received within {ARRIVAL} s; received "
+                                 f"{[(e.name, e.id, e.rolls) for e in phone.received]}; streams "
+                                 f"{phone.connections}, failures {phone.failures}") from None
+
+
+async def kill_the_phones_server(cluster: Cluster) -> None:
+    a, b = cluster.servers
+    v5 = cluster.campaign("v5")
+    async with httpx.AsyncClient() as gm_browser, httpx.AsyncClient() as phone_browser:
+        gm = await servers.GM.login(b, gm_browser)
+        page = await phone_browser.get(f"{a.url}/p/{v5.player_token}/")
+        phone = servers.Phone(v5.player_token, [a, b], cursor=int(servers.page_attribute(page.text, "data-cursor")))
+        phone.start(phone_browser)
+        try:
+            assert await phone.until_connected() == a.port
+            rolls = []
+            for _ in range(2):  # before: live on A, through NOTIFY
+                rolls.append(await gm.roll(b, v5.pk))
+                await until_rolls(phone, [rolls[-1].pk], rolls[-1].sent_at, "before the kill, on A")
+
+            phone.online.clear()  # from now on the phone reconnects only when the test says
+            rolls.append(await gm.roll(b, v5.pk))  # just before the kill: A may or may not pass it on
+            a.kill()
+            await asyncio.wait_for(phone.dropped.wait(), ARRIVAL)
+            assert not phone.connected.is_set()
+            for _ in range(2):  # while the phone is away: committed before its next stream opens
+                rolls.append(await gm.roll(b, v5.pk))
+            phone.online.set()
+            assert await phone.until_connected() == b.port
+            rolls.append(await gm.roll(b, v5.pk))  # after: live on B
+            await until_rolls(phone, [r.pk for r in rolls], rolls[-1].sent_at, "after the reconnect, on B")
+            await asyncio.sleep(QUIET)  # a duplicate would come now
+        finally:
+            await phone.close()
+
+    # Every roll exactly once, in order, each under the id of the change that announced it: what
+    # the two streams sent, not what a page would keep after skipping known ids.
+    changes = phone.changes()
+    assert [e.rolls[:1] for e in changes] == [[r.pk] for r in rolls], [(e.id, e.rolls) for e in phone.received]
+    assert [e.id for e in changes] == [str(cluster.change_of(r.pk)) for r in rolls]
+    assert [e.name for e in phone.received] == ["change"] * len(rolls)
+    assert phone.connections == [a.port, b.port], phone.connections
+    assert len(phone.failures) == 1 and phone.failures[0].startswith(f"port {a.port}:"), phone.failures
+
+
+def test_a_worker_killed_mid_session_loses_no_roll_for_the_players(postgres: None) -> None:
+    """A phone watches through process A, the GM rolls through B, A is SIGKILLed: the phone
+    reopens its stream on B from its cursor and gets every roll, before and after, exactly once."""
+    with servers.running(2) as cluster:
+        asyncio.run(kill_the_phones_server(cluster))
+        errors = cluster.errors()
+        assert not errors, "the servers logged errors:\n" + "\n".join(errors)
+
+
+PHONES = 6
+
+
+async def kill_each_worker_in_turn(cluster: Cluster) -> None:
+    [server] = cluster.servers
+    v5 = cluster.campaign("v5")
+    no_reuse = httpx.Limits(max_keepalive_connections=0)  # the GM's next request never rides a dead worker's socket
+    async with httpx.AsyncClient(limits=no_reuse) as gm_browser, httpx.AsyncClient() as phone_browser:
+        gm = await servers.GM.login(server, gm_browser)
+        page = await phone_browser.get(f"{server.url}/p/{v5.player_token}/")
+        cursor = int(servers.page_attribute(page.text, "data-cursor"))
+        phones = [servers.Phone(v5.player_token, [server], cursor) for _ in range(PHONES)]
+        for phone in phones:
+            phone.start(phone_browser)
+        try:
+            for phone in phones:
+                await phone.until_connected()
+            rolls = [await gm.roll(server, v5.pk)]
+            for worker in server.worker_pids():  # the two original workers, one after the other
+                await asyncio.to_thread(server.kill_worker, worker)
+                rolls += [await gm.roll(server, v5.pk) for _ in range(2)]
+                for phone in phones:
+                    await phone.until_connected()
+            rolls.append(await gm.roll(server, v5.pk))
+            for i, phone in enumerate(phones):
+                await until_rolls(phone, [r.pk for r in rolls], rolls[-1].sent_at, f"phone {i}")
+            await asyncio.sleep(QUIET)
+        finally:
+            for phone in phones:
+                await phone.close()
+
+    for i, phone in enumerate(phones):
+        changes = phone.changes()
+        assert [e.rolls[:1] for e in changes] == [[r.pk] for r in rolls], (i, [(e.id, e.rolls) for e in phone.received])
+        assert [e.id for e in changes] == [str(cluster.change_of(r.pk)) for r in rolls], i
+        # Each phone was on one of the two killed workers: it lost its stream once or twice, and resumed.
+        assert 1 <= len(phone.failures) <= 2 and len(phone.connections) == len(phone.failures) + 1, (i, phone.failures)
+
+
+def test_a_supervised_worker_killed_is_replaced_and_its_phones_resume(postgres: None) -> None:
+    """``gmtools.serve --workers 2``: each worker SIGKILLed in turn; uvicorn's supervisor starts a
+    new one, the phones it held resume at the same address from their cursors, and every phone
+    gets every roll exactly once."""
+    with servers.running(1, workers=2) as cluster:
+        asyncio.run(kill_each_worker_in_turn(cluster))
+        errors = cluster.errors()
+        assert not errors, "the servers logged errors:\n" + "\n".join(errors)
+
+
+# --- concurrency through real servers ---------------------------------------------------------
+#
+# PARALLEL requests of the same kind, sent together over HTTP (asyncio tasks, one connection each),
+# alternately to process A and process B: the row locks (select_for_update) must serialise them
+# across processes. The dice are the servers' own, so every assertion holds whatever the faces:
+# counts, sums, and the chain of totals each accepted request saw.
+
+PARALLEL = 20
+
+
+@pytest.fixture(scope="module")
+def pair(postgres: None) -> Iterator[Cluster]:
+    """Two server processes shared by the concurrency tests (each works on its own character or roll)."""
+    with servers.running(2) as cluster:
+        yield cluster
+
+
+async def at_once(gm: servers.GM, cluster: Cluster, path: str, data: dict) -> list[httpx.Response]:
+    """PARALLEL posts of the same form, all in flight together, half through each process."""
+    return list(await asyncio.gather(*(gm.post(cluster.servers[i % 2], path, data) for i in range(PARALLEL))))
+
+
+def accepted_of(answers: list[httpx.Response], *refusals: str) -> list[int]:
+    """The new log cards' roll ids of the accepted answers; every other answer a 422 saying one of ``refusals``."""
+    odd = [(a.status_code, a.text[:500]) for a in answers if a.status_code not in (200, 422)]
+    assert not odd, odd
+    for answer in answers:
+        if answer.status_code == 422:
+            message = servers.refusal(answer)
+            assert any(words in message for words in refusals), message
+    cards = [servers.ROLL_ID.search(a.text) for a in answers if a.status_code == 200]
+    assert all(cards), "an accepted answer without its log card"
+    return sorted(int(card.group(1)) for card in cards)
+
+
+def newer(cluster: Cluster, sql: str, *args: object) -> list[tuple]:
+    return servers.query(cluster.database, sql, *args)
+
+
+def latest_ids(cluster: Cluster) -> tuple[int, int]:
+    [(roll, change)] = newer(cluster, "SELECT (SELECT coalesce(max(id), 0) FROM gmtools_roll), "
+                                      "(SELECT coalesce(max(id), 0) FROM gmtools_change)")
+    return roll, change
+
+
+def assert_logged_once_each(cluster: Cluster, accepted: list[int], since: tuple[int, int]) -> list[tuple]:
+    """Each accepted request is one roll and one change; a refused one left neither. The new rows."""
+    rolls = newer(cluster, "SELECT id, kind, spends, result, willpower_spent, parent_id, extended_id "
+                           "FROM gmtools_roll WHERE id > %s ORDER BY id", since[0])
+    assert [r[0] for r in rolls] == accepted
+    announced = newer(cluster, "SELECT roll_id FROM gmtools_change WHERE id > %s ORDER BY id", since[1])
+    assert sorted(r for (r,) in announced) == accepted
+    return rolls
+
+
+async def spend_willpower_at_once(cluster: Cluster) -> None:
+    exalted = cluster.campaign("exalted")
+    async with httpx.AsyncClient(timeout=60) as browser:
+        gm = await servers.GM.login(cluster.servers[0], browser)
+        data = await gm.composed(cluster.servers[0], exalted.pk, willpower="on")
+        character = int(data["character"][0])
+        sql = "SELECT exalted_willpower_temporary FROM gmtools_character WHERE id = %s"
+        [(start,)] = newer(cluster, sql, character)
+        assert 0 < start < PARALLEL  # some are paid, the rest must be refused
+        since = latest_ids(cluster)
+        answers = await at_once(gm, cluster, f"/campaigns/{exalted.pk}/roll/", data)
+    accepted = accepted_of(answers, "no temporary Willpower")
+    [(left,)] = newer(cluster, sql, character)
+    assert (len(accepted), left) == (start, 0)  # each point spent once, none twice, none below zero
+    rolls = assert_logged_once_each(cluster, accepted, since)
+    assert all(r[4] and [s["what"] for s in r[2]] == ["willpower"] for r in rolls), rolls
+
+
+def test_parallel_rolls_spend_each_willpower_point_once(pair: Cluster) -> None:
+    asyncio.run(spend_willpower_at_once(pair))
+    errors = pair.errors()
+    assert not errors, "the servers logged errors:\n" + "\n".join(errors)
+
+
+LIMIT = 7  # rolls the extended action takes; its goal (200) is out of reach in as many rolls
+
+
+async def roll_into_one_extended_action_at_once(cluster: Cluster) -> None:
+    exalted = cluster.campaign("exalted")
+    async with httpx.AsyncClient(timeout=60) as browser:
+        gm = await servers.GM.login(cluster.servers[0], browser)
+        data = await gm.composed(cluster.servers[0], exalted.pk)
+        made = await gm.post(cluster.servers[1], f"/campaigns/{exalted.pk}/extended/new/", {
+            "name": "Scale the garrison wall", "character": data["character"][0], "traits": "", "kind": "solo",
+            "goal": 200, "pool": 0, "interval": "1 turn", "difficulty": 0, "botch": "ignore", "limit": LIMIT,
+            "opponent": "", "opponent_pool": 0})
+        assert made.status_code == 200, made.text[:1000]
+        [(action,)] = newer(cluster, "SELECT id FROM gmtools_extendedaction WHERE campaign_id = %s AND name = %s",
+                            exalted.pk, "Scale the garrison wall")
+        since = latest_ids(cluster)
+        answers = await at_once(gm, cluster, f"/campaigns/{exalted.pk}/roll/", {**data, "extended": [str(action)]})
+    accepted = accepted_of(answers, "is already over", "is over (or gone)")
+    assert len(accepted) == LIMIT  # a botch is ignored and the goal is out of reach: only the limit ends it
+    rolls = assert_logged_once_each(cluster, accepted, since)
+    assert all(r[6] == action for r in rolls)
+    # No lost update: each roll, in the order the lock let them in, found the total the previous one left.
+    total = 0
+    for done, (_pk, _kind, _spends, result, *_rest) in enumerate(rolls):
+        step = result["extended"]
+        assert (step["before"]["total"], step["before"]["rolls"]) == (total, done), (done, step)
+        assert step["total"] == total + step["rolled"]["successes"] == total + result["main"]["successes"]
+        total = step["total"]
+    [(kept, count, ruined)] = newer(cluster, "SELECT total, rolls, ruined FROM gmtools_extendedaction WHERE id = %s",
+                                    action)
+    assert (kept, count, ruined) == (total, LIMIT, False)
+
+
+def test_parallel_rolls_into_one_extended_action_lose_no_update(pair: Cluster) -> None:
+    asyncio.run(roll_into_one_extended_action_at_once(pair))
+    errors = pair.errors()
+    assert not errors, "the servers logged errors:\n" + "\n".join(errors)
+
+
+async def reroll_one_roll_at_once(cluster: Cluster) -> None:
+    v5 = cluster.campaign("v5")
+    async with httpx.AsyncClient(timeout=60) as browser:
+        gm = await servers.GM.login(cluster.servers[0], browser)
+        parent = await gm.roll(cluster.servers[0], v5.pk)
+        [(character,)] = newer(cluster, "SELECT character_id FROM gmtools_roll WHERE id = %s", parent.pk)
+        sql = "SELECT v5_willpower_superficial, v5_willpower_aggravated FROM gmtools_character WHERE id = %s"
+        [before] = newer(cluster, sql, character)
+        since = latest_ids(cluster)
+        answers = await at_once(gm, cluster, f"/campaigns/{v5.pk}/rolls/{parent.pk}/reroll/", {"dice": ["0"]})
+    accepted = accepted_of(answers, "already been followed up")
+    assert len(accepted) == 1  # one reroll per roll, paid once
+    [after] = newer(cluster, sql, character)
+    assert after == (before[0] + 1, before[1])
+    [(_pk, kind, spends, _result, _wp, parent_id, _ext)] = assert_logged_once_each(cluster, accepted, since)
+    assert (kind, parent_id, [s["what"] for s in spends]) == ("reroll", parent.pk, ["v5_willpower"])
+
+
+def test_parallel_rerolls_of_one_roll_make_one(pair: Cluster) -> None:
+    asyncio.run(reroll_one_roll_at_once(pair))
+    errors = pair.errors()
+    assert not errors, "the servers logged errors:\n" + "\n".join(errors)
