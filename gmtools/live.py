@@ -379,7 +379,8 @@ def cursor_of(request: HttpRequest) -> int:
     """The last change the viewer applied: ``?after=`` (our reconnects) or ``Last-Event-ID`` (the browser's)."""
     best = 0
     for raw in (request.GET.get("after"), request.headers.get("Last-Event-ID")):
-        if raw and raw.isdigit() and len(raw) < 19:
+        # ASCII digits only: "²".isdigit() is True, but int("²") fails.
+        if raw and raw.isascii() and raw.isdigit() and len(raw) < 19:
             best = max(best, int(raw))
     return best
 

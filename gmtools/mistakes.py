@@ -41,8 +41,10 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
     """Undo the change the Undo button named (``change``); every part comes back out of band."""
     campaign = _campaign(request, pk)
     expected = request.POST.get("change", "")
+    # An id is ASCII digits: "²".isdigit() is True but int("²") fails, and int() refuses 4,300 digits.
+    named = int(expected) if expected.isascii() and expected.isdigit() and len(expected) < 19 else None
     try:
-        change = services.undo_last_change(campaign, int(expected) if expected.isdigit() else None)
+        change = services.undo_last_change(campaign, named)
     except services.Refused as refusal:
         return _refused(request, str(refusal))
     context = board.redraw(campaign, ChangeKind.CHARACTER, character_id=change.character_id, oob=True)

@@ -293,6 +293,12 @@ def test_the_cursor_is_the_later_of_after_and_last_event_id(rf):
         assert live.cursor_of(rf.get("/", {"after": junk})) == 0
 
 
+def test_a_cursor_of_digits_int_cannot_read_is_no_cursor(rf):
+    # "²" and "①" are digits to str.isdigit() but not to int(): a poll with one answered 500 (the fuzz).
+    for junk in ("²", "①", "٣"):
+        assert live.cursor_of(rf.get("/", {"after": junk}, HTTP_LAST_EVENT_ID=junk)) == 0
+
+
 @pytest.mark.django_db
 def test_polling_answers_204_when_nothing_is_new_and_the_cursor_passes_secret_rolls(v5):
     client = Client()

@@ -495,3 +495,14 @@ def test_undo_through_the_table(vampire, gm_client, other_gm):
     assert fresh(vampire).v5_health_superficial == 0
     again = gm_client.post(reverse("undo", args=[campaign.pk]), {"change": change.pk})
     assert again.status_code == 422 and "Nothing to undo" in again.content.decode()
+
+
+def test_undo_naming_a_change_with_digits_int_cannot_read_is_no_server_error(vampire, gm_client):
+    # "²".isdigit() is True but int("²") fails, and int() refuses 5000 digits: both answered 500 (the fuzz).
+    # Neither names a change, so the newest is undone, as without a name.
+    services.adjust(vampire, "hunger-up")
+    url = reverse("undo", args=[vampire.campaign.pk])
+    assert gm_client.post(url, {"change": "²"}).status_code == 200
+    assert fresh(vampire).v5_hunger == 2
+    again = gm_client.post(url, {"change": "9" * 5000})
+    assert again.status_code == 422 and "Nothing to undo" in again.content.decode()
