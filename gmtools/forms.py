@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from django import forms
+from django.contrib.auth.forms import AuthenticationForm
+from django.core.validators import MaxLengthValidator
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
@@ -57,3 +59,15 @@ class ExtendedForm(forms.ModelForm):
     def __init__(self, *args, campaign: Campaign, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["character"].queryset = campaign.characters.all()
+
+
+class LoginForm(AuthenticationForm):
+    """Django's login form, with the username's length checked.
+
+    Django sets the field's max_length after making it, so no validator checks it, and django-axes
+    records each failed username in a 255-character column: PostgreSQL refused a longer one (a 500).
+    """
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["username"].validators.append(MaxLengthValidator(self.fields["username"].max_length))

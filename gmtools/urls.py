@@ -5,6 +5,7 @@ from django.urls import include, path, register_converter
 from gmtools import character_views
 from gmtools import scene_views
 from gmtools import mistakes, player_views, saved_roll_views, views
+from gmtools.forms import LoginForm
 
 
 class TokenConverter:
@@ -75,7 +76,7 @@ urlpatterns = [
     path("p/<token:token>/recap.md", player_views.player_recap, name="player-recap"),
     path("p/<token:token>/stream/", player_views.player_stream, name="player-stream"),
     path("p/<token:token>/poll/", player_views.player_poll, name="player-poll"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", auth_views.LoginView.as_view(authentication_form=LoginForm), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

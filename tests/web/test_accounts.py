@@ -43,6 +43,14 @@ def test_login_refuses_a_wrong_password(client, gm):
     assert "_auth_user_id" not in client.session
 
 
+def test_a_username_longer_than_any_is_refused_before_it_is_counted(client):
+    # Django's login form does not check the length, and django-axes stored the failed name in a
+    # 255-character column, which PostgreSQL refused: a 500 (the fuzz, issue 13).
+    response = client.post(reverse("login"), {"username": "u" * 256, "password": "x"})
+    assert response.status_code == 200 and "at most 150 characters" in response.content.decode()
+    assert not AccessAttempt.objects.exists()
+
+
 def test_login_goes_on_to_next(client, gm):
     response = client.post(
         reverse("login") + "?next=/admin/", {"username": "gm1", "password": "table-secret-1", "next": "/admin/"}
