@@ -19,8 +19,12 @@ player page); the other GM's campaign is untouched.
 
 The world of the walk is built once per test, not per example: what the examples store accumulates,
 which a later example must survive too. Each request runs in a savepoint, so one that raises
-leaves the test's transaction usable while hypothesis shrinks it. On SQLite a NUL byte is stored
-like any character; PostgreSQL refuses it (a known bug, fixed in the models after issue 13's merge).
+leaves the test's transaction usable while hypothesis shrinks it.
+
+Two input classes are left out where they meet a known bug outside the views this file may fix
+(each marked ``BUG:`` below): a POST without a single field to the forms built from ``request.POST
+or None``, and, on PostgreSQL, NUL bytes where they reach the database unchecked (SQLite stores them
+like any character, PostgreSQL refuses them: a 500).
 
 The number of inputs tried is printed at the end of the run ("fuzz: N inputs ..."); the last test
 checks that a full run of this file tries at least ``GOAL``.
@@ -40,7 +44,7 @@ from urllib.parse import quote_from_bytes, urlencode, urlsplit
 import pytest
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.db import transaction
+from django.db import connection, transaction
 from django.http import HttpResponse
 from django.test import Client
 from django.urls import reverse
@@ -76,7 +80,8 @@ pytestmark = pytest.mark.django_db
 SCRIPT = "<script>alert(1)</script>"
 IMG = '"><img src=x onerror=alert(1)>'
 QUOTE = "' autofocus onfocus='alert(1)"
-MARKUP = (SCRIPT, IMG, QUOTE, "{{ 7*7 }}", "{% debug %}", "</textarea><script>alert(1)</script>",
+TEMPLATE = "{{ 7*7 }} {% debug %}"
+MARKUP = (SCRIPT, IMG, QUOTE, TEMPLATE, "{{ 7*7 }}", "{% debug %}", "</textarea><script>alert(1)</script>",
           "javascript:alert(1)", "<!--", "]]>", "%(name)s %s {0}")
 # A payload's markup as it must never reach a page: each is harmless once escaped (&lt;, &quot;, &#x27;).
 UNESCAPED = ("<script>alert(1)</script>", "<img src=x onerror=alert(1)>", "onfocus='alert(1)")
@@ -101,7 +106,8 @@ text_payloads = st.one_of(
     st.sampled_from(UNICODE),
     st.builds(lambda before, markup, after: before + markup + after,
               st.text(max_size=5), st.sampled_from(MARKUP), st.text(max_size=5)),
-    st.text(max_size=30),  # any code point but surrogates, NUL included
+    st.text(max_size=30),  # any code point but surrogates
+    st.builds(lambda before, after: f"{before}\x00{after}", st.text(max_size=8), st.text(max_size=8)),
     st.sampled_from((121, 201, 2001, 70_000)).map(lambda n: "é" * n),  # past every max_length
 )
 number_payloads = st.one_of(st.sampled_from(NUMBERS), st.integers().map(str), st.floats().map(str))
@@ -116,7 +122,7 @@ field_names = st.one_of(st.sampled_from(INTRUDERS), st.text(min_size=1, max_size
 
 # --- what a request may send --------------------------------------------------------------------------
 
-Value = str | SimpleUploadedFile | list
+Value = str | int | SimpleUploadedFile | list
 
 
 def upload(content: bytes, name: str = "campaign.json") -> SimpleUploadedFile:
@@ -206,16 +212,16 @@ extras = st.dictionaries(field_names, payloads, max_size=2)
 ops = st.sampled_from(("replace", "replace", "drop", "repeat"))
 
 
-def hostile(valid: dict[str, Value], choices: dict[str, tuple[str, ...]] | None = None,
+def hostile(valids: list[dict[str, Value]], choices: dict[str, tuple[str, ...]] | None = None,
             foreign: tuple[str, ...] = (), document: Any = None) -> st.SearchStrategy[dict[str, Value] | bytes]:
-    """The valid data with one to three fields replaced, dropped or repeated, and unknown fields added;
-    once in twenty, a raw body instead.
+    """One of the valid requests with one to three fields replaced, dropped or repeated, and unknown
+    fields added; once in twenty, a raw body instead.
 
     ``choices``: fields the endpoint also reads, with values that mean something there; ``foreign``:
     the other GM's ids, offered to every field; ``document``: the export a file field gets damaged.
     """
     choices = choices or {}
-    fields = sorted(set(valid) | set(choices))
+    fields = sorted({key for valid in valids for key in valid} | set(choices))
     values: dict[str, st.SearchStrategy] = {}
     for key in fields:
         known = choices.get(key, ()) + foreign
@@ -223,10 +229,11 @@ def hostile(valid: dict[str, Value], choices: dict[str, tuple[str, ...]] | None 
                        else st.one_of(st.sampled_from(known), payloads) if known else payloads)
     repeats = {key: st.lists(value, min_size=2, max_size=4) for key, value in values.items()}
     picks = st.lists(st.sampled_from(fields), max_size=3, unique=True) if fields else st.just([])
+    bases = st.sampled_from(valids)
 
     @st.composite
     def requests(draw: st.DrawFn) -> dict[str, Value] | bytes:
-        data: dict[str, Value] = {key: fresh(value) for key, value in valid.items()}
+        data: dict[str, Value] = {key: fresh(value) for key, value in draw(bases).items()}
         for key in draw(picks):
             op = draw(ops)
             if op == "replace":
@@ -245,17 +252,45 @@ def hostile(valid: dict[str, Value], choices: dict[str, tuple[str, ...]] | None 
     return requests()
 
 
+def is_a_query(data: dict[str, Value] | bytes) -> bool:
+    return isinstance(data, dict)  # a GET sends no raw body
+
+
 def carries_a_field(data: dict[str, Value] | bytes) -> bool:
     if isinstance(data, bytes):
         return any(data.split(b"&"))  # as Django reads a body: empty parts are no field
     return bool(data)
 
 
-# BUG (gmtools/character_views.py and gmtools/admin.py, not fixed here): the character import, the quick
+# BUG: (gmtools/character_views.py and gmtools/admin.py, not fixed here): the character import, the quick
 # NPC and the admin's campaign import build their form from ``request.POST or None``, so a POST that
 # carries no field at all (an empty body, or b"&") leaves the form unbound: it comes back bare, a 422
 # for the first two, a 200 for the admin, with no message. Such a POST is left out of their fuzz.
 UNBOUND_WHEN_EMPTY = frozenset({"character-import", "npc-quick", "admin campaign import"})
+
+
+def holds_a_nul(data: dict[str, Value] | bytes) -> bool:
+    if isinstance(data, bytes):
+        return b"\x00" in data or b"%00" in data
+    for value in data.values():
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, SimpleUploadedFile):
+                content = item.read()
+                item.seek(0)
+                # A JSON string holds a NUL only as an escape (in UTF-16 every other byte is a zero).
+                if "\\u0000" in content.decode(json.detect_encoding(content), "replace"):
+                    return True
+            elif isinstance(item, str) and "\x00" in item:
+                return True
+    return False
+
+
+# BUG: (the lead fixes it in gmtools/models.py after the merge; gmtools/saved_roll_views.py keeps a field
+# as sent): a NUL byte reaches the database unchecked through a Fate consequence (adjust's value), the
+# strings of a campaign file (the character import, the admin's campaign import) and a saved roll's
+# fields (a checkbox sent as "\x00"). SQLite stores it; PostgreSQL refuses it: a 500. On PostgreSQL
+# those endpoints are fuzzed without NUL bytes.
+NUL_BREAKS_POSTGRESQL = frozenset({"adjust", "character-import", "admin campaign import", "saved-roll-create"})
 
 
 # --- sending, and judging the answer ----------------------------------------------------------------
@@ -343,6 +378,8 @@ def fuzz(examples: int, client: Client, method: str, url: str, name: str, where:
     """Send ``examples`` requests drawn from ``requests`` and judge each answer (``before`` each)."""
     if name in UNBOUND_WHEN_EMPTY:
         requests = requests.filter(carries_a_field)
+    if name in NUL_BREAKS_POSTGRESQL and connection.vendor == "postgresql":
+        requests = requests.filter(lambda data: not holds_a_nul(data))
     started = time.perf_counter()
 
     @settings(FUZZ, max_examples=examples)
@@ -421,6 +458,24 @@ def choices_for(name: str, world: World) -> dict[str, tuple[str, ...]]:
     }.get(name, {})
 
 
+def variants_for(name: str, world: World, valid: dict[str, Value]) -> list[dict[str, Value]]:
+    """The walk's valid request and, for a form of several actions, one valid request per action: the
+    fuzz changes a field or three of one of them, so it reaches every action's own checks."""
+    game, npc = world.campaign.game, str(world.npc.pk)
+    if name == "adjust":
+        return [{"action": action, "value": "Bruised ribs"} for action in ADJUSTMENTS[game]]
+    if name == "time":
+        return [{"do": action, "title": "Dawn at the docks"} for action in TIME_ACTIONS]
+    if name == "turn-order":
+        order = ",".join(str(pk) for pk in world.campaign.characters.values_list("pk", flat=True))
+        return [{"verb": verb, "character": npc} for verb in ("join", "leave", "up", "down")] + [{"order": order}]
+    if name == "invoke":
+        return [{**valid, "mode": mode} for mode in ("bonus", "reroll")]
+    if name == "reward":
+        return [{"choice": choice} for choice in ("motes", "willpower")]
+    return [valid]
+
+
 def foreign_ids(world: World) -> tuple[str, ...]:
     """The other GM's campaign, characters and traits: ids the owner's forms must refuse."""
     theirs = world.theirs
@@ -451,7 +506,7 @@ def test_campaign_posts_survive_hostile_input(name: str, game: str, gm: User, ot
     url, valid = url_of(name, world), ACCESS[name].data(world)
     document = json.loads(valid["file"].read()) if "file" in valid else None
     theirs = snapshot(world.theirs)
-    requests = hostile(valid, choices_for(name, world), foreign_ids(world), document)
+    requests = hostile(variants_for(name, world, valid), choices_for(name, world), foreign_ids(world), document)
     examples = MORE.get(name) or FEWER.get(name) or EXAMPLES
     fuzz(examples, logged_in(gm), "post", url, name, f"{name} ({game})", requests)
     assert_nothing_unescaped(gm_pages(world))
@@ -473,7 +528,7 @@ def test_forms_read_by_a_get_survive_hostile_input(name: str, game: str, gm: Use
     world = build_world(gm, other_gm, game)
     url, valid = url_of(name, world), ACCESS[name].data(world)
     client = logged_in(gm) if ACCESS[name].scope == CAMPAIGN else visitor()
-    requests = hostile(valid, choices_for(name, world), foreign_ids(world)).filter(lambda data: isinstance(data, dict))
+    requests = hostile([valid], choices_for(name, world), foreign_ids(world)).filter(is_a_query)
     headers = st.fixed_dictionaries({}, optional={"Last-Event-ID": number_payloads}) if name in POLLS else None
     fuzz(GET_FEWER.get(name, GET_EXAMPLES), client, "get", url, name, f"{name} ({game})", requests, headers=headers)
 
@@ -488,7 +543,7 @@ def test_site_posts_survive_hostile_input(name: str, gm: User, other_gm: User) -
     client = visitor()
     # Logging in needs a visitor; the rest a GM, logged in again before each request (logout ends it).
     log_in = None if name == "login" else (lambda: client.force_login(gm))
-    fuzz(100, client, "post", url, name, name, hostile(valid, choices_for(name, world)),
+    fuzz(100, client, "post", url, name, name, hostile([valid], choices_for(name, world)),
          refuses_with_200=name == "login", before=log_in)
     home = logged_in(gm).get(reverse("home"))
     assert_nothing_unescaped({"the home page": home.content.decode()})
@@ -504,7 +559,7 @@ def test_the_admin_campaign_import_survives_hostile_files(gm: User, other_gm: Us
     choices = {"gm": (str(staff.pk), str(other_gm.pk), "0")}
     url = reverse("admin:gmtools_campaign_import")
     fuzz(100, logged_in(staff), "post", url, "admin campaign import", "admin campaign import",
-         hostile(valid, choices, document=document), refuses_with_200=True)
+         hostile([valid], choices, document=document), refuses_with_200=True)
     staff_client = logged_in(staff)
     pages = {"the admin's campaigns": staff_client.get(reverse("admin:gmtools_campaign_changelist")).content.decode()}
     for campaign in Campaign.objects.exclude(pk__in=[world.campaign.pk, world.theirs.pk]).order_by("-pk")[:3]:
@@ -520,7 +575,8 @@ def test_every_endpoint_that_takes_a_post_is_fuzzed(gm: User, other_gm: User) ->
     reverse), so a new view, or a GET page that starts taking a POST, cannot slip past it."""
     world = build_world(gm, other_gm, GAMES[1])
     client = logged_in(gm)
-    takes_a_post = [name for name in WALKED if send(client, "post", url_of(name, world), {}, "probe").status_code != 405]
+    takes_a_post = [name for name in WALKED
+                    if send(client, "post", url_of(name, world), {}, "probe").status_code != 405]
     assert sorted(takes_a_post) == sorted([*SITE_POSTS, *CAMPAIGN_POSTS])
 
 
@@ -533,7 +589,7 @@ def test_payloads_stored_through_the_forms_are_shown_escaped(game: str, gm: User
     pk = world.campaign.pk
     stored = [
         ("time", {"do": "start-scene", "title": f"Scene {SCRIPT}"}),
-        ("scene-notes", {"notes": f"Notes {IMG}"}),
+        ("scene-notes", {"notes": f"Notes {IMG} {TEMPLATE}"}),
         ("npc-quick", {"name": f"NPC {QUOTE}", "pool": 2}),
         ("roll", composer_data(world.pc, label=f"Label {SCRIPT}")),
         ("saved-roll-create", {**composer_data(world.pc), "saved_name": f"Saved {IMG}"}),
@@ -565,6 +621,7 @@ def test_payloads_stored_through_the_forms_are_shown_escaped(game: str, gm: User
     for what in ("table", "player", "player-poll"):
         assert escape(SCRIPT) in html[what] and escape(IMG) in html[what], what
     assert escape(QUOTE) in html["table"] and escape(QUOTE) in html["panel"]
+    assert TEMPLATE in html["table"] and TEMPLATE in html["player"]  # shown as text, never run as a template
 
 
 # --- how many inputs --------------------------------------------------------------------------------
