@@ -51,10 +51,9 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gmtools import backup
+from gmtools import backup, games
 from gmtools.composer import ComposerForm
 from gmtools.models import Campaign, Character, Scene, Trait
-from gmtools.services import ADJUSTMENTS
 from gmtools.views import TIME_ACTIONS
 from tests.web.test_access import (
     ACCESS,
@@ -73,7 +72,10 @@ from tests.web.test_access import (
     url_of,
 )
 
-pytestmark = pytest.mark.django_db
+# Out of `make test` for now (pyproject's addopts deselect the mark): 10,932 inputs take 4.5 min on
+# SQLite and 8 min on PostgreSQL here, and two bugs it meets are still open (the BUG: marks).
+# `pytest -m fuzz tests/web/test_fuzz.py` runs it; issue 13 brings it into CI once they are fixed.
+pytestmark = [pytest.mark.django_db, pytest.mark.fuzz]
 
 # --- the payloads -----------------------------------------------------------------------------------
 
@@ -119,6 +121,12 @@ INTRUDERS = (
     "value", "order", "next", "name", "csrfmiddlewaretoken", "sheet-campaign", "sheet-kind", "page", "after",
 )
 field_names = st.one_of(st.sampled_from(INTRUDERS), st.text(min_size=1, max_size=12))
+
+def adjustments(game: str) -> list[str]:
+    """Every one-click change of a game's characters, the text ones (Fate's consequences) included."""
+    play = games.get(game).at_table
+    return [*play.adjustments, *play.text_adjustments]
+
 
 # --- what a request may send --------------------------------------------------------------------------
 
@@ -439,7 +447,7 @@ def choices_for(name: str, world: World) -> dict[str, tuple[str, ...]]:
         form = ComposerForm(world.campaign, scene=Scene.objects.current(world.campaign))
         return {field: () for field in form.fields} | {"character": characters, "first": traits, "second": traits}
     return {
-        "adjust": {"action": tuple(ADJUSTMENTS[game]), "value": ()},
+        "adjust": {"action": tuple(adjustments(game)), "value": ()},
         "time": {"do": TIME_ACTIONS, "title": (), "downtime": ("on",), "combat": ("on",), "calm": ("on",)},
         "turn-order": {"verb": ("join", "leave", "up", "down"), "character": characters,
                        "order": (",".join(characters), ",".join(reversed(characters)))},
@@ -463,7 +471,7 @@ def variants_for(name: str, world: World, valid: dict[str, Value]) -> list[dict[
     fuzz changes a field or three of one of them, so it reaches every action's own checks."""
     game, npc = world.campaign.game, str(world.npc.pk)
     if name == "adjust":
-        return [{"action": action, "value": "Bruised ribs"} for action in ADJUSTMENTS[game]]
+        return [{"action": action, "value": "Bruised ribs"} for action in adjustments(game)]
     if name == "time":
         return [{"do": action, "title": "Dawn at the docks"} for action in TIME_ACTIONS]
     if name == "turn-order":
