@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.db.models import Max
 
 # The fixtures (browser, asgi_server, gm_user, page, dice) are imported so that pytest finds them in this module;
 # pytestmark brings the same marks: browser, skipped without Chromium (outside CI), transactional db.
@@ -39,7 +40,7 @@ from tests.web.test_browser import (  # noqa: F401
     trait,
 )
 
-from gmtools.models import Campaign, Character, ExtendedAction, Roll, Scene, SceneParticipant
+from gmtools.models import Campaign, Change, Character, ExtendedAction, Roll, Scene, SceneParticipant
 from gmtools.services import reorder
 from gmtools.sheets import Game
 from gmtools.templatetags.table import percent
@@ -131,6 +132,24 @@ def roll_into_wall(page: Page, action: ExtendedAction) -> None:
     if not details.evaluate("d => d.open"):
         details.locator("summary").click()
     page.select_option("#composer [name=extended]", str(action.pk))
+
+
+def caught_up(page: Page, campaign: Campaign) -> None:
+    """Wait until the page's live stream has applied every change made so far (its echoes included)."""
+    latest = Change.objects.filter(campaign=campaign).aggregate(latest=Max("id"))["latest"] or 0
+    page.wait_for_function(f"window.gmtoolsLive.cursor() >= {latest}")
+
+
+def drag(page: Page, row: Locator, onto: Locator, campaign: Campaign) -> None:
+    """Drag a row of the turn order onto the upper half of another, and wait for the order's answer."""
+    transfer = page.evaluate_handle("new DataTransfer()")
+    row.dispatch_event("dragstart", {"dataTransfer": transfer})
+    box = onto.bounding_box()
+    onto.dispatch_event("dragover", {"dataTransfer": transfer, "clientX": box["x"] + 20, "clientY": box["y"] + 3})
+    onto.dispatch_event("drop", {"dataTransfer": transfer})
+    with page.expect_response(lambda r: r.url.endswith(f"/campaigns/{campaign.pk}/turn-order/"), timeout=15_000) as answer:
+        row.dispatch_event("dragend", {"dataTransfer": transfer})
+    assert answer.value.ok
 
 
 def press_and_settle(page: Page, button) -> None:
@@ -337,11 +356,12 @@ def test_turn_order_drag_and_drop_and_keyboard(page, gm_user):
     expect(order(page)).to_have_text(["Aaron", "Bea", "Cyd"])  # player characters by name
 
     # Drag Cyd onto the upper half of Aaron's row: Cyd first. The drop posts the whole order and
-    # #turn-order is swapped for the server's answer (a new element, without this mark).
+    # #turn-order is swapped for the server's answer (a new element, without this mark). The drag's
+    # events are sent as a browser sends them (Playwright's mouse-driven drag_to missed its dragend
+    # now and then under load: CI failed twice on it), so the test is of our handlers, every time.
+    caught_up(page, campaign)
     page.evaluate("document.querySelector('#turn-order').dataset.before = 'drop'")
-    with page.expect_response(lambda r: r.url.endswith(f"/campaigns/{campaign.pk}/turn-order/")) as answer:
-        order_row(page, cyd).drag_to(order_row(page, aaron), target_position={"x": 20, "y": 3})
-    assert answer.value.ok
+    drag(page, order_row(page, cyd), onto=order_row(page, aaron), campaign=campaign)
     expect(order(page)).to_have_text(["Cyd", "Aaron", "Bea"])
     expect(page.locator("#turn-order[data-before]")).to_have_count(0)  # the server's list, swapped in
     expect(page.locator("#turn-order li.dragging")).to_have_count(0)
@@ -371,7 +391,7 @@ def test_a_change_streamed_during_a_drag_waits_for_the_drop(page, gm_user):
     aaron, bea, cyd = (make_character(campaign, name) for name in ("Aaron", "Bea", "Cyd"))
     open_table(page, campaign)
     start_scene(page)
-    page.wait_for_function("gmtoolsLive.held() === 0")
+    caught_up(page, campaign)
     page.evaluate("document.querySelector('#turn-order').dataset.before = 'drag'")
     order_row(page, cyd).dispatch_event("dragstart", {"dataTransfer": page.evaluate_handle("new DataTransfer()")})
 
