@@ -71,8 +71,11 @@ def test_situation_aspects_advantages_boosts_and_notes_at_the_fate_table(page, b
     # The scene's notes, written in place in the time bar.
     notes = time_bar(page).locator("[data-testid=scene-notes]")
     notes.fill("The east wing is on fire. Marta hides in the loft.")
+    old_bar = time_bar(page).element_handle()
     with page.expect_response(lambda r: "/scene/notes/" in r.url and r.status == 200):
         notes.press("Tab")
+    # The answer redraws the time bar: wait for that swap, or it could close the panel opened below.
+    page.wait_for_function("bar => !bar.isConnected", arg=old_bar)
     expect(time_bar(page).locator("[data-testid=scene-notes]")).to_have_value(
         "The east wing is on fire. Marta hides in the loft.")
     assert Scene.objects.get(pk=scene.pk).notes == "The east wing is on fire. Marta hides in the loft."
