@@ -29,7 +29,8 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from gmtools import backup, games
-from gmtools.models import Aspect, Campaign, Character, PerGame, Trait
+from gmtools.live import announce
+from gmtools.models import Aspect, Campaign, ChangeKind, Character, PerGame, Trait
 from gmtools.sheets import AspectKind, TraitCategory
 
 BOTH_LOCATIONS = [admin.ActionLocation.CHANGE_LIST, admin.ActionLocation.CHANGE_FORM]
@@ -216,6 +217,23 @@ class CharacterAdmin(admin.ModelAdmin):
         if not change:
             obj.add_standard_sheet()  # inside the admin's transaction for this request
 
+    # Staff change what the tables show: the GM's pages and the players' phones hear of it (and a
+    # table page drawn before it is out of date, gmtools.live.render_page), in the same transaction.
+    def save_related(self, request: HttpRequest, form: forms.ModelForm, formsets: list, change: bool) -> None:
+        super().save_related(request, form, formsets, change)
+        for campaign_id in {form.initial.get("campaign"), form.instance.campaign_id} - {None}:  # a move: both casts (gmtools.characters.announce_cast)
+            announce(campaign_id, ChangeKind.CHARACTER)
+
+    def delete_model(self, request: HttpRequest, obj: Character) -> None:
+        super().delete_model(request, obj)
+        announce(obj.campaign_id, ChangeKind.CHARACTER)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Character]) -> None:
+        campaign_ids = set(queryset.values_list("campaign_id", flat=True))
+        super().delete_queryset(request, queryset)
+        for campaign_id in campaign_ids:
+            announce(campaign_id, ChangeKind.CHARACTER)
+
     @admin.action(
         description=_("Duplicate this character"),
         description_plural=_("Duplicate the selected characters"),
@@ -224,6 +242,8 @@ class CharacterAdmin(admin.ModelAdmin):
     )
     def duplicate(self, request: HttpRequest, queryset: QuerySet[Character]) -> None:
         copies = queryset.duplicate()
+        for campaign_id in {copy.campaign_id for copy in copies}:
+            announce(campaign_id, ChangeKind.CHARACTER)
         self.message_user(
             request,
             ngettext("%(count)d character duplicated.", "%(count)d characters duplicated.", len(copies))

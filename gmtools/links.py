@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ipaddress
 from dataclasses import dataclass
+from functools import lru_cache
 
 import segno
 from django.conf import settings
@@ -35,9 +36,15 @@ def player_link(campaign: Campaign, base: str) -> PlayerLink:
     url = base.rstrip("/") + reverse("player", args=[campaign.player_token])
     host = url.split("//", 1)[-1].split("/", 1)[0].rsplit(":", 1)[0].strip("[]")
     local_only = host in ("localhost", "testserver") or _is_loopback(host)
-    # segno draws the QR code on the server as inline SVG: no image service, works offline.
-    qr = segno.make(url, error="m").svg_inline(scale=4, border=2, dark="#212529", light="#ffffff", omitsize=True)
-    return PlayerLink(url=url, qr=mark_safe(qr), local_only=local_only)  # noqa: S308 - segno's own SVG
+    return PlayerLink(url=url, qr=qr_code(url), local_only=local_only)
+
+
+@lru_cache(maxsize=256)
+def qr_code(url: str) -> SafeString:
+    """The link's QR code as inline SVG, drawn by segno on the server: no image service, works
+    offline. A few milliseconds each, the same for the same link: drawn once per process."""
+    svg = segno.make(url, error="m").svg_inline(scale=4, border=2, dark="#212529", light="#ffffff", omitsize=True)
+    return mark_safe(svg)  # noqa: S308 - segno's own SVG
 
 
 def _is_loopback(host: str) -> bool:

@@ -26,7 +26,7 @@ import asyncio
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -89,7 +89,7 @@ class Row:
     public: bool
 
 
-_cache: OrderedDict[tuple[int, Viewer], str] = OrderedDict()
+_cache: OrderedDict[tuple, str] = OrderedDict()
 _cache_lock = threading.Lock()
 CACHE_SIZE = 512
 
@@ -99,24 +99,43 @@ def cached(change_id: int, viewer: Viewer) -> str | None:
         return _cache.get((change_id, viewer))
 
 
+def _once(key: tuple, draw: Callable[[], str]) -> str:
+    """What ``draw`` gives, drawn once per process for ``key`` (a change's or a page's, see below)."""
+    with _cache_lock:
+        if key in _cache:
+            _cache.move_to_end(key)
+            return _cache[key]
+    html = draw()
+    with _cache_lock:
+        _cache[key] = html
+        while len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
+    return html
+
+
 def render_change(change_id: int, viewer: Viewer) -> str:
     """The fragments a change redraws, for one audience in one language (cached per process).
 
     A change is drawn from the database as it is when first drawn; every later change is drawn
     later, so a viewer who applies the changes in order ends with the table as it stands.
     """
-    key = (change_id, viewer)
-    with _cache_lock:
-        if key in _cache:
-            _cache.move_to_end(key)
-            return _cache[key]
-    with translation.override(viewer.language):
-        html = _draw(change_id, viewer)
-    with _cache_lock:
-        _cache[key] = html
-        while len(_cache) > CACHE_SIZE:
-            _cache.popitem(last=False)
-    return html
+    def draw() -> str:
+        with translation.override(viewer.language):
+            return _draw(change_id, viewer)
+    return _once((change_id, viewer), draw)
+
+
+def render_page(page: str, campaign: Campaign, cursor: int, viewer: Viewer, draw: Callable[[], str]) -> str:
+    """A page's body as the table stood at change ``cursor``, drawn once per process and viewer.
+
+    Every write a viewer could see announces a change, so the table at a cursor never changes:
+    the body drawn for it holds until the next change (the same rule as ``render_change``). The
+    campaign row's own values are part of the key, for an edit of the campaign that announces
+    nothing. The body carries nothing of the request (no CSRF token, no user): ``draw`` renders it
+    without one.
+    """
+    row = repr([getattr(campaign, field.attname) for field in Campaign._meta.concrete_fields])  # lists too
+    return _once((page, row, cursor, viewer), draw)
 
 
 def _draw(change_id: int, viewer: Viewer) -> str:

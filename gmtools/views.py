@@ -15,6 +15,8 @@ from django.core.paginator import Paginator
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget, trigger_client_event
@@ -84,13 +86,20 @@ def _query_without_page(params) -> str:
 def table(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = _campaign(request, pk)
     cursor = board.cursor(campaign)  # first: the live stream resumes after what the page shows
+    viewer = live.Viewer("gm", translation.get_language(), links.base_url(request))
+    body = live.render_page("table", campaign, cursor, viewer, lambda: render_to_string(
+        "table.html#body", _table_context(campaign, cursor, viewer.base)))
+    return render(request, "table.html", {"campaign": campaign, "body": body})
+
+
+def _table_context(campaign: Campaign, cursor: int, base_url: str) -> dict:
     context = board.time_context(campaign)
     characters = context["characters"]
     first = next((c for c in characters if c.kind == "pc"), characters[0] if characters else None)
-    return render(request, "table.html", {
+    return {
         **context, **_log_page(campaign), **_composer(campaign, first, context["scene"]), **board.extended_context(campaign),
-        "cursor": cursor, "base_url": links.base_url(request), "export_form": recap.ExportForm(campaign),
-    })
+        "cursor": cursor, "base_url": base_url, "export_form": recap.ExportForm(campaign),
+    }
 
 
 def _composer(campaign: Campaign, character: Character | int | None, scene: Scene | None,

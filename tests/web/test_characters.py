@@ -20,7 +20,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from gmtools import backup, games, live, services
-from gmtools.characters import NPC_TEMPLATES, pool_traits
+from gmtools.characters import NPC_TEMPLATES, announce_cast, pool_traits
 from gmtools.composer import ComposerForm
 from gmtools.live import Viewer
 from gmtools.models import Aspect, Campaign, Change, ChangeKind, Character, CharacterKind, Roll, Trait
@@ -449,6 +449,7 @@ def test_the_table_offers_the_panel_and_an_edit_button_on_each_card(gm_client, c
     for name in ("character-new", "npc-quick", "character-import"):
         assert url(name, c) in empty
     ana = Character.objects.create_with_sheet(campaign=c, name="Ana")
+    announce_cast(c.pk)  # as every write at the table does: the page drawn before it is out of date
     page = text(gm_client.get(reverse("table", args=[c.pk])))
     assert url("character-edit", c, ana) in page and 'id="character-panel"' in page
 

@@ -11,8 +11,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from gmtools import services
-from gmtools.models import Character, ExtendedAction, Roll, Scene
+from gmtools import live, services
+from gmtools.models import ChangeKind, Character, ExtendedAction, Roll, Scene
 from gmtools.sheets import Game
 from tests.web.helpers import Faces
 from tests.web.test_live import roll
@@ -120,6 +120,7 @@ def test_a_reroll_is_not_offered_without_willpower_left(v5, gm_client):
     html = gm_client.get(reverse("table", args=[v5.campaign.pk])).content.decode()
     assert "reroll-form" in html
     Character.objects.filter(pk=v5.pk).update(v5_willpower_superficial=4)  # Composure 2 + Resolve 2: all damaged
+    live.announce(v5.campaign.pk, ChangeKind.CHARACTER, character=v5)  # as every write at the table does
     html = gm_client.get(reverse("table", args=[v5.campaign.pk])).content.decode()
     assert "reroll-form" not in html and f'id="roll-{logged.pk}"' in html
 
@@ -134,6 +135,7 @@ def test_an_invocation_offers_only_what_can_be_paid(make_character, set_ratings,
     form = html.split('class="d-flex flex-wrap gap-1 align-items-center small mt-1 invoke-form"', 1)[1].split("</form>", 1)[0]
     assert f'value="{free.pk}"' in form and f'value="{paid.pk}"' not in form and "Fate point" not in form
     Aspect.objects.filter(pk=free.pk).update(free_invocations=0)
+    live.announce(hero.campaign.pk, ChangeKind.CHARACTER, character=hero)  # as every write at the table does
     html = gm_client.get(reverse("table", args=[hero.campaign.pk])).content.decode()
     assert "invoke-form" not in html  # nothing left to pay with: no invocation on offer
 

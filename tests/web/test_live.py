@@ -9,6 +9,7 @@ in test_browser_players.py.
 from __future__ import annotations
 
 import asyncio
+import re
 import threading
 import time
 
@@ -24,6 +25,7 @@ from gmtools.composer import ComposerForm
 from gmtools.models import Campaign, Change, ChangeKind, Character, Roll, Scene
 from gmtools.sheets import Game
 from tests.web.helpers import COMMON, DEFAULTS, POOL_TRAITS, Faces
+from tests.web.test_admin import form_data
 
 
 def roll(campaign: Campaign, character: Character | None, faces: tuple[int, ...], **data) -> Roll:
@@ -356,3 +358,60 @@ def test_the_stream_view_serves_events_under_asgi_and_resumes_from_last_event_id
 @pytest.mark.django_db
 def test_under_a_wsgi_server_the_stream_sends_the_page_to_polling(v5, gm_client):
     assert Client().get(reverse("player-stream", args=[v5.campaign.player_token])).status_code == 204
+
+
+# --- the table page, drawn once per change (live.render_page) -------------------------------------
+
+def _table_page(client: Client, campaign: Campaign, **headers) -> str:
+    response = client.get(reverse("table", args=[campaign.pk]), **headers)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_table_page_is_drawn_once_until_the_next_change(v5, gm_client, django_assert_max_num_queries):
+    first = _table_page(gm_client, v5.campaign).split("<main", 1)[1]
+    assert "Bhavna" in first
+    with django_assert_max_num_queries(6):  # session, user, campaign, cursor: the body comes drawn
+        assert _table_page(gm_client, v5.campaign).split("<main", 1)[1] == first
+    # A write nobody announced is not seen (every write at the table announces, see test above)...
+    Character.objects.filter(pk=v5.pk).update(name="Bhavna Rao")
+    assert "Bhavna Rao" not in _table_page(gm_client, v5.campaign)
+    # ...and the next change draws the table as it stands.
+    live.announce(v5.campaign.pk, ChangeKind.CHARACTER, character=v5)
+    assert "Bhavna Rao" in _table_page(gm_client, v5.campaign)
+    logged = roll(v5.campaign, v5, (6, 2, 9))
+    assert f'id="roll-{logged.pk}"' in _table_page(gm_client, v5.campaign)
+
+
+@pytest.mark.django_db
+def test_an_edit_of_the_campaign_row_is_a_new_page_without_a_change(v5, gm_client):
+    _table_page(gm_client, v5.campaign)
+    Campaign.objects.filter(pk=v5.campaign.pk).update(name="The Drowned Court, act II")
+    assert "The Drowned Court, act II" in _table_page(gm_client, v5.campaign).split("<main", 1)[1]
+
+
+@pytest.mark.django_db
+def test_the_drawn_page_keeps_each_viewer_their_language_and_csrf_token(v5, gm, gm_client):
+    english = _table_page(gm_client, v5.campaign, HTTP_ACCEPT_LANGUAGE="en")
+    spanish = _table_page(gm_client, v5.campaign, HTTP_ACCEPT_LANGUAGE="es")
+    assert "Roll log" in english and "Registro de tiradas" in spanish and "Roll log" not in spanish
+    other = Client()
+    other.force_login(gm)
+    mine, theirs = (re.search(r'"X-CSRFToken": "([^"]+)"', page).group(1)
+                    for page in (english, _table_page(other, v5.campaign, HTTP_ACCEPT_LANGUAGE="en")))
+    assert mine != theirs  # each session's own token: the body that was drawn once carries none
+    body = english.split("<main", 1)[1]
+    assert "csrfmiddlewaretoken" not in body and mine not in body
+
+
+@pytest.mark.django_db
+def test_a_character_edited_in_the_admin_redraws_the_table(v5, gm_client, staff_client):
+    assert "Bhavna" in _table_page(gm_client, v5.campaign)
+    page = staff_client.get(reverse("admin:gmtools_character_change", args=[v5.pk]))
+    before = Change.objects.filter(campaign=v5.campaign).count()
+    response = staff_client.post(reverse("admin:gmtools_character_change", args=[v5.pk]),
+                                 {**form_data(page), "name": "Bhavna Rao"})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert Change.objects.filter(campaign=v5.campaign).count() == before + 1
+    assert "Bhavna Rao" in _table_page(gm_client, v5.campaign)
