@@ -358,7 +358,7 @@ def judge(response: HttpResponse, where: str, refuses_with_200: bool = False) ->
     elif status == 422:
         assert any(errors), (where, "a form refused without a message", text[:300])  # a panel's form
     else:
-        # An error page. A 400 (a body Django will not parse: too many fields) is Django's own page.
+        # An error page: a 400 for a body Django will not parse (too many fields) is templates/400.html.
         assert visible(text), (where, status, "an empty error page")
 
 
