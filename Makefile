@@ -56,9 +56,10 @@ test: $(VENV)/.test
 
 # The same suite on PostgreSQL (CI runs both): the server at 127.0.0.1:5432, database `test` (pytest
 # makes test_test beside it). Override with POSTGRES_URL=postgres://user@host:port/name.
+# Without the fuzz (tests/web/test_fuzz.py): `make test` runs it, and it takes ~8 min on PostgreSQL.
 POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/test
 test-postgres: $(VENV)/.test
-	DATABASE_URL=$(POSTGRES_URL) $(PY) -m pytest
+	DATABASE_URL=$(POSTGRES_URL) $(PY) -m pytest -m 'not fuzz'
 
 bench: $(VENV)/.test
 	$(PY) -m bench

@@ -326,7 +326,10 @@ class CampaignAdmin(admin.ModelAdmin):
     def import_view(self, request: HttpRequest) -> HttpResponse:
         if not self.has_add_permission(request):
             raise PermissionDenied
-        form = CampaignImportForm(request.POST or None, request.FILES or None, initial={"gm": request.user.pk})
+        # Bound on every POST, even one without a field (``request.POST or None`` would leave that one
+        # unbound: the form back bare, without a word of what is missing).
+        posted = (request.POST, request.FILES) if request.method == "POST" else ()
+        form = CampaignImportForm(*posted, initial={"gm": request.user.pk})
         if request.method == "POST" and form.is_valid():
             try:
                 campaign = backup.import_campaign(

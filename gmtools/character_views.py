@@ -26,6 +26,11 @@ def _character(campaign: Campaign, character_pk: int) -> Character:
     return get_object_or_404(campaign.characters.select_related("campaign"), pk=character_pk)
 
 
+def _posted(request: HttpRequest) -> tuple:
+    """A form's data: a POST's, even one without a field (its form then says what is required), else none."""
+    return (request.POST, request.FILES) if request.method == "POST" else ()
+
+
 def _panel(request: HttpRequest, partial: str, context: dict) -> HttpResponse:
     """A form in the panel: 200 to show it, 422 when a POST was refused (its errors inline)."""
     return render(request, f"characters.html#{partial}", context, status=REFUSED if request.method == "POST" else 200)
@@ -113,7 +118,7 @@ def character_copy(request: HttpRequest, pk: int, character_pk: int) -> HttpResp
 def npc_quick(request: HttpRequest, pk: int) -> HttpResponse:
     """The quick NPC panel (a name and a pool, or a template); its POST makes the quick NPC."""
     campaign = _campaign(request, pk)
-    form = workflows.QuickNpcForm(request.POST or None, campaign=campaign)
+    form = workflows.QuickNpcForm(*_posted(request), campaign=campaign)
     if request.method == "POST" and form.is_valid() and form.save() is not None:
         return _saved(request, campaign)
     return _panel(request, "quick", {"campaign": campaign, "quick_form": form,
@@ -135,7 +140,7 @@ def npc_template(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def character_import(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = _campaign(request, pk)
-    form = workflows.ImportForm(request.POST or None, request.FILES or None, campaign=campaign)
+    form = workflows.ImportForm(*_posted(request), campaign=campaign)
     if request.method == "POST" and form.is_valid() and form.save():
         return _saved(request, campaign)
     return _panel(request, "import", {"campaign": campaign, "import_form": form})

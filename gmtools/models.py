@@ -21,14 +21,14 @@ campaign importer run.
 
 import re
 import secrets
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from typing import ClassVar, Self
 
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxValueValidator, MinValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator, ProhibitNullCharactersValidator
 from django.db import models, transaction
 from django.db.models import Q
 from django.db.models.functions import Lower
@@ -84,6 +84,65 @@ CAMPAIGN_STATE = tuple(system.state.model for system in games.systems() if syste
 CHARACTER_RESOURCES = tuple(system.resources.model for system in games.systems() if system.resources.model)
 
 
+# --- no NUL character in any text ---------------------------------------------------------------
+
+
+NO_NUL = ProhibitNullCharactersValidator()  # its message, in Django's words and translations
+
+
+def holds_nul(value: object) -> bool:
+    """A NUL character in a text, or anywhere in a JSON value (its keys included)."""
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(holds_nul(key) or holds_nul(item) for key, item in value.items())
+    if isinstance(value, list | tuple):
+        return any(holds_nul(item) for item in value)
+    return False
+
+
+class NulFree(models.Model):
+    """The base of every table here: no text of a row, nor any string in its JSON, holds a NUL character.
+
+    PostgreSQL cannot store one (text and jsonb refuse it: a DataError, a 500) where SQLite keeps it,
+    so the two would differ. Each way in refuses it with a message first (Django's form fields do,
+    the one-click consequence, the imports and the saved rolls too); the row is the last guard: its
+    ``full_clean()`` gives the field Django's error, and ``save()`` raises it, so no path that saves a
+    row reaches the database with one. (``QuerySet.update()`` and ``bulk_create()`` skip both: they
+    carry only values already checked.) Abstract and without fields: the tables do not change.
+    """
+
+    class Meta:
+        abstract = True
+
+    def nul_errors(self, fields: Iterable[str] | None = None) -> dict[str, list[ValidationError]]:
+        """The fields (of ``fields``, else all) that hold a NUL character, each with Django's error."""
+        deferred = self.get_deferred_fields()  # not loaded, so not changed: never read (a query each)
+        return {
+            field.name: [ValidationError(NO_NUL.message, code=NO_NUL.code)]
+            for field in self._meta.concrete_fields
+            if field.attname not in deferred and (fields is None or field.name in fields or field.attname in fields)
+            and holds_nul(field.value_from_object(self))
+        }
+
+    def clean_fields(self, exclude: Collection[str] | None = None) -> None:
+        errors: dict[str, list[ValidationError]] = {}
+        try:
+            super().clean_fields(exclude)
+        except ValidationError as error:
+            errors = error.update_error_dict(errors)
+        for name, messages in self.nul_errors().items():
+            if name not in (exclude or ()) and name not in errors:
+                errors[name] = messages
+        if errors:
+            raise ValidationError(errors)
+
+    def save(self, *args, **kwargs) -> None:
+        if errors := self.nul_errors(kwargs.get("update_fields")):
+            raise ValidationError(errors)
+        super().save(*args, **kwargs)
+
+
 def new_player_token() -> str:
     """An unguessable token for a campaign's player link (32 URL-safe characters, 192 bits)."""
     return secrets.token_urlsafe(24)
@@ -104,7 +163,7 @@ class CampaignQuerySet(models.QuerySet):
         return self.for_gm(user)
 
 
-class Campaign(*CAMPAIGN_STATE, models.Model):
+class Campaign(*CAMPAIGN_STATE, NulFree):
     name = models.CharField(_("name"), max_length=120)
     game = models.CharField(_("game"), max_length=10, choices=game_choices)
     gm = models.ForeignKey(
@@ -222,7 +281,7 @@ class CharacterManager(models.Manager.from_queryset(CharacterQuerySet)):
         return character
 
 
-class Character(*CHARACTER_RESOURCES, models.Model):
+class Character(*CHARACTER_RESOURCES, NulFree):
     campaign = models.ForeignKey(
         Campaign, on_delete=models.CASCADE, related_name="characters", verbose_name=_("campaign")
     )
@@ -296,7 +355,7 @@ class Character(*CHARACTER_RESOURCES, models.Model):
         return copy
 
 
-class Trait(models.Model):
+class Trait(NulFree):
     character = models.ForeignKey(
         Character, on_delete=models.CASCADE, related_name="traits", verbose_name=_("character")
     )
@@ -371,7 +430,7 @@ class Trait(models.Model):
         return False
 
 
-class Aspect(models.Model):
+class Aspect(NulFree):
     """A Fate aspect: a character's, or a situation aspect of a scene (``scene`` set, no character).
 
     Free invocations are those already paid for (Create an Advantage gives them). A boost is an
@@ -474,7 +533,7 @@ class RollQuerySet(models.QuerySet):
         return self.exclude(hidden=True, revealed_at__isnull=True)
 
 
-class Roll(models.Model):
+class Roll(NulFree):
     """One entry of a campaign's roll log, written once and never changed.
 
     ``request`` holds the arguments of the ``rules`` request, ``result`` what ``rules``
@@ -586,7 +645,7 @@ class Roll(models.Model):
 # --- time at the table: stories, episodes, scenes, turns -------------------------------------
 
 
-class Story(models.Model):
+class Story(NulFree):
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="stories", verbose_name=_("campaign"))
     number = models.PositiveSmallIntegerField(_("number"))
     title = models.CharField(_("title"), max_length=120, blank=True)
@@ -603,7 +662,7 @@ class Story(models.Model):
         return gettext("Story %(n)d") % {"n": self.number} + (f": {self.title}" if self.title else "")
 
 
-class Episode(models.Model):
+class Episode(NulFree):
     story = models.ForeignKey(Story, on_delete=models.CASCADE, related_name="episodes", verbose_name=_("story"))
     number = models.PositiveSmallIntegerField(_("number"))
     title = models.CharField(_("title"), max_length=120, blank=True)
@@ -631,7 +690,7 @@ class SceneQuerySet(models.QuerySet):
         )
 
 
-class Scene(models.Model):
+class Scene(NulFree):
     """A scene of an episode; a downtime scene is the rest, healing and training between scenes.
 
     ``turn`` counts the turns of the scene (each about 3 seconds of combat, one action's worth).
@@ -675,7 +734,7 @@ class Scene(models.Model):
         }
 
 
-class SceneParticipant(models.Model):
+class SceneParticipant(NulFree):
     """A character in a scene, at its place in the turn order (0 acts first)."""
 
     scene = models.ForeignKey(Scene, on_delete=models.CASCADE, related_name="participants", verbose_name=_("scene"))
@@ -689,7 +748,7 @@ class SceneParticipant(models.Model):
         constraints = [models.UniqueConstraint(fields=["scene", "character"], name="participant_once_per_scene")]
 
 
-class TurnDeclaration(models.Model):
+class TurnDeclaration(NulFree):
     """Exalted: the number of actions a character declared for one turn of a scene."""
 
     scene = models.ForeignKey(Scene, on_delete=models.CASCADE, related_name="declarations", verbose_name=_("scene"))
@@ -739,7 +798,7 @@ class ExtendedKind(models.TextChoices):
     TUG = "tug", _("Tug-of-war (lead by the goal)")
 
 
-class ExtendedAction(models.Model):
+class ExtendedAction(NulFree):
     """A long task rolled again and again until its goal, or a contest of two sides over rounds.
 
     ``total`` accumulates the acting side's successes (each roll adds successes − difficulty, at
@@ -848,7 +907,7 @@ class ChangeKind(models.TextChoices):
     LINK = "link", _("player link")
 
 
-class Change(models.Model):
+class Change(NulFree):
     """One change at a campaign's table, in commit order: the live streams' cursor.
 
     Written in the transaction of the change it announces, so a viewer who has seen change N
@@ -877,7 +936,7 @@ class Change(models.Model):
 # --- the GM's shortcuts and second thoughts -----------------------------------------------------
 
 
-class SavedRoll(models.Model):
+class SavedRoll(NulFree):
     """A roll the GM makes often ("Koi: Dexterity + Stealth, stunt 1"): the composer's fields as
     submitted (trait ids, dice, difficulty, options), listed on the character's card."""
 
@@ -897,7 +956,7 @@ class SavedRoll(models.Model):
         return self.name
 
 
-class ResourceChange(models.Model):
+class ResourceChange(NulFree):
     """One one-click change to a character's resources (a Health box, a Willpower point), kept so
     the GM can undo a misclick: the fields it changed, as they were before and after."""
 

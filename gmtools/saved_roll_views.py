@@ -15,7 +15,7 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import NON_FIELD_ERRORS
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, render
@@ -111,9 +111,16 @@ def saved_roll_create(request: HttpRequest, pk: int) -> HttpResponse:
         return _refused(request, gettext("Pick a character first: a saved roll goes on its card."))
     if not names.is_valid():
         return _refused(request, gettext("A saved roll's name has at most %(n)d characters.") % {"n": NAME_MAX})
+    saved = SavedRoll(character=character, fields=saved_fields(form, request.POST),
+                      name=names.cleaned_data["saved_name"] or default_name(form))
+    try:
+        # The fields are kept as sent, and a checkbox takes any value as "on": a NUL character can pass
+        # the composer's form, and PostgreSQL would refuse it (the model's own check says so first).
+        saved.full_clean()
+    except ValidationError as error:
+        return _refused(request, " ".join(error.messages))
     with transaction.atomic():
-        saved = SavedRoll.objects.create(character=character, fields=saved_fields(form, request.POST),
-                                         name=names.cleaned_data["saved_name"] or default_name(form))
+        saved.save()
         live.announce(campaign.pk, ChangeKind.CHARACTER, character=character, public=False)
     response = render(request, "quick.html#save-roll", {"campaign": campaign, "saved": saved})
     response.content += _card(request, campaign, character.pk, oob=True).encode()

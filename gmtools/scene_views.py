@@ -82,8 +82,10 @@ def scene_notes(request: HttpRequest, pk: int) -> HttpResponse:
     form = SceneNotesForm(request.POST)
     if scene is None:
         return _refused(request, str(_("No scene is in play: start one.")))
-    if not form.is_valid():
+    if form.has_error("notes", "max_length"):
         return _refused(request, str(_("Scene notes hold at most %(n)d characters.") % {"n": 2000}))
+    if not form.is_valid():  # a NUL character, in Django's words
+        return _refused(request, " ".join(form.errors["notes"]))
     try:
         services.set_scene_notes(scene, form.cleaned_data["notes"])
     except services.Refused as refusal:

@@ -280,8 +280,10 @@ def time_action(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = _campaign(request, pk)
     action = request.POST.get("do", "")
     form = SceneForm(request.POST)
-    if action not in TIME_ACTIONS or not form.is_valid():
+    if action not in TIME_ACTIONS:
         return _refused(request, str(_("Unknown time action.")))
+    if not form.is_valid():  # a title too long, or with a NUL character: the field's own words
+        return _refused(request, errors_text(form))
     scene = Scene.objects.current(campaign)
     try:
         if action == "start-story":

@@ -432,6 +432,17 @@ def test_upload_refuses_a_sheet_out_of_bounds_and_writes_nothing(demo_data, staf
     assert (Campaign.objects.count(), Character.objects.count()) == before
 
 
+@pytest.mark.parametrize("body", [b"", b"&"])
+def test_an_empty_upload_post_is_refused_with_the_fields_errors(demo_data, staff_client, body):
+    before = Campaign.objects.count()
+    response = staff_client.post(reverse("admin:gmtools_campaign_import"), body,
+                                 content_type="application/x-www-form-urlencoded")
+    assert response.status_code == 200
+    assert response.context["form"].errors["file"] == ["This field is required."]
+    assert "This field is required." in response.content.decode()
+    assert Campaign.objects.count() == before
+
+
 def test_import_page_needs_staff(demo_data, gm_client: Client):
     response = gm_client.post(reverse("admin:gmtools_campaign_import"), {})
     assert response.status_code == 302

@@ -337,7 +337,10 @@ def test_scene_notes_in_every_game_reach_the_players(gm_client, make_character, 
     poll = gm_client.get(reverse("player-poll", args=[token]), {"after": change.pk - 1}).json()
     assert "Marta hides in the loft." in poll["events"][-1]["html"]
     too_long = gm_client.post(url, {"notes": "x" * 2001})
-    assert too_long.status_code == 422
+    assert too_long.status_code == 422 and "Scene notes hold at most 2000 characters." in html(too_long)
+    nul = gm_client.post(url, {"notes": "a\x00b"})  # not "too long": what is wrong with it
+    assert nul.status_code == 422 and "Null characters are not allowed." in html(nul)
+    assert Scene.objects.get(pk=scene.pk).notes == "The east wing is on fire.\nMarta hides in the loft."
     services.end_scene(scene)
     assert gm_client.post(url, {"notes": "Late"}).status_code == 422
 

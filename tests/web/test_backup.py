@@ -137,6 +137,32 @@ def test_an_import_with_a_nul_character_changes_nothing(demo_campaign, other_gm)
     assert (Campaign.objects.count(), Character.objects.count()) == counts
 
 
+def _set(document: dict, path: tuple, value) -> dict:
+    document = copy.deepcopy(document)
+    parent = document
+    for step in path[:-1]:
+        parent = parent[step]
+    parent[path[-1]] = value
+    return document
+
+
+@pytest.mark.parametrize(("path", "value", "message"), [
+    (("campaign", "name"), "Night\x00", r"campaign: name: Null characters"),
+    (("characters", 0, "name"), "\x00", r"characters\[0\]: name: Null characters"),
+    (("characters", 1, "traits", 0, "specialties"), "a\x00b", r"characters\[1\]\.traits\[0\]: specialties: Null"),
+    (("characters", 0, "aspects", 0, "text"), "Wiz\x00ard", r"characters\[0\]\.aspects\[0\]: text: Null"),
+    (("campaign", "fate_deck"), ["\x00"], r"campaign: fate_deck: "),  # a JSON column: the deck's own check
+])
+def test_a_nul_character_anywhere_in_a_file_is_refused_and_changes_nothing(demo_campaign, other_gm, path, value,
+                                                                              message):
+    """Each string of a file, not only the resources: PostgreSQL would refuse any of them (a 500)."""
+    document = _set(backup.export_campaign(demo_campaign(Game.FATE)), path, value)
+    counts = (Campaign.objects.count(), Character.objects.count(), Trait.objects.count(), Aspect.objects.count())
+    with pytest.raises(backup.BackupError, match=message):
+        backup.import_campaign(document, other_gm, name="Copy")
+    assert (Campaign.objects.count(), Character.objects.count(), Trait.objects.count(), Aspect.objects.count()) == counts
+
+
 def test_an_upload_too_large_is_refused_before_it_is_read():
     class Upload:
         size = backup.MAX_BYTES + 1

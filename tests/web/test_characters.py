@@ -270,6 +270,18 @@ def test_a_quick_npc_with_a_pool_out_of_bounds_is_refused_inline(gm_client, camp
     assert rows(c) == before
 
 
+@pytest.mark.parametrize("body", [b"", b"&"])
+def test_an_empty_quick_npc_post_is_refused_with_the_fields_errors(gm_client, campaign, body):
+    """A POST without a single field (an empty body, or one Django reads as none) is still a POST: the
+    form is bound and says which fields are required, where an unbound one came back bare."""
+    c = campaign(Game.V5)
+    before = rows(c)
+    response = gm_client.post(url("npc-quick", c), body, content_type="application/x-www-form-urlencoded")
+    assert response.status_code == REFUSED
+    assert 'data-testid="quick-form"' in text(response) and "This field is required." in text(response)
+    assert rows(c) == before
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_every_template_makes_valid_numbered_npcs(gm_client, campaign, game):
     c = campaign(game)
@@ -379,6 +391,16 @@ def test_a_bad_file_is_refused_inline_and_nothing_is_written(gm_client, campaign
     assert response.status_code == REFUSED
     assert message in text(response) and 'data-testid="import-form"' in text(response)
     assert rows(target) == before  # the first character, valid, was not kept either
+
+
+@pytest.mark.parametrize("body", [b"", b"&"])
+def test_an_empty_import_post_is_refused_with_the_fields_errors(gm_client, campaign, body):
+    target = campaign(Game.V5)
+    before = rows(target)
+    response = gm_client.post(url("character-import", target), body, content_type="application/x-www-form-urlencoded")
+    assert response.status_code == REFUSED
+    assert 'data-testid="import-form"' in text(response) and "This field is required." in text(response)
+    assert rows(target) == before
 
 
 def test_a_character_is_copied_to_another_campaign_of_the_same_game(gm_client, campaign):

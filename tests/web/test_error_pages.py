@@ -31,3 +31,20 @@ def test_a_server_error_is_styled_without_touching_the_database(language, words,
     with translation.override(language), django_assert_num_queries(0):
         response = server_error(RequestFactory().get("/"))
     assert response.status_code == 500 and words in response.content.decode()
+
+
+@pytest.mark.parametrize("bad", ["host", "fields"])
+def test_a_bad_request_is_styled(client, gm, bad):
+    """Django's bad_request renders 400.html without the request: the site's look, the brand alone (no
+    user, no CSRF token for the menu's forms), never Django's bare "Bad Request (400)"."""
+    client.force_login(gm)
+    if bad == "host":  # a host not in ALLOWED_HOSTS (DEBUG off: a SuspiciousOperation)
+        response = client.get("/", headers={"host": "evil.example"})
+    else:  # more fields than DATA_UPLOAD_MAX_NUMBER_FIELDS, read by a view
+        body = "&".join(f"f{n}=1" for n in range(1100))
+        response = client.post("/campaigns/new/", body, content_type="application/x-www-form-urlencoded")
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert "Bad request" in html and "Nothing was changed: go back and try again." in html
+    assert 'data-testid="error-page"' in html and "bootstrap.min.css" in html
+    assert "Bad Request (400)" not in html and "<form" not in html and "evil.example" not in html

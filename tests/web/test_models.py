@@ -429,3 +429,89 @@ def test_every_model_change_has_its_migration():
 
     # --check exits non-zero when a model differs from the migrations; --dry-run writes nothing.
     call_command("makemigrations", "--check", "--dry-run", stdout=StringIO())
+
+
+# --- No NUL character in any text -----------------------------------------------------------------
+# PostgreSQL refuses one in text and in jsonb (a DataError: a 500), SQLite stores it: the rows refuse
+# it on both, so these tests pass alike on each (CI runs them on both).
+
+NUL = "Null characters are not allowed."
+
+
+def test_every_table_refuses_a_nul_character():
+    """A table added later inherits the guard too, or this fails."""
+    from django.apps import apps
+
+    from gmtools.models import NulFree
+
+    assert [model.__name__ for model in apps.get_app_config("gmtools").get_models()
+            if not issubclass(model, NulFree)] == []
+
+
+@pytest.mark.parametrize(("field", "value"), [
+    ("name", "Ana\x00"), ("notes", "\x00"), ("fate_consequence_mild", "Bruised\x00ribs"),
+])
+def test_a_nul_character_is_a_fields_validation_error(make_character, field, value):
+    character = make_character(Game.FATE)
+    setattr(character, field, value)
+    with pytest.raises(ValidationError) as refused:
+        character.full_clean()
+    assert refused.value.message_dict == {field: [NUL]}
+
+
+def test_a_nul_character_joins_the_other_errors_of_a_row(make_character):
+    character = make_character(Game.FATE)
+    character.name, character.player = "", "Bo\x00"
+    with pytest.raises(ValidationError) as refused:
+        character.full_clean()
+    assert refused.value.message_dict == {"name": ["This field cannot be blank."], "player": [NUL]}
+    character.full_clean(exclude=["name", "player"])  # excluded fields are not checked, as Django's own
+
+
+@pytest.mark.parametrize("fields", [{"hidden": "\x00"}, {"team": ["1", "2\x00"]}, {"a\x00": "on"},
+                                    {"deep": [{"er": ["\x00"]}]}])
+def test_a_nul_character_anywhere_in_json_is_refused(make_character, fields):
+    from gmtools.models import SavedRoll
+
+    saved = SavedRoll(character=make_character(Game.V5), name="Sneak", fields=fields)
+    with pytest.raises(ValidationError) as refused:
+        saved.full_clean()
+    assert refused.value.message_dict == {"fields": [NUL]}
+    with pytest.raises(ValidationError):
+        saved.save()
+    assert not SavedRoll.objects.exists()
+
+
+def test_saving_a_nul_character_is_refused_and_nothing_is_stored(make_character, gm):
+    """The last guard, for a path that saves without validating: the database never sees the NUL."""
+    with pytest.raises(ValidationError) as refused:
+        Campaign.objects.create(name="Night\x00", game=Game.V5, gm=gm)
+    assert refused.value.message_dict == {"name": [NUL]}
+    character = make_character(Game.FATE)
+    character.fate_consequence_mild = "Bruised\x00ribs"
+    with pytest.raises(ValidationError):
+        character.save(update_fields=["fate_consequence_mild"])
+    with pytest.raises(ValidationError):
+        Aspect.objects.create(character=character, text="Wiz\x00ard")
+    assert not Campaign.objects.filter(name__startswith="Night").exists()
+    character.refresh_from_db()
+    assert character.fate_consequence_mild == "" and not character.aspects.exists()
+
+
+def test_saving_other_fields_ignores_a_nul_not_saved(make_character):
+    """update_fields saves those fields only, so only they are checked."""
+    character = make_character(Game.V5)
+    character.notes, character.name = "a\x00b", "Bo"
+    character.save(update_fields=["name"])
+    character.refresh_from_db()
+    assert (character.name, character.notes) == ("Bo", "")
+
+
+def test_the_check_reads_no_deferred_field(make_character, django_assert_num_queries):
+    """A row loaded with only() saves its loaded fields: the check must not load the others (a query each)."""
+    character = make_character(Game.V5)
+    partial = Character.objects.only("name").get(pk=character.pk)
+    partial.name = "Bo"
+    with django_assert_num_queries(1):  # the UPDATE alone
+        partial.save()
+    assert Character.objects.get(pk=character.pk).name == "Bo"

@@ -249,6 +249,17 @@ def test_saving_needs_a_character_and_valid_fields(gm, gm_client):
     assert not SavedRoll.objects.exists()
 
 
+@pytest.mark.parametrize("field, value", [("hidden", "\x00"), ("specialty", "on\x00"), ("label", "a\x00b")])
+def test_a_nul_character_in_a_saved_rolls_fields_is_refused_and_nothing_is_stored(gm, gm_client, field, value):
+    """A checkbox reads any value as "on", but a saved roll keeps the fields as sent: a NUL character
+    in one was stored on SQLite and was a 500 on PostgreSQL (found by tests/web/test_fuzz.py)."""
+    koi = character(gm, Game.V5, dexterity=3)
+    response = save(gm_client, koi, first=trait(koi, "dexterity").pk, **{field: value})
+    assert response.status_code == 422 and response["HX-Retarget"] == "#table-messages"
+    assert "Null characters are not allowed." in response.content.decode()
+    assert not SavedRoll.objects.exists() and not Change.objects.exists()
+
+
 def test_a_roll_the_rules_refuse_now_can_still_be_saved(gm, gm_client):
     """Saved for later: what the turn refuses now (no Willpower left) is the odds' business on use."""
     swan = character(gm, Game.EXALTED, "Swan", dexterity=3, melee=2)

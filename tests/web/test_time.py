@@ -296,8 +296,11 @@ def test_the_time_view_refuses_what_it_cannot_do_and_changes_nothing(campaign, c
     assert "No scene is in play" in refusal(gm_client.post(url, {"do": "end-scene"}))
     scene = services.start_scene(campaign)
     assert "first turn" in refusal(gm_client.post(url, {"do": "previous-turn"}))
-    for bad in ({"do": "rewind"}, {}, {"do": "start-scene", "title": "x" * 121}):
-        refusal(gm_client.post(url, bad))
+    for bad in ({"do": "rewind"}, {}):
+        assert refusal(gm_client.post(url, bad)) == "Unknown time action."
+    # A title the form refuses says why (it said "Unknown time action.").
+    assert "at most 120 characters" in refusal(gm_client.post(url, {"do": "start-scene", "title": "x" * 121}))
+    assert refusal(gm_client.post(url, {"do": "start-story", "title": "a\x00b"})) == "Title: Null characters are not allowed."
     assert "never calm" in refusal(gm_client.post(url, {"do": "start-scene", "combat": "on", "calm": "on"}))
     assert list(Scene.objects.filter(episode__story__campaign=campaign)) == [scene]
     assert fresh_scene(scene).turn == 1 and fresh_scene(scene).ended_at is None
