@@ -3,7 +3,7 @@ player view, shared by the views and the live streams so that both draw the same
 
 from __future__ import annotations
 
-from django.db.models import Max, Prefetch, QuerySet
+from django.db.models import Max, Prefetch, QuerySet, prefetch_related_objects
 
 from gmtools import games
 from gmtools.composer import ComposerForm
@@ -25,11 +25,13 @@ from gmtools import undo
 from gmtools.odds import extended_panel
 
 
+# What a character's card shows besides the row: its traits, aspects and saved rolls.
+CARD_PREFETCH = (Prefetch("traits", queryset=Trait.objects.order_by("id")),
+                 Prefetch("aspects", queryset=Aspect.objects.order_by("id")), "saved_rolls")
+
+
 def characters(campaign: Campaign) -> QuerySet[Character]:
-    return campaign.characters.in_table_order().prefetch_related(
-        Prefetch("traits", queryset=Trait.objects.order_by("id")), Prefetch("aspects", queryset=Aspect.objects.order_by("id")),
-        "saved_rolls",
-    )
+    return campaign.characters.in_table_order().prefetch_related(*CARD_PREFETCH)
 
 
 def annotate_turn(cast: list[Character], scene: Scene | None) -> None:
@@ -80,9 +82,11 @@ def _turn_done(c: Character, player: bool) -> bool:
     return done(c, rolls) if done is not None else bool(rolls)
 
 
-def time_context(campaign: Campaign, player: bool = False) -> dict:
+def time_context(campaign: Campaign, player: bool = False, cards: bool = True) -> dict:
+    """The time bar, the turn order and the cast; ``cards=False`` when no character's card is drawn
+    (the cast then comes without what only a card shows: see ``cards_of``)."""
     scene = Scene.objects.current(campaign)
-    cast = list(characters(campaign))
+    cast = list(characters(campaign) if cards else campaign.characters.in_table_order())
     annotate_turn(cast, scene)
     # The scene's situation aspects and boosts (Fate), shown in the time bar (they end with the scene).
     holds_aspects = scene is not None and games.get(campaign.game).at_table.situation_aspects
@@ -141,14 +145,17 @@ def redraw(campaign: Campaign, kind: str, roll: Roll | None = None, character_id
     cast = kind == ChangeKind.CHARACTER and character_id is None and roll is None
     if cast:
         parts = parts - {"character"} | {"order", "cast"}
-    context = time_context(campaign, player=player)
-    if "characters" in parts:
+    every_card = "characters" in parts or cast
+    context = time_context(campaign, player=player, cards=every_card)
+    if every_card:
         wanted = {c.pk for c in context["characters"]}
     elif "character" in parts:
         wanted = {character_id or (roll.character_id if roll else None)} - {None}
     else:
         wanted = set()
     shown = [c for c in context["characters"] if c.pk in wanted and (not player or c.kind == CharacterKind.PC)]
+    if not every_card:
+        prefetch_related_objects(shown, *CARD_PREFETCH)  # one card: not the whole cast's traits
     cards: list[Roll] = []
     if "cards" in parts and roll is not None:
         # The roll and the rest of its follow-up chain: a follow-up changes what its parent offers.

@@ -36,7 +36,7 @@ class SceneNotesForm(forms.Form):
 
 
 def _time_bar(request: HttpRequest, campaign) -> HttpResponse:
-    response = render(request, "table.html#time-bar", board.time_context(campaign))
+    response = render(request, "table.html#time-bar", board.time_context(campaign, cards=False))
     return trigger_client_event(response, ASPECTS_CHANGED)
 
 
@@ -90,7 +90,7 @@ def scene_notes(request: HttpRequest, pk: int) -> HttpResponse:
         services.set_scene_notes(scene, form.cleaned_data["notes"])
     except services.Refused as refusal:
         return _refused(request, str(refusal))
-    return render(request, "table.html#time-bar", board.time_context(campaign))
+    return render(request, "table.html#time-bar", board.time_context(campaign, cards=False))
 
 
 @login_required

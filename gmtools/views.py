@@ -162,7 +162,7 @@ def _after_roll(request: HttpRequest, campaign: Campaign, roll: Roll) -> HttpRes
     character's card, the turn order, the extended actions, the Fate deck's count."""
     campaign.refresh_from_db()  # the roll changed the row (a Fate card drawn): draw what it is now
     context = board.redraw(campaign, ChangeKind.ROLL, roll=roll, oob=True)
-    roll = Roll.objects.for_log().get(pk=roll.pk)
+    roll = next(card for card in context["cards"] if card.pk == roll.pk)  # drawn with its follow-up chain
     response = render(request, "table.html#roll-response", {**context, "roll": roll, "main": roll.pk,
                                                              "base_url": links.base_url(request)})
     return trigger_client_event(response, "turn-changed")
@@ -314,7 +314,7 @@ def flip(request: HttpRequest, pk: int) -> HttpResponse:
     if campaign.game not in Campaign.TABLE_SWITCHES:
         return _refused(request, str(_("This game has no such switch.")))
     services.flip(campaign)
-    response = render(request, "table.html#time-bar", board.time_context(campaign))
+    response = render(request, "table.html#time-bar", board.time_context(campaign, cards=False))
     return trigger_client_event(response, "turn-changed")
 
 
@@ -343,7 +343,7 @@ def turn_order(request: HttpRequest, pk: int) -> HttpResponse:
                 raise services.Refused(_("Unknown turn order change."))
     except services.Refused as refusal:
         return _refused(request, str(refusal))
-    return render(request, "table.html#turn-order", board.time_context(campaign))
+    return render(request, "table.html#turn-order", board.time_context(campaign, cards=False))
 
 
 def _ids(text: str) -> list[int]:
