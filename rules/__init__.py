@@ -7,7 +7,7 @@ counts, the outcome and a short structured explanation (``notes``) that the UI t
 
 Modules: ``dice`` (random sources, faces, notes), ``dist`` (exact distributions and
 contests), ``extended`` (extended actions as Markov chains), ``luck`` (where a roll fell in its
-own distribution), and one module per game: ``exalted``, ``scifi``, ``v5``, ``fate``.
+own distribution), ``fairness`` (would fair dice do what a campaign's did?), and one module per game: ``exalted``, ``scifi``, ``v5``, ``fate``.
 ``python -m rules`` is the command line.
 """
 
