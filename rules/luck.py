@@ -92,7 +92,11 @@ class Luck:
         return band(self.percentile)
 
     def special(self, code: str) -> Special:
-        return next(s for s in self.specials if s.code == code)
+        """This roll's special of that code; a KeyError if the game has none by that name."""
+        for special in self.specials:
+            if special.code == code:
+                return special
+        raise KeyError(code)
 
     def as_json(self) -> dict[str, object]:
         return {

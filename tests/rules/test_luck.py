@@ -91,3 +91,5 @@ def test_luck_as_json_and_its_specials():
         "band": "lucky", "variance": 0.08, "specials": [{"code": "botch", "prior": 0.05, "happened": False}],
     }
     assert luck.special("botch").prior == 0.05
+    with pytest.raises(KeyError):
+        luck.special("critical")
