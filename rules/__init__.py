@@ -6,8 +6,10 @@ can be replayed from what it drew. Results are frozen dataclasses with the faces
 counts, the outcome and a short structured explanation (``notes``) that the UI translates.
 
 Modules: ``dice`` (random sources, faces, notes), ``dist`` (exact distributions and
-contests), ``extended`` (extended actions as Markov chains), and one module per game:
-``exalted``, ``scifi``, ``v5``, ``fate``. ``python -m rules`` is the command line.
+contests), ``extended`` (extended actions as Markov chains), ``luck`` (where a roll fell in
+its own distribution), ``fairness`` (would fair dice do what a campaign's did?), and one
+module per game: ``exalted``, ``scifi``, ``v5``, ``fate``. ``python -m rules`` is the
+command line.
 """
 
 from rules.dice import RulesError

@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from rules import SYSTEMS, exalted, fate, scifi, v5
-from rules.dice import RandomSource, RulesError, check_fate_faces, check_int, system_random
+from rules.dice import RandomSource, RulesError, check_fate_faces, system_random
 from rules.extended import botch_policy, race_odds, tug_of_war_odds
 
 MAX_POOL = 100

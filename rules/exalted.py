@@ -42,6 +42,7 @@ from enum import StrEnum
 from rules.dice import Note, RandomSource, RulesError, check_d10_faces, check_int, note, roll_d10
 from rules.dist import ContestOdds, Distribution, clamp, contest as contest_odds, sum_of_weighted
 from rules.extended import BotchPolicy, ExtendedOdds, botch_policy, extended_odds
+from rules.luck import Luck, Special, below_all, luck_of
 
 SYSTEM = "exalted"
 MAX_POOL = 100
@@ -256,6 +257,24 @@ def odds(req: Request) -> Odds:
     p_success = clamp(dist.p_at_least(req.difficulty) - (p_botch if zero_meets else 0.0))
     p_failure = clamp(dist.p_below(req.difficulty) - (0.0 if zero_meets else p_botch))
     return Odds(req, dist, p_success, p_failure, p_botch)
+
+
+def luck(req: Request, result: Result) -> Luck | None:
+    """Where a roll fell among the rolls of its request (``rules.luck``); None for an automatic success.
+
+    Ranked: the successes, Willpower's included, with a botch below every other roll (zero
+    successes showing a 1 is worse than zero successes without). The request is the one rolled,
+    stunt dice and Willpower included: they were chosen before the roll, so the luck is the dice's
+    against what they could do. Special: the botch.
+    """
+    if result.request != req:
+        raise RulesError("this result was rolled for another request")
+    if result.automatic:
+        return None
+    o = odds(req)
+    scale = below_all(o.distribution, {0: o.p_botch})
+    return luck_of(scale, scale.offset if result.botched else result.successes,
+                   (Special("botch", o.p_botch, result.botched),))
 
 
 def teamwork_odds(lead: Request, helpers: Sequence[Request]) -> Odds:

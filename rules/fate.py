@@ -70,6 +70,7 @@ from rules.dice import (
     system_random,
 )
 from rules.dist import ContestOdds, Distribution, contest as contest_odds
+from rules.luck import Luck, Special, luck_of
 
 SYSTEM = "fate"
 DICE = 4
@@ -617,6 +618,31 @@ def deck_odds(req: Request, deck: Deck) -> Odds:
     """Exact odds of the next card: the remaining cards are equally likely (all 81 if empty)."""
     cards = deck.remaining or range(DECK_SIZE)
     return Odds(req, _dice_distribution(cards).shifted(req.total_bonus), len(cards))
+
+
+def luck(req: Request, result: Result, deck: Deck | None = None) -> Luck:
+    """Where a roll fell among the rolls of its request (``rules.luck``).
+
+    Ranked: the total the dice gave, the request's bonus included but not the aspects invoked
+    for +2 after the roll: those are the player's choice, not the dice's luck. The percentile is
+    therefore the dice's own (a sum of -1 is unlucky at any bonus). Special: a
+    ``success_with_style``, counted on that same total (3 shifts or more before any invocation
+    after the roll), so that the style seen and the style expected measure the same thing.
+
+    ``deck``: the deck the card was drawn from, as it was before the draw (an empty deck is a fresh
+    one, as for ``deck_odds``); the card is ranked among the cards left then. Without it the roll
+    is four Fate dice. A reroll by an invoked aspect is a fresh roll of the same request (from the
+    deck as it was then), so it is ranked like one; a result that only added +2 rolled nothing
+    new and has the luck of the roll it came from.
+    """
+    if result.request != req:
+        raise RulesError("this result was rolled for another request")
+    if deck is not None and deck.remaining and CARDS.index(result.faces) not in deck.remaining:
+        raise RulesError("that card is not among the cards left in this deck")
+    o = deck_odds(req, deck) if deck is not None else odds(req)
+    rolled = sum(result.faces) + req.total_bonus
+    style = outcome_of(rolled - req.difficulty) is Outcome.STYLE
+    return luck_of(o.distribution, rolled, (Special("success_with_style", o.p_style, style),))
 
 
 # --- the four actions: the seed's 30-second table as data ------------------------------------

@@ -66,6 +66,7 @@ from rules.dist import ContestOdds, Distribution, binomial
 from rules.dist import contest as contest_odds
 from rules.extended import MAX_DIFFICULTY as MAX_EXTENDED_DIFFICULTY
 from rules.extended import MAX_GOAL, BotchPolicy, ExtendedOdds, ExtendedState, advance, extended_odds
+from rules.luck import Luck, Special, below_all, luck_of
 
 SYSTEM = "scifi"
 TITLE = "Sci-fi d10"
@@ -439,6 +440,12 @@ def successes(dice: int) -> Distribution:
     return Distribution(tuple(probs), 0, left_out)
 
 
+def _fumbles(dice: int, below: int) -> list[float]:
+    """P(the first die shows 1 and the pool scores s) for s = 0 .. below-1: the first die's 1 scores
+    nothing, so the other dice score the s. Every such roll that fails is a fumble."""
+    return [0.1 * p for p in islice(_pool_pmf(dice - 1), below)] if dice else []
+
+
 def _p_rest_below(dice: int, needed: int) -> float:
     """P(the pool's dice other than the first score fewer than ``needed`` successes)."""
     return min(1.0, sum(islice(_pool_pmf(dice - 1), needed)))
@@ -501,6 +508,27 @@ def odds(request: Request) -> Odds:
     )
 
 
+def luck(request: Request, result: Result) -> Luck | None:
+    """Where a roll fell among the rolls of its request (``rules.luck``); None when it was not
+    rolled (impossible, automatic, or no dice left).
+
+    Ranked: the successes, explosions included, with a fumble below every other roll (a failure
+    with a first die of 1 is worse than any plain failure, whatever its successes). Special: the
+    fumble. The scale is the engine's distribution, cut where less than 1e-15 is left: a roll past
+    its end ranks above all of it. An opposed roll's luck is each side's, against its own request.
+    """
+    if result.request != request:
+        raise RulesError("this result was rolled for another request")
+    if not request.rolls:
+        return None
+    o = odds(request)
+    # Only the values the scale lists can move to the fumble's rung; past them less than 1e-15 is left.
+    fumbles = _fumbles(request.dice, min(request.needed, len(o.distribution.probs)))
+    scale = below_all(o.distribution, dict(enumerate(fumbles)))
+    fumbled = result.outcome is Outcome.FUMBLE
+    return luck_of(scale, scale.offset if fumbled else result.successes, (Special("fumble", o.p_fumble, fumbled),))
+
+
 def contest(a: Request, b: Request) -> ContestOdds:
     """Odds of an opposed action for the first side: each side rolls its pool after modifiers."""
     return contest_odds(successes(a.dice), successes(b.dice))
@@ -539,7 +567,7 @@ def extended(
     reach = goal + difficulty
     head = list(islice(_pool_pmf(n), reach)) if n else [1.0]
     head.append(p_at_least(n, reach) if n else 0.0)
-    fumbles = [0.1 * p for p in islice(_pool_pmf(n - 1), min(difficulty + 1, len(head)))] if n else []
+    fumbles = _fumbles(n, min(difficulty + 1, len(head)))
     per_roll = Distribution(tuple(max(0.0, p - (fumbles[s] if s < len(fumbles) else 0.0)) for s, p in enumerate(head)))
     return extended_odds(per_roll, sum(fumbles), goal, difficulty, policy, rolls, progress)
 

@@ -60,6 +60,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from enum import IntEnum, StrEnum
+from itertools import product
 from math import comb
 
 from rules.dice import (
@@ -76,6 +77,7 @@ from rules.dice import (
 from rules.dist import ContestOdds, Distribution, clamp
 from rules.dist import contest as contest_of
 from rules.extended import BotchPolicy, ExtendedOdds, botch_policy, extended_odds
+from rules.luck import Luck, Special, luck_of
 
 SYSTEM = "v5"
 SUCCESS = 6  # a die showing 6 or more is a success, on every roll and check
@@ -392,10 +394,7 @@ def reroll(request: Request, result: Result, indices: Iterable[int], new_faces: 
         raise RulesError("nothing was rolled, so there is nothing to reroll")
     if result.rerolled:
         raise RulesError("this roll was already rerolled with Willpower", "reroll_again")
-    if (len(result.faces), len(result.hunger_faces), result.difficulty) != (
-        request.normal_dice, request.hunger_dice, request.needed
-    ):
-        raise RulesError("this result was not rolled for this request")
+    _check_rolled_for(request, result)
     if not result.faces:
         raise RulesError("every die is a hunger die, and Willpower cannot reroll hunger dice", "reroll_hunger_only")
     indices = tuple(indices)
@@ -419,6 +418,13 @@ def reroll(request: Request, result: Result, indices: Iterable[int], new_faces: 
                  dice=len(indices))
     rerolled = _judge(request, tuple(faces), result.hunger_faces, request.notes() + (spent,))
     return replace(rerolled, rerolled=indices, rerolled_from=tuple(result.faces[i] for i in indices))
+
+
+def _check_rolled_for(request: Request, result: Result) -> None:
+    if (len(result.faces), len(result.hunger_faces), result.difficulty) != (
+        request.normal_dice, request.hunger_dice, request.needed
+    ):
+        raise RulesError("this result was not rolled for this request")
 
 
 def roll_reroll(request: Request, result: Result, indices: Iterable[int], rng: RandomSource | None = None) -> Result:
@@ -727,3 +733,67 @@ def extended(
 ) -> ExtendedOdds:
     """Extended test odds; V5 has no botch, so ``policy`` never comes into play."""
     return extended_odds(odds(request).distribution, 0.0, goal, difficulty, botch_policy(policy), rolls, progress)
+
+
+# --- Luck ---------------------------------------------------------------------------------
+
+
+def luck(request: Request, result: Result) -> Luck | None:
+    """Where a test fell among the tests of its request (``rules.luck``); None when nothing was
+    rolled (an automatic win, taking half, a task impossible without equipment).
+
+    Ranked: the successes, critical pairs included. The Hunger dice's results are not ranked
+    apart: a messy critical is a critical win and a bestial failure a failure (one that may even
+    have successes towards a win at a cost), so the successes say how well the dice did and the
+    specials say what the Hunger dice made of it. Specials: ``critical`` (a critical win),
+    ``messy_critical`` and ``bestial_failure``.
+
+    A Willpower reroll is a roll of its own, ranked among the outcomes it could have had: the
+    kept dice as they fell and the rerolled ones fresh, and the specials' priors are the chances
+    once the kept dice were known (a bestial failure is likely when a Hunger die already shows 1).
+    Ranking it against the original request instead would credit the dice with the player's
+    choice of which to reroll: a campaign rerolling its failures would look lucky, and its
+    criticals seen would outrun the criticals expected, with fair dice. The first roll keeps the
+    luck it had when it was rolled, so each die thrown is counted once.
+    """
+    if result.automatic:
+        return None
+    _check_rolled_for(request, result)
+    if result.rerolled:
+        return _reroll_luck(request, result)
+    o = odds(request)
+    return luck_of(o.distribution, result.successes, _specials(result, o.p_critical, o.p_messy, o.p_bestial))
+
+
+# What a rerolled normal die can do, with a face standing for each: fail (1-5), score (6-9), a 10.
+_REROLLED = ((1, P_FAIL), (SUCCESS, P_SCORE), (10, P_TEN))
+
+
+def _reroll_luck(request: Request, result: Result) -> Luck:
+    """Every outcome of the rerolled dice (3³ at most), judged by the rules themselves."""
+    successes: dict[int, float] = {}
+    p_critical = p_messy = p_bestial = 0.0
+    for fresh in product(_REROLLED, repeat=len(result.rerolled)):
+        faces = list(result.faces)
+        p = 1.0
+        for i, (face, chance) in zip(result.rerolled, fresh):
+            faces[i] = face
+            p *= chance
+        could = _judge(request, tuple(faces), result.hunger_faces, ())
+        successes[could.successes] = successes.get(could.successes, 0.0) + p
+        p_critical += p * could.critical
+        p_messy += p * could.messy
+        p_bestial += p * could.bestial
+    return luck_of(Distribution.from_dict(successes), result.successes,
+                   _specials(result, p_critical, p_messy, p_bestial))
+
+
+def _specials(result: Result, p_critical: float, p_messy: float, p_bestial: float) -> tuple[Special, ...]:
+    return (Special("critical", p_critical, result.critical), Special("messy_critical", p_messy, result.messy),
+            Special("bestial_failure", p_bestial, result.bestial))
+
+
+def rouse_luck(result: RouseResult) -> Luck:
+    """A rouse check's luck: a pass ranks above a fail (percentiles 0.75 and 0.25), the face
+    meaning nothing more. No specials: a failed check's Hunger is the failure itself."""
+    return luck_of(Distribution((P_FAIL, 1.0 - P_FAIL)), int(result.passed))

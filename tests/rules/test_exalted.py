@@ -3,10 +3,12 @@
 import random
 from fractions import Fraction
 from functools import cache
+from itertools import product
+from math import prod
 
 import icepool
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.dice import RulesError, roll_d10
@@ -20,6 +22,7 @@ from rules.exalted import (
     automatic_success,
     contest,
     extended,
+    luck,
     movement,
     multiple_action_penalties,
     odds,
@@ -33,7 +36,7 @@ from rules.exalted import (
     teamwork_odds,
 )
 from rules.extended import BotchPolicy, ExtendedState, advance
-from tests.rules.stats import assert_fits
+from tests.rules.stats import assert_fits, assert_luck_exact
 
 TOL = 1e-9
 
@@ -635,3 +638,48 @@ def test_teamwork_without_helpers_is_the_lead_alone():
     alone, team = odds(lead), teamwork_odds(lead, [])
     assert (team.p_success, team.p_botch, team.distribution.as_dict()) == (alone.p_success, alone.p_botch,
                                                                             alone.distribution.as_dict())
+
+
+# --- luck -------------------------------------------------------------------------------------
+
+# A face for each thing a die can do, with its chance: a 1, another failure, a success, a 10.
+FACES_BY_KIND = ((1, 0.1), (2, 0.5), (7, 0.3), (10, 0.1))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 4), st.integers(0, 1), st.integers(0, 6), st.booleans())
+def test_luck_matches_every_roll_of_the_request(pool, stunt, difficulty, willpower):
+    request = Request(pool=pool, stunt=stunt, difficulty=difficulty, willpower=willpower)
+    outcomes = []
+    for dice in product(FACES_BY_KIND, repeat=request.dice):
+        result = resolve(request, [face for face, _ in dice])
+        rank = -1 if result.botched else result.successes  # a botch below every other roll
+        outcomes.append((prod(p for _, p in dice), rank, luck(request, result), {"botch": result.botched}))
+    assert_luck_exact(outcomes)
+
+
+def test_a_botch_ranks_below_a_plain_failure_and_says_its_chance():
+    request = Request(pool=3)
+    botch, failure = luck(request, resolve(request, [1, 2, 3])), luck(request, resolve(request, [2, 3, 4]))
+    assert botch.below == 0 and botch.equal == pytest.approx(0.6**3 - 0.5**3)
+    assert failure.below == pytest.approx(botch.equal)
+    assert botch.special("botch").happened and not failure.special("botch").happened
+    assert botch.special("botch").prior == pytest.approx(odds(request).p_botch)
+
+
+def test_willpower_and_a_stunt_are_part_of_the_request_ranked_against():
+    # Rolled with a 2-die stunt and Willpower: 5 dice and a success before the dice.
+    request = Request(pool=3, stunt=2, willpower=True)
+    result = resolve(request, [2, 3, 4, 5, 7])
+    assert luck(request, result).below == pytest.approx(odds(request).distribution.p_below(2))
+    assert luck(request, result).special("botch").prior == 0.0
+
+
+def test_an_automatic_success_has_no_luck():
+    request = Request(pool=8)
+    assert luck(request, automatic_success(request)) is None
+
+
+def test_luck_refuses_a_result_of_another_request():
+    with pytest.raises(RulesError):
+        luck(Request(pool=3), resolve(Request(pool=3, difficulty=2), [1, 2, 3]))

@@ -5,7 +5,7 @@ from itertools import product
 
 import icepool
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules import fate
@@ -33,7 +33,7 @@ from rules.fate import (
     parse_ladder,
     resolve,
 )
-from tests.rules.stats import assert_fits
+from tests.rules.stats import assert_fits, assert_luck_exact
 
 faces = st.tuples(*[st.sampled_from((-1, 0, 1))] * 4)
 bonuses = st.integers(-10, 10)
@@ -861,3 +861,68 @@ def test_the_second_card_fits_the_odds_left_by_the_first(shuffles):
             key = (sum(fate.CARDS[first]), second)
             expected[key] = expected.get(key, 0.0) + p / 81
     assert_fits([(sum(fate.CARDS[d[0]]), sum(fate.CARDS[d[1]])) for d in shuffles], expected)
+
+
+# --- luck -------------------------------------------------------------------------------------
+
+
+@given(st.integers(-10, 10), st.integers(-10, 10))
+def test_luck_matches_every_roll_of_four_fate_dice(bonus_, difficulty):
+    request = Request(bonus=bonus_, difficulty=difficulty)
+    outcomes = []
+    for card in fate.CARDS:
+        result = resolve(request, card)
+        got = {"success_with_style": result.outcome is Outcome.STYLE}
+        outcomes.append((1 / 81, result.total, fate.luck(request, result), got))
+    assert_luck_exact(outcomes)
+
+
+@settings(max_examples=40)
+@given(st.lists(st.integers(0, fate.DECK_SIZE - 1), min_size=1, max_size=fate.DECK_SIZE, unique=True),
+       st.integers(-3, 3), st.integers(-3, 3))
+def test_luck_from_the_deck_matches_every_card_left(cards, bonus_, difficulty):
+    request, deck = Request(bonus=bonus_, difficulty=difficulty), Deck(tuple(cards))
+    outcomes = []
+    for card in cards:
+        result = resolve(request, fate.CARDS[card])
+        got = {"success_with_style": result.outcome is Outcome.STYLE}
+        outcomes.append((1 / len(cards), result.total, fate.luck(request, result, deck), got))
+    assert_luck_exact(outcomes)
+
+
+def test_the_last_card_of_a_deck_is_no_luck_at_all():
+    request, card = Request(), fate.CARDS.index((1, 1, 1, 1))
+    luck = fate.luck(request, resolve(request, (1, 1, 1, 1)), Deck((card,)))
+    assert (luck.percentile, luck.band, luck.special("success_with_style").prior) == (0.5, "average", 1.0)
+
+
+def test_an_empty_deck_ranks_like_a_fresh_one():
+    request = Request(bonus=1)
+    result = resolve(request, (1, 0, 0, -1))
+    assert fate.luck(request, result, Deck()) == fate.luck(request, result)
+
+
+def test_luck_refuses_a_card_the_deck_no_longer_holds():
+    request = Request()
+    with pytest.raises(RulesError):
+        fate.luck(request, resolve(request, fate.CARDS[5]), Deck((1, 2, 3)))
+
+
+def test_invoking_after_the_roll_is_not_luck():
+    request = Request(bonus=2, difficulty=2)
+    result = resolve(request, (1, 1, 0, 0))  # +4 against +2: a success
+    invoked = fate.invoke_bonus(request, result)  # +6: with style, by the player's choice
+    assert invoked.outcome is Outcome.STYLE
+    assert fate.luck(request, invoked) == fate.luck(request, result)
+    assert not fate.luck(request, invoked).special("success_with_style").happened
+
+
+def test_a_reroll_is_ranked_as_a_fresh_roll_of_the_request():
+    request = Request(bonus=1)
+    rerolled = fate.reroll(request, resolve(request, (-1, -1, 0, 0)), (1, 1, 1, 0))
+    assert fate.luck(request, rerolled) == fate.luck(request, resolve(request, (1, 1, 1, 0)))
+
+
+def test_luck_refuses_a_result_of_another_request():
+    with pytest.raises(RulesError):
+        fate.luck(Request(bonus=1), resolve(Request(bonus=2), (0, 0, 0, 0)))

@@ -22,7 +22,7 @@ def imported_roots(path: Path) -> set[str]:
 
 def test_the_package_has_its_modules():
     names = {p.stem for p in MODULES}
-    assert {"dice", "dist", "extended", "exalted", "scifi", "v5", "fate", "cli"} <= names
+    assert {"dice", "dist", "extended", "luck", "fairness", "exalted", "scifi", "v5", "fate", "cli"} <= names
 
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: p.name)

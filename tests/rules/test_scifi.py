@@ -8,7 +8,7 @@ from functools import cache
 
 import icepool
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules import scifi
@@ -28,7 +28,7 @@ from rules.scifi import (
     resolve,
     resolve_opposed,
 )
-from tests.rules.stats import assert_fits
+from tests.rules.stats import assert_fits, assert_luck_exact
 
 # --- the oracle: icepool's exploding d10 ------------------------------------------------------
 
@@ -510,3 +510,67 @@ def test_rolled_contests_fit_the_exact_odds():
     observed = [scifi.roll_opposed(a, b, rng).winner for _ in range(20_000)]
     c = scifi.contest(a, b)
     assert_fits(observed, {Side.FIRST: c.p_win, None: c.p_tie, Side.SECOND: c.p_lose})
+
+
+# --- luck -------------------------------------------------------------------------------------
+
+
+def oracle_ranks(n: int, needed: int) -> dict[int, float]:
+    """P(each rank) from the whole roll: its successes, or -1 for a fumble (a failure whose first die is 1)."""
+    rest = oracle_pool(n - 1) if n > 1 else icepool.Die([0])
+    ranks = icepool.map(lambda first, others: -1 if first == -1 and others < needed else max(first, 0) + others,
+                        FIRST_DIE, rest)
+    return {rank: float(p) for rank, p in zip(ranks.outcomes(), ranks.probabilities()) if p > 1e-13}
+
+
+def faces_scoring(dice: int, successes: int, first_one: bool) -> list[int]:
+    """Faces in draw order scoring ``successes``, the first die a 1 if asked (its 1 scores nothing)."""
+    pool = [1] if first_one else []
+    rest = dice - len(pool)
+    if successes <= rest:
+        return pool + [7] * successes + [2] * (rest - successes)
+    # Every other pool die a 10, the explosions 10s for the extra successes, then a 2 ending each run.
+    return pool + [10] * rest + [10] * (successes - rest) + [2] * rest
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(1, 4), st.integers(0, 6))
+def test_luck_matches_every_rank_of_the_whole_roll(dice, needed):
+    request = Request(pool=dice, difficulty=needed)
+    outcomes = []
+    for rank, chance in oracle_ranks(dice, needed).items():
+        result = resolve(request, faces_scoring(dice, max(rank, 0), first_one=rank == -1))
+        assert (result.outcome is Outcome.FUMBLE) == (rank == -1)
+        outcomes.append((chance, rank, scifi.luck(request, result), {"fumble": rank == -1}))
+    assert_luck_exact(outcomes, tol=1e-9)  # icepool explodes 12 deep: it leaves out ~1e-13
+
+
+def test_a_fumble_ranks_below_a_failure_with_more_successes():
+    request = Request(pool=5, difficulty=3)
+    fumble, failure = (scifi.luck(request, resolve(request, faces)) for faces in ([1, 7, 8, 2, 2], [2, 2, 2, 2, 2]))
+    assert fumble.percentile < failure.percentile and fumble.below == 0
+    assert fumble.special("fumble").happened and fumble.special("fumble").prior == odds(request).p_fumble
+    assert fumble.equal == pytest.approx(odds(request).p_fumble)
+
+
+def test_a_roll_past_the_end_of_the_distribution_ranks_above_all_of_it():
+    request = Request(pool=1)
+    luck = scifi.luck(request, resolve(request, faces_scoring(1, 30, first_one=False)))
+    assert luck.equal == 0 and luck.below == pytest.approx(1, abs=1e-14) and luck.band == "very_lucky"
+
+
+def test_the_largest_pool_has_luck_at_every_difficulty():
+    for needed in (0, 1, 50, 100):
+        request = Request(pool=100, modifiers=(3,), difficulty=needed)
+        result = scifi.roll(request, random.Random(needed))
+        assert 0 < scifi.luck(request, result).percentile < 1
+
+
+def test_unrolled_actions_have_no_luck():
+    for request in (Request(pool=3, difficulty="easy"), Request(pool=3, difficulty="hard", skill=0), Request(pool=0)):
+        assert scifi.luck(request, resolve(request)) is None
+
+
+def test_luck_refuses_a_result_of_another_request():
+    with pytest.raises(RulesError):
+        scifi.luck(Request(pool=2), resolve(Request(pool=2, difficulty=2), [2, 2]))

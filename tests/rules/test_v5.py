@@ -1,9 +1,11 @@
 import random
 from collections import Counter
+from itertools import product
+from math import prod
 
 import icepool
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.dice import RulesError
@@ -17,6 +19,8 @@ from rules.v5 import (
     contest,
     extended,
     health_boxes,
+    impossible,
+    luck,
     odds,
     opposition_from_pool,
     opposition_from_skill,
@@ -26,13 +30,14 @@ from rules.v5 import (
     roll_reroll,
     roll_rouse,
     rouse,
+    rouse_luck,
     spend_willpower,
     take_half,
     teamwork_pool,
     tracker_request,
     willpower_boxes,
 )
-from tests.rules.stats import assert_fits
+from tests.rules.stats import assert_fits, assert_luck_exact
 
 TOL = 1e-9
 
@@ -688,3 +693,72 @@ def test_rouse_roller_passes_on_six_or_more():
     p_pass = sum(face >= 6 for face in range(1, 11)) / 10
     assert_fits((roll_rouse(2, rng).outcome for _ in range(ROLLS)), {"pass": p_pass, "fail": 1 - p_pass})
 
+
+
+# --- luck -------------------------------------------------------------------------------------
+
+# A face for each thing a die can do, with its chance: normal dice fail, score or show 10; a
+# hunger die's 1 is apart from its other failures.
+NORMAL_KINDS = ((1, 0.5), (6, 0.4), (10, 0.1))
+HUNGER_KINDS = ((1, 0.1), (2, 0.4), (6, 0.4), (10, 0.1))
+
+
+def specials_of(result: Result) -> dict[str, bool]:
+    return {"critical": result.critical, "messy_critical": result.messy, "bestial_failure": result.bestial}
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 5), st.integers(0, 5), st.integers(1, 7), st.booleans())
+def test_luck_matches_every_roll_of_the_request(pool, hunger, difficulty, remorse):
+    request = Request(pool=pool, hunger=hunger, difficulty=difficulty, remorse=remorse)
+    outcomes = []
+    for normal in product(NORMAL_KINDS, repeat=request.normal_dice):
+        for hungry in product(HUNGER_KINDS, repeat=request.hunger_dice):
+            result = resolve(request, [f for f, _ in normal], [f for f, _ in hungry])
+            chance = prod(p for _, p in normal + hungry)
+            outcomes.append((chance, result.successes, luck(request, result), specials_of(result)))
+    assert_luck_exact(outcomes)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(1, 5), st.integers(0, 3), st.integers(1, 5), st.data())
+def test_a_rerolls_luck_matches_every_face_the_rerolled_dice_could_show(pool, hunger, difficulty, data):
+    request = Request(pool=pool + hunger, hunger=hunger, difficulty=difficulty)  # `pool` normal dice
+    first = roll(request, random.Random(data.draw(st.integers(0, 10**6))))
+    count = data.draw(st.integers(1, min(3, request.normal_dice)))
+    indices = data.draw(st.permutations(range(request.normal_dice)))[:count]
+    outcomes = []
+    for new_faces in product(range(1, 11), repeat=count):
+        result = reroll(request, first, indices, new_faces)
+        outcomes.append((0.1**count, result.successes, luck(request, result), specials_of(result)))
+    assert_luck_exact(outcomes)
+
+
+def test_a_reroll_is_ranked_once_the_kept_dice_are_known():
+    request = Request(pool=4, hunger=2, difficulty=3)
+    first = resolve(request, (2, 3), (1, 7))  # a Hunger die shows 1: a failure would be bestial
+    rerolled = reroll(request, first, (0, 1), (6, 7))
+    got = luck(request, rerolled)
+    # Kept: one success and a Hunger 1. The two fresh dice must both succeed (1/4) to win, else bestial.
+    assert rerolled.win and got.special("bestial_failure").prior == pytest.approx(0.75)
+    assert got.special("critical").prior == pytest.approx(0.01)  # no 10 kept: a pair needs both fresh dice
+    assert (got.below, got.equal) == (pytest.approx(0.75), pytest.approx(0.24))  # 2 fresh successes, no pair
+    # The first roll keeps its own luck, against the request.
+    assert luck(request, first).below == pytest.approx(0.5**4)  # only no success at all is worse than 1
+    assert luck(request, first).special("bestial_failure").happened
+
+
+def test_unrolled_results_have_no_luck():
+    request, without_equipment = Request(pool=6, difficulty=2), Request(pool=6, no_equipment=True)
+    assert luck(request, automatic_win(request)) is None and luck(request, take_half(request)) is None
+    assert luck(without_equipment, impossible(without_equipment)) is None
+
+
+def test_luck_refuses_a_result_of_another_request():
+    with pytest.raises(RulesError):
+        luck(Request(pool=3), resolve(Request(pool=4), (1, 2, 3, 4)))
+
+
+def test_a_rouse_check_ranks_a_pass_above_a_fail():
+    assert_luck_exact((0.1, face >= 6, rouse_luck(rouse(face, 2)), {}) for face in range(1, 11))
+    assert rouse_luck(rouse(6, 2)).band == "lucky" and rouse_luck(rouse(5, 2)).band == "unlucky"
