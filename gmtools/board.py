@@ -145,9 +145,9 @@ def redraw(campaign: Campaign, kind: str, roll: Roll | None = None, character_id
     cast = kind == ChangeKind.CHARACTER and character_id is None and roll is None
     if cast:
         parts = parts - {"character"} | {"order", "cast"}
-    every_card = "characters" in parts or cast
+    every_card = "characters" in parts or cast  # the cast's list draws every card too
     context = time_context(campaign, player=player, cards=every_card)
-    if every_card:
+    if "characters" in parts:
         wanted = {c.pk for c in context["characters"]}
     elif "character" in parts:
         wanted = {character_id or (roll.character_id if roll else None)} - {None}

@@ -244,6 +244,9 @@ def test_a_quick_npc_rolls_its_pool_from_the_composer(gm_client, campaign, game)
     assert response.status_code == 200, text(response)[:1000]
     guard = Character.objects.get(campaign=c, name="Harbour guard")
     assert guard.kind == CharacterKind.NPC
+    # The answer redraws the cast's list, which holds the new card: no card of its own out of band
+    # (htmx would find no place for it before the list is swapped in: oobErrorNoTarget).
+    assert text(response).count(f'id="character-{guard.pk}"') == 1
     traits = list(guard.traits.values_list("category", "name", "rating"))
     assert traits == pool_traits(game, pool)
     assert sum(rating for _, _, rating in traits) == pool
