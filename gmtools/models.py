@@ -577,6 +577,11 @@ class Roll(NulFree):
     # The action's place in the turn's budget: scifi short/long/fire/extended, exalted reflexive or not.
     action = models.CharField(_("action"), max_length=10, blank=True)
     willpower_spent = models.BooleanField(_("Willpower spent"), default=False)
+    # Where the roll fell in its own exact distribution when it was rolled, with its game's special
+    # results and their chances before the roll (``rules.luck.Luck.as_json()``). None when nothing
+    # was rolled (an automatic success, a +2 invocation, a reward), for a game that stores none, and
+    # for an entry logged earlier whose stored fields did not allow it (``gmtools.luck.backfill``).
+    luck = models.JSONField(_("luck"), null=True, blank=True)
     created_at = models.DateTimeField(_("when"), auto_now_add=True)
     # Voiding is a logged roll's other change (besides revealing): it stays in the log, struck through.
     voided_at = models.DateTimeField(_("voided"), null=True, blank=True)
