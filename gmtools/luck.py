@@ -15,14 +15,60 @@ and whether it happened. Nothing rolled, nothing stored: an automatic success, t
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import models
+from django.utils.functional import Promise
+from django.utils.translation import pgettext_lazy
 
 from gmtools import games
 from rules.luck import Luck
 
 BATCH = 500
+
+# A percentile's band (``rules.luck.band``) in words, and the tone the card draws it in.
+BANDS: dict[str, tuple[Promise, str]] = {
+    "very_unlucky": (pgettext_lazy("luck", "Very unlucky"), "worst"),
+    "unlucky": (pgettext_lazy("luck", "Unlucky"), "bad"),
+    "average": (pgettext_lazy("luck", "Average"), "neutral"),
+    "lucky": (pgettext_lazy("luck", "Lucky"), "good"),
+    "very_lucky": (pgettext_lazy("luck", "Very lucky"), "best"),
+}
+
+
+def band_words(band: str) -> Promise | str:
+    return BANDS[band][0] if band in BANDS else band
+
+
+def special_words(system: str, code: str) -> Promise | str:
+    """A special result (``rules.luck.Special.code``) in its game's words; else its code."""
+    try:
+        return games.get(system).special_words.get(code, code)
+    except KeyError:  # a game nobody registers any more
+        return code
+
+
+@dataclass(frozen=True)
+class Line:
+    """What a roll's card says of its luck: its band in a word, the share of rolls like it that it
+    beat (``below``), and the special results it got with their chances before the roll."""
+
+    band: str
+    words: Promise | str
+    tone: str
+    below: float
+    special: tuple[Promise | str, float] | None  # the rarest special result it got, with its chance
+
+
+def line(system: str, luck: Mapping[str, Any]) -> Line:
+    """The card's line. Of the special results the roll got, the rarest: a messy critical is a
+    critical win too, and the card has one line (the verdict above it says the rest)."""
+    band = luck.get("band", "")
+    got = [s for s in luck.get("specials", ()) if s.get("happened")]
+    rarest = min(got, key=lambda s: s["prior"], default=None)
+    special = (special_words(system, rarest["code"]), rarest["prior"]) if rarest else None
+    return Line(band, band_words(band), BANDS.get(band, ("", "neutral"))[1], luck.get("below", 0.0), special)
 
 
 def stored(luck: Luck | None) -> dict[str, Any] | None:

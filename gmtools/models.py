@@ -38,7 +38,7 @@ from django.utils.translation import gettext_lazy as _
 
 from rules.extended import MAX_GOAL, MAX_ROLLS, MAX_TUG_ROUNDS
 
-from gmtools import games
+from gmtools import games, luck
 from gmtools.games.base import GameSystem
 from gmtools.sheets import (
     RATING_MAX,
@@ -630,6 +630,14 @@ class Roll(NulFree):
     def private(self) -> bool:
         """Something of this roll is still kept from the players (all of it, or its difficulty)."""
         return (self.hidden or self.secret) and self.revealed_at is None
+
+    def luck_line(self, player: bool = False) -> "luck.Line | None":
+        """What the card says of the roll's luck (``gmtools.luck``): nothing when it has none, nor for
+        the players while its difficulty is secret (the chances of its special results, a critical
+        *win* say, depend on the difficulty)."""
+        if self.luck is None or (player and self.difficulty_secret):
+            return None
+        return luck.line(self.system, self.luck)
 
     def family(self) -> set[int]:
         """The ids of the roll a follow-up chain starts from and of every follow-up in it."""

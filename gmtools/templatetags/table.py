@@ -9,7 +9,7 @@ from django.utils import timezone
 from django.utils.formats import date_format, number_format
 from django.utils.translation import gettext_lazy as _
 
-from gmtools import games, links, models, recap, verdicts
+from gmtools import games, links, luck, models, recap, verdicts
 from gmtools.games.base import FollowUp, GameSystem, TablePlay
 
 register = template.Library()
@@ -33,6 +33,12 @@ def _die_class(hit: int | None, face: int, hunger: bool = False) -> str:
 def headline(context: template.Context, roll: models.Roll) -> verdicts.Headline:
     """The roll's verdict and count, for the players when the card is drawn for them."""
     return verdicts.headline(roll, bool(context.get("player")))
+
+
+@register.simple_tag(takes_context=True)
+def luck_line(context: template.Context, roll: models.Roll) -> luck.Line | None:
+    """What the card says of the roll's luck, for the players when the card is drawn for them."""
+    return roll.luck_line(bool(context.get("player")))
 
 
 @register.simple_tag

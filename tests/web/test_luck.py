@@ -8,15 +8,20 @@ The data migration (0012) must give the rolls logged before it the same numbers.
 
 from __future__ import annotations
 
+import re
 from importlib import import_module
 
 import pytest
+from django.conf import settings
 from django.db import connection
+from django.test import Client
+from django.urls import reverse
 from django.db.migrations.loader import MigrationLoader
 
 from gmtools import luck as stored_luck, services
 from gmtools.models import Aspect, Campaign, Character, Roll, RollKind
 from gmtools.sheets import Game
+from gmtools.templatetags.table import percent
 from rules import exalted, fate, scifi, v5
 from tests.fifth_game import registered
 from tests.web.helpers import Faces, compose_and_roll
@@ -192,3 +197,70 @@ def test_the_data_migration_fills_the_luck_of_older_rolls(make_character, set_ra
     migration.fill(loader.project_state(("gmtools", "0012_fill_roll_luck")).apps, None)
     assert dict(Roll.objects.exclude(pk=broken.pk).values_list("pk", "luck")) == kept
     assert Roll.objects.get(pk=broken.pk).luck is None
+
+
+# --- the card: the band in a word, the share of rolls it beat, the rarest special -------------
+
+
+def luck_of_card(page: str, roll: Roll) -> str:
+    """The luck line of a roll's card in a page, its tags stripped."""
+    card = re.search(rf'<article[^>]*id="roll-{roll.pk}".*?</article>', page, re.S)
+    assert card, f"no card for roll {roll.pk}"
+    line = re.search(r'<div class="small luck"[^>]*>(.*?)</div>', card.group(0), re.S)
+    return re.sub(r"<[^>]+>", "", line.group(1)) if line else ""
+
+
+def test_the_card_says_the_band_the_share_beaten_and_the_rarest_special(make_character, set_ratings, gm_client):
+    lucia = character(make_character, set_ratings, Game.V5, v5_hunger=1)
+    roll = compose_and_roll(lucia.campaign, lucia, (10, 3, 10), difficulty=2)
+    o = v5.odds(v5.Request(pool=3, hunger=1, difficulty=2))
+    table = gm_client.get(reverse("table", args=[lucia.campaign_id])).content.decode()
+    # A messy critical is a critical win too: the card names the rarer.
+    assert luck_of_card(table, roll) == (f"Very lucky · better than {percent(roll.luck['below'])} of rolls like it · "
+                                         f"Messy critical, {percent(o.p_messy)} before the roll")
+    # The player view draws the same card.
+    player = Client().get(reverse("player", args=[lucia.campaign.player_token])).content.decode()
+    assert luck_of_card(player, roll) == luck_of_card(table, roll)
+
+
+@pytest.mark.parametrize("faces, words", [
+    ((1, 2, 3, 4, 6), "Very unlucky"), ((2, 3, 4, 5, 7), "Unlucky"), ((7, 8, 2, 3, 4), "Average"),
+    ((7, 8, 10, 3, 4), "Lucky"), ((10, 10, 9, 8, 4), "Very lucky")])
+def test_each_band_reads_as_a_word(make_character, set_ratings, gm_client, faces, words):
+    solar = character(make_character, set_ratings, Game.EXALTED)
+    roll = compose_and_roll(solar.campaign, solar, faces)
+    line = luck_of_card(gm_client.get(reverse("log", args=[solar.campaign_id])).content.decode(), roll)
+    assert line.startswith(f"{words} · better than {percent(roll.luck['below'])} of rolls like it")
+    assert ("Botch" in line) == (roll.outcome == "botch")
+
+
+def test_in_spanish_the_numbers_take_a_decimal_comma(make_character, set_ratings, gm_client):
+    lucia = character(make_character, set_ratings, Game.V5, v5_hunger=1)
+    roll = compose_and_roll(lucia.campaign, lucia, (10, 3, 10), difficulty=2)
+    gm_client.cookies[settings.LANGUAGE_COOKIE_NAME] = "es"
+    line = luck_of_card(gm_client.get(reverse("log", args=[lucia.campaign_id])).content.decode(), roll)
+    assert "Crítico conflictivo" in line and "97,2%" in line
+
+
+def test_a_voided_roll_keeps_its_luck_struck_like_the_rest(make_character, set_ratings, gm_client, gm):
+    solar = character(make_character, set_ratings, Game.EXALTED)
+    roll = compose_and_roll(solar.campaign, solar, (1, 2, 3, 4, 6))
+    services.void_roll(roll, gm)
+    page = gm_client.get(reverse("log", args=[solar.campaign_id])).content.decode()
+    assert luck_of_card(page, roll).startswith("Very unlucky")
+    assert re.search(rf'<article class="[^"]*roll-voided[^"]*" id="roll-{roll.pk}"', page)
+
+
+def test_no_luck_line_without_luck_nor_for_players_while_the_difficulty_is_secret(make_character, set_ratings,
+                                                                                 gm_client):
+    lucia = character(make_character, set_ratings, Game.V5, v5_hunger=1)
+    half = compose_and_roll(lucia.campaign, lucia, (), shortcut="take_half")
+    secret = compose_and_roll(lucia.campaign, lucia, (2, 3, 1), difficulty=2, secret="on")
+    table = gm_client.get(reverse("table", args=[lucia.campaign_id])).content.decode()
+    assert luck_of_card(table, half) == "" and luck_of_card(table, secret).startswith("Very unlucky")
+    player = Client().get(reverse("player", args=[lucia.campaign.player_token])).content.decode()
+    # A bestial failure's chance would tell the players the difficulty: nothing until it is revealed.
+    assert f'id="roll-{secret.pk}"' in player and luck_of_card(player, secret) == ""
+    services.reveal(secret)
+    player = Client().get(reverse("player", args=[lucia.campaign.player_token])).content.decode()
+    assert "Bestial failure" in luck_of_card(player, secret)
