@@ -261,14 +261,15 @@ class Die:
     """A kind of die a game throws, tested apart for fairness (``rules.fairness``)."""
 
     code: str  # what ``TablePlay.thrown`` names it by
-    # How many were thrown, in words: a ``ngettext_lazy`` counting ``count`` ("1,204 d10s").
+    # How many were thrown, in words: a ``ngettext_lazy`` chosen by ``count`` whose text shows
+    # ``dice``, the count as the language writes it ("1,204 d10s").
     name: Promise
     # Its faces (``rules.fairness.fair_dice``); () for a deck of cards dealt without replacement,
     # whose draws are (card, reshuffled before it) pairs (``rules.fairness.fair_deck``).
     faces: tuple[int, ...] = ()
 
 
-D10 = Die(code="d10", name=ngettext_lazy("%(count)s d10", "%(count)s d10s", "count"), faces=D10_FACES)
+D10 = Die(code="d10", name=ngettext_lazy("%(dice)s d10", "%(dice)s d10s", "count"), faces=D10_FACES)
 
 
 @dataclass(frozen=True, kw_only=True)

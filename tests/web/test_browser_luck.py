@@ -73,3 +73,37 @@ def test_each_games_cards_show_their_luck_on_the_table_and_the_phone(browser, as
     assert phone.page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing wider than the phone
     shot(phone.page, f"luck-{game}-phone")
     phone.check()
+
+
+def test_the_statistics_page_draws_its_charts_for_the_gm_and_the_phone(browser, asgi_server, gm_user):
+    """Under ``make run``'s settings (DEBUG on) the page is not blank: its numbers and SVG charts are there."""
+    campaign = Campaign.objects.create(name="Nights of <b>dice</b>", game=Game.V5, gm=gm_user)
+    hero = make_character(campaign, "Bhavna", {"strength": 2, "brawl": 1, "composure": 2, "resolve": 2}, v5_hunger=1)
+    for faces in [(10, 3, 10), (2, 3, 1), (6, 7, 4), (1, 5, 9), (10, 10, 2), (3, 3, 3)] * 5:
+        compose_and_roll(campaign, hero, faces, difficulty=2)
+
+    gm = gm_page(browser, asgi_server, gm_user)
+    gm.page.goto(f"/campaigns/{campaign.pk}/")
+    gm.page.click("[data-testid=luck-link]")
+    expect(gm.page.locator("[data-testid=rolls]")).to_have_text("30")
+    expect(gm.page.locator("h1")).to_have_text("Luck and fair dice")
+    expect(gm.page.locator("[data-testid=histogram] rect")).to_have_count(10)
+    expect(gm.page.locator("[data-testid=stats-specials] [data-special]")).to_have_count(3)
+    expect(gm.page.locator("[data-die=d10] svg rect")).to_have_count(10)
+    expect(gm.page.locator("[data-testid=fair-sentence]")).to_contain_text("d10s:")
+    assert gm.page.locator("[data-testid=stats-luck]").bounding_box()["height"] > 100  # drawn, not blank
+    # The filters answer in place (htmx), and the address keeps them.
+    gm.page.select_option("select[name=character]", str(hero.pk))
+    expect(gm.page).to_have_url(f"{asgi_server}/campaigns/{campaign.pk}/luck/?story=&episode=&scene=&character={hero.pk}")
+    expect(gm.page.locator("[data-testid=rolls]")).to_have_text("30")
+    shot(gm.page, "stats-gm")
+    gm.check()
+
+    phone = phone_page(browser, asgi_server)
+    phone.page.goto(f"/p/{campaign.player_token}/")
+    phone.page.click("[data-testid=luck-link]")
+    expect(phone.page.locator("[data-testid=rolls]")).to_have_text("30")
+    expect(phone.page.locator("[data-testid=histogram] rect")).to_have_count(10)
+    assert phone.page.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(phone.page, "stats-phone")
+    phone.check()

@@ -63,9 +63,9 @@ def dice_text(result: Mapping[str, Any]) -> str:
 
 # --- luck and fair dice (issue 14) -------------------------------------------------------------
 
-FATE_DICE = Die(code="fate", name=ngettext_lazy("%(count)s Fate die", "%(count)s Fate dice", "count"), faces=FATE_DIE)
+FATE_DICE = Die(code="fate", name=ngettext_lazy("%(dice)s Fate die", "%(dice)s Fate dice", "count"), faces=FATE_DIE)
 # The deck's cards, dealt without replacement: tested by when they come (``rules.fairness.fair_deck``).
-DECK = Die(code="deck", name=ngettext_lazy("%(count)s card of the Fate deck", "%(count)s cards of the Fate deck", "count"))
+DECK = Die(code="deck", name=ngettext_lazy("%(dice)s card of the Fate deck", "%(dice)s cards of the Fate deck", "count"))
 
 
 def _deck_before(campaign_id: int, drawn: Mapping[str, Any]) -> fate.Deck | None:
