@@ -195,6 +195,11 @@ class Stats:
     dice: tuple[DiceFit, ...]
 
     @property
+    def empty(self) -> bool:
+        """Nothing to show: no dice thrown, nothing spent."""
+        return not self.rolls and not self.dice and not any(count for _, count in self.spent)
+
+    @property
     def mean_verdict(self) -> str:
         return verdict_text(self.mean.verdict, self.mean.p_value)
 

@@ -97,6 +97,12 @@ def percent(p: float) -> str:
 
 
 @register.filter
+def grouped(value: int) -> str:
+    """A count with the active language's thousands separator: 5,000 or 5.000."""
+    return number_format(value, force_grouping=True)
+
+
+@register.filter
 def signed(value: int) -> str:
     return f"+{value}" if value > 0 else str(value).replace("-", "−")
 
