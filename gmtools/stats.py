@@ -400,11 +400,10 @@ def drawn(campaign: Campaign, form: Any, viewer: live.Viewer, urls: Mapping[str,
     per change at the table, viewer and filter (``live.render_page``). An invalid filter reads as none."""
     if form.is_bound and not form.is_valid():
         form = type(form)(campaign, player=form.player)
-    scope = form.scope()
     cursor = board.cursor(campaign)
 
     def draw() -> str:
-        numbers = of_rolls(Roll.objects.all(), campaign, scope)
+        numbers = of_rolls(Roll.objects.all(), campaign, form.scope())
         return render_to_string("stats.html#body", {"campaign": campaign, "stats": numbers, "form": form,
-                                                    "player": scope.player, "urls": urls, "cursor": cursor})
+                                                    "player": form.player, "urls": urls})
     return live.render_page(f"stats:{form.key()}", campaign, cursor, viewer, draw)

@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.db.migrations.loader import MigrationLoader
 
 from gmtools import luck as stored_luck, services
-from gmtools.models import Aspect, Campaign, Character, Roll, RollKind
+from gmtools.models import Aspect, Campaign, Character, Roll
 from gmtools.sheets import Game
 from gmtools.templatetags.table import percent
 from rules import exalted, fate, scifi, v5
