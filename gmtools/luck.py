@@ -61,11 +61,18 @@ class Line:
     special: tuple[Promise | str, float] | None  # the rarest special result it got, with its chance
 
 
-def line(system: str, luck: Mapping[str, Any]) -> Line:
+def specials(luck: Mapping[str, Any], result: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The special results a roll's luck counts: none for an opposed roll, which its contest judges
+    (``gmtools.verdicts``), never the difficulty beside it that the specials were priced against
+    (a Fate success with style against Mediocre may be a plain success against the ogre)."""
+    return [] if result.get("opposed") else list(luck.get("specials", ()))
+
+
+def line(system: str, luck: Mapping[str, Any], result: Mapping[str, Any]) -> Line:
     """The card's line. Of the special results the roll got, the rarest: a messy critical is a
     critical win too, and the card has one line (the verdict above it says the rest)."""
     band = luck.get("band", "")
-    got = [s for s in luck.get("specials", ()) if s.get("happened")]
+    got = [s for s in specials(luck, result) if s.get("happened")]
     rarest = min(got, key=lambda s: s["prior"], default=None)
     special = (special_words(system, rarest["code"]), rarest["prior"]) if rarest else None
     return Line(band, band_words(band), BANDS.get(band, ("", "neutral"))[1], luck.get("below", 0.0), special)

@@ -7,7 +7,9 @@ JSON is gone through once, in log order. What the numbers mean is ``rules.fairne
 - **Luck** of the rolls in scope (the filters: a story, an episode, a scene, a character): how
   many threw dice (those with a stored ``luck``, ``gmtools.luck``), their mean percentile against
   the 1/2 of fair dice (``mean_percentile``), the histogram of their percentiles, each special
-  result of the game seen against the number its priors expect (``tally``), the longest runs of
+  result of the game seen against the number its priors expect (``tally``; an opposed roll's are
+  left out, ``gmtools.luck.specials``: its contest judges it, not the difficulty they were priced
+  against), the longest runs of
   successes and failures (``streaks``: each roll's last word, a Willpower reroll or a Fate
   invocation after it included; rouse checks and automatic successes are no runs), and the
   resources spent (``TablePlay.spent``: the rolls' spends and the one-click spends, those placed
@@ -45,7 +47,7 @@ from django.utils.translation import gettext_lazy as _
 from gmtools import board, games, live
 from gmtools.forms import LogFilter
 from gmtools.games.base import Die, GameSystem, TablePlay
-from gmtools.luck import special_words
+from gmtools.luck import special_words, specials
 from gmtools.models import (
     FAILED_OUTCOMES, Campaign, Character, CharacterKind, Episode, ResourceChange, Roll, RollKind, Scene, Story,
 )
@@ -265,7 +267,7 @@ def gather(rows: Iterable[Sequence[Any]], play: TablePlay, scope: Scope) -> _Tal
         percentile = luck["percentile"]
         gathered.lucks.append((percentile, luck["variance"]))
         gathered.histogram[min(DECILES - 1, int(percentile * DECILES))] += 1
-        for special in luck.get("specials", ()):
+        for special in specials(luck, result or {}):
             gathered.priors.setdefault(special["code"], []).append(special["prior"])
             gathered.seen[special["code"]] += bool(special["happened"])
     return gathered

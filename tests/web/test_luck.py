@@ -264,3 +264,18 @@ def test_no_luck_line_without_luck_nor_for_players_while_the_difficulty_is_secre
     services.reveal(secret)
     player = Client().get(reverse("player", args=[lucia.campaign.player_token])).content.decode()
     assert "Bestial failure" in luck_of_card(player, secret)
+
+
+def test_an_opposed_roll_names_no_special_its_contest_does_not_judge(make_character, set_ratings, gm_client):
+    """Zara +4 against the ogre's +2: a success by 2, though +4 is style against the Mediocre beside it."""
+    zara = character(make_character, set_ratings, Game.FATE)
+    roll = compose_and_roll(zara.campaign, zara, (1, 1, 0, 0, -1, 0, 0, 0), opponent_dice=3, opponent="Ogre")
+    request = fate.Request(bonus=2)
+    # Stored as the rules price it, against its own request...
+    assert roll.luck == fate.luck(request, fate.resolve(request, (1, 1, 0, 0))).as_json()
+    assert roll.luck["specials"][0]["happened"]
+    # ...but neither the card nor the statistics count a special the contest does not judge.
+    line = luck_of_card(gm_client.get(reverse("log", args=[zara.campaign_id])).content.decode(), roll)
+    assert line.startswith("Lucky · better than") and "before the roll" not in line
+    from gmtools import stats
+    assert stats.of_rolls(Roll.objects.all(), zara.campaign, stats.Scope()).specials == ()
