@@ -249,8 +249,9 @@ def luck_lines(numbers: stats.Stats) -> list[str]:
         "seen": special.tally.seen, "expected": number_format(round(special.tally.expected, 1), 1)}
         for special in numbers.specials) or gettext("none")
     dice = numbers.dice_sentence or gettext("none")
-    return [f"**{gettext('Luck')}**: {md(rolled)}  ", f"**{gettext('Special results')}**: {md(specials)}  ",
-            f"**{gettext('Dice')}**: {md(dice)}"]
+    # Each label a gettext call of its own (makemessages reads no call inside an f-string).
+    labels = gettext("Luck"), gettext("Special results"), gettext("Dice")
+    return [f"**{labels[0]}**: {md(rolled)}  ", f"**{labels[1]}**: {md(specials)}  ", f"**{labels[2]}**: {md(dice)}"]
 
 
 def to_markdown(campaign: Campaign, title: str, rolls: Iterable[Roll], player: bool, luck: Iterable[str] = ()) -> str:
