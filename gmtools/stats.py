@@ -9,10 +9,9 @@ JSON is gone through once, in log order. What the numbers mean is ``rules.fairne
   the 1/2 of fair dice (``mean_percentile``), the histogram of their percentiles, each special
   result of the game seen against the number its priors expect (``tally``; an opposed roll's are
   left out, ``gmtools.luck.specials``: its contest judges it, not the difficulty they were priced
-  against), the longest runs of
-  successes and failures (``streaks``: each roll's last word, a Willpower reroll or a Fate
-  invocation after it included; rouse checks and automatic successes are no runs), and the
-  resources spent (``TablePlay.spent``: the rolls' spends and the one-click spends, those placed
+  against), the longest runs of successes and failures (``streaks``: each roll's last word, a
+  Willpower reroll or a Fate invocation after it included; rouse checks and automatic successes
+  are no runs), and the resources spent (``TablePlay.spent``: the rolls' spends and the one-click spends, those placed
   in the chosen scene, episode or story by when they were made).
 - **Fair dice**: every face thrown in scope, each kind of die apart (``TablePlay.dice`` and
   ``thrown``), tested with ``fair_dice``; a deck of cards by its draws in order (``fair_deck``).
