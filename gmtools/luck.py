@@ -9,7 +9,7 @@ and whether it happened. Nothing rolled, nothing stored: an automatic success, t
 +2 invocation (it threw no dice: its roll's luck stands), a stunt reward.
 
 ``backfill`` fills the rolls logged before luck was stored, from their stored request and result
-(the data migration ``0011``), where the game's ``TablePlay.stored_luck`` can replay them.
+(the data migration ``0012_fill_roll_luck``), where the game's ``TablePlay.stored_luck`` can replay them.
 """
 
 from __future__ import annotations
