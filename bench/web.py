@@ -1,7 +1,8 @@
 """The table's server times, measured through Django's test client on the demo data: the odds
 fragment, a roll (which fills the log's first page) and the table page with a full log, both as
 a GM reloads it (its body drawn once per change at the table, gmtools.live.render_page) and as
-first drawn after a change.
+first drawn after a change; then the luck page (gmtools.stats) of a campaign with 5,000 rolls,
+the same two ways, for the GM and the players.
 
 The baseline in the same run is the cheapest page we serve (the home page of a logged-in GM),
 so each ratio says what the page adds on top of Django's own request cycle.
@@ -69,3 +70,29 @@ def run() -> None:
               f"  roll {rolled:6.2f} ms ({rolled / baseline:4.1f}x)")
         print(f"web: {campaign.game:8} table page with {LOG_PAGE} cards {table:6.2f} ms ({table / baseline:4.1f}x; goal <= 3x);"
               f" its first view after a change {drawn:6.2f} ms ({drawn / baseline:4.1f}x)")
+    luck_page(median_ms, baseline)
+
+
+LUCK_ROLLS = 5_000
+
+
+def luck_page(median_ms, baseline: float) -> None:
+    """The luck page of a campaign whose log holds 5,000 rolls: copies of the rolls the bench made
+    (their results and luck as the table stored them), in every game."""
+    from gmtools.models import Campaign, Roll
+
+    for campaign in Campaign.objects.order_by("game"):
+        made = list(Roll.objects.filter(campaign=campaign, parent__isnull=True))
+        Roll.objects.bulk_create([
+            Roll(campaign=campaign, character_id=r.character_id, actor=r.actor, system=r.system, kind=r.kind,
+                 label=r.label, label_parts=r.label_parts, request=r.request, result=r.result, outcome=r.outcome,
+                 spends=r.spends, luck=r.luck, scene_id=r.scene_id, turn=r.turn)
+            for i in range(LUCK_ROLLS - len(made)) for r in [made[i % len(made)]]], batch_size=1000)
+        assert Roll.objects.filter(campaign=campaign).count() >= LUCK_ROLLS
+        url, players = f"/campaigns/{campaign.pk}/luck/", f"/p/{campaign.player_token}/luck/"
+        reloaded = median_ms(url, n=15)
+        drawn = median_ms(url, n=5, cold=True)
+        for_players = median_ms(players, n=15)
+        print(f"web: {campaign.game:8} luck page, {LUCK_ROLLS:,} rolls {reloaded:6.2f} ms ({reloaded / baseline:4.1f}x; "
+              f"goal <= 3x); players' {for_players:6.2f} ms ({for_players / baseline:4.1f}x); its first view after a "
+              f"change {drawn:6.1f} ms ({drawn / baseline:4.1f}x)")

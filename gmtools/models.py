@@ -38,7 +38,7 @@ from django.utils.translation import gettext_lazy as _
 
 from rules.extended import MAX_GOAL, MAX_ROLLS, MAX_TUG_ROUNDS
 
-from gmtools import games
+from gmtools import games, luck
 from gmtools.games.base import GameSystem
 from gmtools.sheets import (
     RATING_MAX,
@@ -577,6 +577,11 @@ class Roll(NulFree):
     # The action's place in the turn's budget: scifi short/long/fire/extended, exalted reflexive or not.
     action = models.CharField(_("action"), max_length=10, blank=True)
     willpower_spent = models.BooleanField(_("Willpower spent"), default=False)
+    # Where the roll fell in its own exact distribution when it was rolled, with its game's special
+    # results and their chances before the roll (``rules.luck.Luck.as_json()``). None when nothing
+    # was rolled (an automatic success, a +2 invocation, a reward), for a game that stores none, and
+    # for an entry logged earlier whose stored fields did not allow it (``gmtools.luck.backfill``).
+    luck = models.JSONField(_("luck"), null=True, blank=True)
     created_at = models.DateTimeField(_("when"), auto_now_add=True)
     # Voiding is a logged roll's other change (besides revealing): it stays in the log, struck through.
     voided_at = models.DateTimeField(_("voided"), null=True, blank=True)
@@ -625,6 +630,14 @@ class Roll(NulFree):
     def private(self) -> bool:
         """Something of this roll is still kept from the players (all of it, or its difficulty)."""
         return (self.hidden or self.secret) and self.revealed_at is None
+
+    def luck_line(self, player: bool = False) -> "luck.Line | None":
+        """What the card says of the roll's luck (``gmtools.luck``): nothing when it has none, nor for
+        the players while its difficulty is secret (the chances of its special results, a critical
+        *win* say, depend on the difficulty)."""
+        if self.luck is None or (player and self.difficulty_secret):
+            return None
+        return luck.line(self.system, self.luck, self.result)
 
     def family(self) -> set[int]:
         """The ids of the roll a follow-up chain starts from and of every follow-up in it."""

@@ -14,9 +14,10 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import translation
 from django.views.decorators.http import require_GET
 
-from gmtools import board, live, recap, throttle
+from gmtools import board, live, recap, stats, throttle
 from gmtools.models import Campaign, Roll, Scene
 
 LOG_PAGE = 25
@@ -46,7 +47,7 @@ def _log(campaign: Campaign, page: object = 1, size: int = LOG_PAGE):
 
 
 def _urls(token: str) -> dict[str, str]:
-    return {name: reverse(f"player-{name}", args=[token]) for name in ("stream", "poll", "log", "recap")}
+    return {name: reverse(f"player-{name}", args=[token]) for name in ("stream", "poll", "log", "recap", "luck")}
 
 
 @require_GET
@@ -66,6 +67,18 @@ def player_log(request: HttpRequest, token: str) -> HttpResponse:
     campaign = _campaign(token)
     return render(request, "player.html#log-page", {"campaign": campaign, "player": True, "urls": _urls(token),
                                                      "log": _log(campaign, request.GET.get("page", 1))})
+
+
+@require_GET
+@guarded
+def player_luck(request: HttpRequest, token: str) -> HttpResponse:
+    """The campaign's luck and fair dice as the players may see them: no roll still secret."""
+    campaign = _campaign(token)
+    form = stats.StatsFilter(campaign, request.GET or None, player=True)
+    urls = {"page": reverse("player-luck", args=[token]), "back": reverse("player", args=[token])}
+    body = stats.drawn(campaign, form, live.Viewer("player", translation.get_language()), urls)
+    return render(request, "stats.html#swap" if request.htmx else "stats.html",
+                  {"campaign": campaign, "body": body, "urls": urls, "player": True})
 
 
 @require_GET

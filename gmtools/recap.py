@@ -1,6 +1,8 @@
 """The roll log exported: a Markdown session recap (reads well pasted into Discord or a wiki) and CSV.
 
-Both come from the stored rolls, oldest first, in the viewer's language. The GM's export has
+Both come from the stored rolls, oldest first, in the viewer's language. The Markdown ends with
+the part's luck in three lines (``luck_lines``, from ``gmtools.stats``): its rolls and their mean
+percentile, its special results seen against expected, and the fairness of its dice. The GM's export has
 every roll, secret ones marked; the players' recap holds only what the player link may see (no
 secret roll until it is revealed, and a secret difficulty's verdict stays hidden).
 
@@ -21,13 +23,16 @@ from django import forms
 from django.db.models import QuerySet
 from django.http import HttpResponse
 from django.utils import timezone
+from django.utils.formats import number_format
 from django.utils.text import slugify
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from gmtools import games, notes
+from gmtools import games, notes, stats
+from gmtools.luck import band_words
 from gmtools.models import Campaign, Episode, Roll, RollKind, Scene
 from gmtools.verdicts import headline, notes_shown
+from rules.luck import band as luck_band
 
 FORMATS = [("md", "Markdown"), ("csv", "CSV")]
 
@@ -63,6 +68,16 @@ class ExportForm(forms.Form):
         if part in self.episodes:
             return rolls.filter(scene__episode=self.episodes[part])
         return rolls
+
+    def scope(self, player: bool) -> stats.Scope:
+        """The rolls of the part, for the luck at the recap's end (a query for an episode's scenes)."""
+        part = self.cleaned_data["part"]
+        if part in self.scenes:
+            return stats.Scope(frozenset({self.scenes[part].pk}), player=player)
+        if part in self.episodes:
+            scenes = Scene.objects.filter(episode=self.episodes[part]).values_list("pk", flat=True)
+            return stats.Scope(frozenset(scenes), player=player)
+        return stats.Scope(player=player)
 
     def title(self) -> str:
         part = self.cleaned_data["part"]
@@ -113,7 +128,8 @@ def download(campaign: Campaign, form: ExportForm, player: bool) -> HttpResponse
     if fmt == "csv":
         response = HttpResponse(to_csv(rolls, player), content_type="text/csv; charset=utf-8")
     else:
-        response = HttpResponse(to_markdown(campaign, form.title(), rolls, player),
+        luck = luck_lines(stats.of_rolls(Roll.objects.all(), campaign, form.scope(player)))
+        response = HttpResponse(to_markdown(campaign, form.title(), rolls, player, luck),
                                 content_type="text/plain; charset=utf-8" if form.inline else "text/markdown; charset=utf-8")
     response["Content-Disposition"] = ("inline" if form.inline else "attachment") + f'; filename="{name}.{fmt}"'
     return response
@@ -219,7 +235,26 @@ def _where(roll: Roll) -> str:
     return _scene_title(roll.scene) if roll.scene_id else gettext("Outside any scene")
 
 
-def to_markdown(campaign: Campaign, title: str, rolls: Iterable[Roll], player: bool) -> str:
+def luck_lines(numbers: stats.Stats) -> list[str]:
+    """The part's luck in three lines: its rolls and mean percentile with its word, each special
+    result seen against expected, and its dice's fairness. None without a roll that threw dice."""
+    if not numbers.rolls:
+        return []
+    mean = numbers.mean.mean
+    rolled = ngettext("%(count)s roll, mean percentile %(mean)s (%(band)s); fair dice: %(verdict)s",
+                      "%(count)s rolls, mean percentile %(mean)s (%(band)s); fair dice: %(verdict)s", numbers.rolls) % {
+        "count": stats.count_text(numbers.rolls), "mean": number_format(round(100 * mean, 1), 1) + "%",
+        "band": str(band_words(luck_band(mean))).lower(), "verdict": numbers.mean_verdict}
+    specials = "; ".join(f"{special.words}: " + gettext("%(seen)s seen, %(expected)s expected") % {
+        "seen": special.tally.seen, "expected": number_format(round(special.tally.expected, 1), 1)}
+        for special in numbers.specials) or gettext("none")
+    dice = numbers.dice_sentence or gettext("none")
+    # Each label a gettext call of its own (makemessages reads no call inside an f-string).
+    labels = gettext("Luck"), gettext("Special results"), gettext("Dice")
+    return [f"**{labels[0]}**: {md(rolled)}  ", f"**{labels[1]}**: {md(specials)}  ", f"**{labels[2]}**: {md(dice)}"]
+
+
+def to_markdown(campaign: Campaign, title: str, rolls: Iterable[Roll], player: bool, luck: Iterable[str] = ()) -> str:
     lines = [f"# {md(campaign.name)} — {md(title)}", "",
              f"_{campaign.get_game_display()} · " + gettext("exported %(when)s") % {
                  "when": f"{timezone.localtime():%Y-%m-%d %H:%M}"} + "_"]
@@ -246,6 +281,8 @@ def to_markdown(campaign: Campaign, title: str, rolls: Iterable[Roll], player: b
         lines += [f"  - {md(line)}" for line in extras(roll, player)]
     if not count:
         lines += ["", gettext("No rolls.")]
+    elif luck := list(luck):
+        lines += ["", "---", *luck]
     return "\n".join(lines) + "\n"
 
 

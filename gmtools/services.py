@@ -31,6 +31,7 @@ from gmtools import games
 from gmtools.composer import Composition, Spend
 from gmtools.games.base import CharacterCheck, FollowUp, SpendKind, TablePlay
 from gmtools.live import announce
+from gmtools.luck import stored
 from gmtools.notes import refusal_text
 from gmtools.models import (
     Aspect,
@@ -111,7 +112,12 @@ def request_doc(request: Any) -> dict[str, Any]:
 
 def logged_request(roll: Roll) -> dict[str, Any]:
     """The arguments of the rules request a logged entry was rolled with (the composer's shortcut aside)."""
-    return {k: v for k, v in roll.request.items() if k != "shortcut"}
+    return request_args(roll.request)
+
+
+def request_args(stored: dict[str, Any]) -> dict[str, Any]:
+    """The arguments of a rules request from an entry's stored ``request`` (the shortcut aside)."""
+    return {k: v for k, v in stored.items() if k != "shortcut"}
 
 
 def rebuild(system: str, doc: dict[str, Any]) -> Any:
@@ -218,6 +224,8 @@ def record_roll(campaign: Campaign, comp: Composition, rng: RandomSource | None 
             document["turn_notes"] = list(comp.notes)
         if comp.extended is not None:
             document["extended"] = _advance_extended(comp, play, main, document)
+        # Where the acting side's dice fell, against their exact odds (issue 14, ``gmtools.luck``).
+        luck = play.luck(campaign.pk, comp.request, main, document) if play.luck is not None else None
     except RulesError as error:
         raise Refused(refusal_text(error)) from None
     logged = Roll.objects.create(
@@ -227,7 +235,7 @@ def record_roll(campaign: Campaign, comp: Composition, rng: RandomSource | None 
         result=document, outcome=str(main.outcome), spends=paid, secret=comp.secret,
         hidden=comp.hidden, scene=scene, turn=turn, extended=comp.extended,
         action=play.logged_action if play.logged_action is not None else comp.action,
-        willpower_spent=any(s.what == "willpower" for s in comp.spends),
+        willpower_spent=any(s.what == "willpower" for s in comp.spends), luck=stored(luck),
     )
     announce(campaign.pk, ChangeKind.ROLL, roll=logged, public=not logged.hidden)
     return logged

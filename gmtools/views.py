@@ -16,12 +16,13 @@ from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget, trigger_client_event
 
-from gmtools import aspects, board, links, live, recap, services, undo
+from gmtools import aspects, board, links, live, recap, services, stats, undo
 from gmtools.composer import ComposerForm
 from gmtools.models import Aspect, Campaign, ChangeKind, Character, Roll, Scene
 from gmtools.forms import ExtendedForm, LogFilter, SceneForm
@@ -259,6 +260,18 @@ def adjust(request: HttpRequest, pk: int, character_pk: int) -> HttpResponse:
     board.annotate_turn(characters, scene)
     return render(request, "table.html#adjusted", {"campaign": campaign, "character": characters[0], "scene": scene,
                                                    "undo": undo.offer(campaign)})  # the Undo button names this click
+
+
+@login_required
+@require_GET
+def luck(request: HttpRequest, pk: int) -> HttpResponse:
+    """The campaign's luck and fair dice (``gmtools.stats``), by story, episode, scene or character."""
+    campaign = _campaign(request, pk)
+    form = stats.StatsFilter(campaign, request.GET or None)
+    urls = {"page": reverse("luck", args=[pk]), "back": reverse("table", args=[pk])}
+    body = stats.drawn(campaign, form, live.Viewer("gm", translation.get_language()), urls)
+    return render(request, "stats.html#swap" if request.htmx else "stats.html",
+                  {"campaign": campaign, "body": body, "urls": urls})
 
 
 @login_required

@@ -6,7 +6,7 @@ names no game; the registry (``gmtools.games``) is the one place that names them
 """
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -14,11 +14,13 @@ from typing import TYPE_CHECKING, Any
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.functional import Promise
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import ngettext_lazy, pgettext_lazy
 from django.utils.module_loading import import_string
 
 from gmtools.sheets import StandardTrait
 from rules.dice import RandomSource
+from rules.fairness import D10 as D10_FACES
+from rules.luck import Luck
 
 if TYPE_CHECKING:  # the models import this registry: the table's types are named, never imported, here
     from gmtools.composer import Composition, Spend
@@ -252,6 +254,39 @@ class CharacterCheck:
     refusal: Promise
 
 
+# --- luck and fair dice (issue 14): what the statistics ask of a game ------------------------
+
+@dataclass(frozen=True, kw_only=True)
+class Die:
+    """A kind of die a game throws, tested apart for fairness (``rules.fairness``)."""
+
+    code: str  # what ``TablePlay.thrown`` names it by
+    # How many were thrown, in words: a ``ngettext_lazy`` chosen by ``count`` whose text shows
+    # ``dice``, the count as the language writes it ("1,204 d10s").
+    name: Promise
+    # Its faces (``rules.fairness.fair_dice``); () for a deck of cards dealt without replacement,
+    # whose draws are (card, reshuffled before it) pairs (``rules.fairness.fair_deck``).
+    faces: tuple[int, ...] = ()
+
+
+D10 = Die(code="d10", name=ngettext_lazy("%(dice)s d10", "%(dice)s d10s", "count"), faces=D10_FACES)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Spent:
+    """A resource the statistics count as spent: from the rolls' spends (``Spend.what``) and the
+    one-click changes (``TablePlay.adjustments``) that spend one each."""
+
+    label: Promise
+    spends: tuple[str, ...] = ()
+    adjustments: tuple[str, ...] = ()
+
+
+def no_luck(entry: Mapping[str, Any], state: dict[str, Any]) -> Luck | None:
+    """A game that stores no luck."""
+    return None
+
+
 @dataclass(frozen=True, kw_only=True)
 class TablePlay:
     """How a game plays at the table beyond its engine's ``roll``: what ``gmtools.services``,
@@ -319,6 +354,23 @@ class TablePlay:
     party_card: str = ""  # a character's resources on the players' view
     player_where: str = ""  # beside the scene on the players' view (scifi: the adventure open)
 
+    # Luck and fair dice (issue 14). A roll's luck (``rules.luck``), stored with it (``Roll.luck``):
+    # (campaign id, the request, its result, the log's document so far) -> ``Luck``, or None when
+    # nothing was rolled. Runs in the roll's transaction (Fate reads the deck its card came from).
+    # None: the game stores no luck. Its follow-ups and checks store theirs themselves.
+    luck: Callable[[int, Any, Any, Mapping[str, Any]], Luck | None] | None = None
+    # The same for an entry logged before luck was stored, from what the log kept (the data
+    # migration, ``gmtools.luck.backfill``): ({"kind", "request", "result"}, a dict the game keeps
+    # over one campaign's entries, oldest first) -> Luck, or None when they do not allow it.
+    stored_luck: Callable[[Mapping[str, Any], dict[str, Any]], Luck | None] = no_luck
+    # The kinds of die its rolls throw, and which faces a logged entry threw of each:
+    # (the entry's kind, its stored result) -> (die code, faces) pairs. Each face once: a follow-up
+    # gives only the dice it threw anew. None: no dice to test.
+    dice: tuple[Die, ...] = ()
+    thrown: Callable[[str, Mapping[str, Any]], Iterable[tuple[str, Iterable[Any]]]] | None = None
+    # The resources the statistics count as spent (Willpower, fate points).
+    spent: tuple[Spent, ...] = ()
+
 
 @dataclass(frozen=True, kw_only=True)
 class GameSystem:
@@ -377,6 +429,9 @@ class GameSystem:
     # For a game whose contests take successes away from each side first (``opposed.handicap``,
     # Exalted): the line that says n were taken from a name. None: a contest takes none away.
     taken_away: Callable[[int, str], str] | None = None
+    # Its special results (``rules.luck.Special.code``: "botch", "messy_critical"...) in its words;
+    # a code without words reads as the code.
+    special_words: Mapping[str, Promise] = field(default_factory=dict)
 
     # --- sheets, characters and campaigns (issue 12) ---
     # Small parts rather than loose fields: each is what one core module reads (``gmtools.sheets``

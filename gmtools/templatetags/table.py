@@ -9,7 +9,7 @@ from django.utils import timezone
 from django.utils.formats import date_format, number_format
 from django.utils.translation import gettext_lazy as _
 
-from gmtools import games, links, models, recap, verdicts
+from gmtools import games, links, luck, models, recap, verdicts
 from gmtools.games.base import FollowUp, GameSystem, TablePlay
 
 register = template.Library()
@@ -33,6 +33,12 @@ def _die_class(hit: int | None, face: int, hunger: bool = False) -> str:
 def headline(context: template.Context, roll: models.Roll) -> verdicts.Headline:
     """The roll's verdict and count, for the players when the card is drawn for them."""
     return verdicts.headline(roll, bool(context.get("player")))
+
+
+@register.simple_tag(takes_context=True)
+def luck_line(context: template.Context, roll: models.Roll) -> luck.Line | None:
+    """What the card says of the roll's luck, for the players when the card is drawn for them."""
+    return roll.luck_line(bool(context.get("player")))
 
 
 @register.simple_tag
@@ -88,6 +94,12 @@ def percent(p: float) -> str:
         return ">" + number_format(99.9, 1) + "%"
     value = round(p * 100, 1)
     return number_format(value, 0 if value == int(value) else 1) + "%"
+
+
+@register.filter
+def grouped(value: int) -> str:
+    """A count with the active language's thousands separator: 5,000 or 5.000."""
+    return number_format(value, force_grouping=True)
 
 
 @register.filter

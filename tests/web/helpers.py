@@ -43,6 +43,27 @@ POOL_TRAITS = {
 }
 
 
+def compose_and_roll(campaign, character, faces, **data):
+    """A roll through the composer's form and ``services.record_roll``, on scripted faces (all of
+    them drawn): the game's usual traits (``POOL_TRAITS``) unless ``data`` says otherwise."""
+    from gmtools import services
+    from gmtools.composer import ComposerForm
+    from gmtools.models import Scene
+
+    fields = {**COMMON, **DEFAULTS[campaign.game], **data}
+    if character is not None:
+        fields["character"] = character.pk
+        for name, key in zip(("first", "second"), POOL_TRAITS[campaign.game]):
+            if key:
+                fields.setdefault(name, character.traits.get(key=key).pk)
+    form = ComposerForm(campaign, fields, scene=Scene.objects.current(campaign))
+    assert form.is_valid(), form.errors
+    rng = Faces(*faces)
+    logged = services.record_roll(campaign, form.cleaned_data["composition"], rng)
+    assert rng.spent, f"faces left undrawn: {rng.faces}"
+    return logged
+
+
 def run_at_once(*jobs, timeout: float = 120) -> list:
     """Run the jobs at once, each in its own thread (and connection); their results or exceptions."""
     start = threading.Barrier(len(jobs))

@@ -259,6 +259,7 @@ ACCESS: dict[str, Entry] = {
     "odds": _gm("get", data=lambda w: composer_data(w.pc)),
     "roll": _gm("post", data=lambda w: composer_data(w.pc, label="One more try"), writes=True),
     "log": _gm("get", data=lambda w: {"page": 1}),
+    "luck": _gm("get", data=lambda w: {"scene": w.scene.pk, "character": w.pc.pk}),
     "adjust": _gm("post", kwargs=_character, data=lambda w: {"action": ADJUST[w.campaign.game]}, writes=True),
     "rouse": _gm("post", kwargs=_character, writes=True),
     "reroll": _gm("post", kwargs=_roll, data=lambda w: {"dice": ["0"]}, writes=True),
@@ -312,6 +313,7 @@ ACCESS: dict[str, Entry] = {
     "player-tv": _player(),
     "player-log": _player(data=lambda w: {"page": 1}),
     "player-recap": _player(data=lambda w: {"part": "campaign"}),
+    "player-luck": _player(data=lambda w: {"scene": w.scene.pk, "character": w.pc.pk}),
     "player-stream": _player(owner=frozenset({204})),
     "player-poll": _player(data=lambda w: {"after": 0}),
 }
@@ -461,7 +463,7 @@ def test_every_url_pattern_is_in_the_walk():
         scope = ACCESS[name].scope
         assert (scope == PLAYER) == routes[name].startswith("p/<token:token>/"), name
         assert (scope == CAMPAIGN) == routes[name].startswith("campaigns/<int:pk>/"), name
-    assert len(PLAYER_NAMES) == 6 and len(WALKED) == len(ACCESS)
+    assert len(PLAYER_NAMES) == 7 and len(WALKED) == len(ACCESS)
 
 
 def secrets_in(response, world: World) -> list[str]:

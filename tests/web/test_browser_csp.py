@@ -3,6 +3,7 @@ refused anywhere the GM, a player or staff go, in the four games, under ``make r
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -66,11 +67,20 @@ def test_the_table_and_the_player_page_break_no_rule_of_the_policy(page, asgi_se
     page.click("text=New character")
     expect(page.locator("[data-testid=character-sheet]")).to_be_visible()
     assert refused(page) == []
+    # The luck page's charts are SVG with classes and presentation attributes, its filters htmx.
+    page.goto(f"/campaigns/{campaign.pk}/luck/")
+    expect(page.locator("[data-testid=stats]")).to_be_visible()
+    page.select_option("select[name=character]", str(hero.pk))
+    expect(page).to_have_url(re.compile(rf"character={hero.pk}"))
+    assert refused(page) == []
 
     phone = page.context.new_page()
     phone.add_init_script(WATCH)
     phone.goto(f"/p/{campaign.player_token}/")
     expect(phone.locator("#log-list .roll-card")).to_have_count(1)
+    assert refused(phone) == []
+    phone.goto(f"/p/{campaign.player_token}/luck/")
+    expect(phone.locator("[data-testid=stats]")).to_be_visible()
     assert refused(phone) == []
 
 

@@ -421,6 +421,8 @@ def choices_for(name: str, world: World) -> dict[str, tuple[str, ...]]:
         "login": {"next": ELSEWHERE},
         "set_language": {"language": ("en", "es", "zz"), "next": ELSEWHERE},
         "log": {"story": (), "episode": (), "scene": (), "turn": ()},
+        "luck": {"story": (), "episode": (), "scene": (), "character": characters},
+        "player-luck": {"story": (), "episode": (), "scene": (), "character": characters},
         "export": {"players": ("on",), "part": ("campaign", f"scene-{world.scene.pk}",
                                                f"episode-{world.scene.episode_id}")},
     }.get(name, {})

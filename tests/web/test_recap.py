@@ -31,6 +31,7 @@ from gmtools import services
 from gmtools.composer import ComposerForm
 from gmtools.models import Aspect, Campaign, Character, Roll, Scene
 from gmtools.sheets import Game
+from rules import luck
 from tests.web.helpers import COMMON, DEFAULTS, POOL_TRAITS, Faces
 
 pytestmark = pytest.mark.django_db
@@ -579,3 +580,77 @@ def test_the_downloads_are_attachments_named_md_and_csv(gm_client, kindred, thre
     # The players get Markdown whatever format they ask for.
     player_csv = Client().get(reverse("player-recap", args=[kindred.campaign.player_token]), {"format": "csv"})
     assert player_csv["Content-Disposition"].endswith('.md"')
+
+
+# --- the night's luck, in three lines at the end --------------------------------------------------
+
+
+def luck_lines(text: str) -> list[str]:
+    """The lines after the recap's last rule (---), which close it."""
+    lines = text.rstrip("\n").splitlines()
+    assert "---" in lines, text
+    return lines[len(lines) - lines[::-1].index("---"):]
+
+
+def test_the_recap_ends_with_the_parts_luck_in_three_lines(gm_client, kindred, three_scenes):
+    docks = three_scenes["docks"]
+    text = body(export(gm_client, kindred.campaign, part=f"scene-{docks.pk}"))
+    lucks = [r.luck for r in Roll.objects.filter(scene=docks).order_by("id")]
+    assert len(lucks) == 2
+    mean = (lucks[0]["percentile"] + lucks[1]["percentile"]) / 2
+    words = {"very_unlucky": "very unlucky", "unlucky": "unlucky", "average": "average", "lucky": "lucky",
+             "very_lucky": "very lucky"}[luck.band(mean)]
+    expected = {code: sum(next(s["prior"] for s in l["specials"] if s["code"] == code) for l in lucks)
+                for code in ("critical", "messy_critical", "bestial_failure")}
+    # Two rolls are too few for the mean's test (30), ten d10s too few for the faces' (50).
+    assert luck_lines(text) == [
+        f"**Luck**: 2 rolls, mean percentile {100 * mean:.1f}% ({words}); fair dice: too few to tell  ",
+        f"**Special results**: Critical win: 0 seen, {expected['critical']:.1f} expected; "
+        f"Messy critical: 0 seen, {expected['messy_critical']:.1f} expected; "
+        f"Bestial failure: 0 seen, {expected['bestial_failure']:.1f} expected  ",
+        "**Dice**: 10 d10s: too few to tell",
+    ]
+    # The campaign's: all four rolls (20 dice), the first line says so.
+    assert luck_lines(body(export(gm_client, kindred.campaign)))[0].startswith("**Luck**: 4 rolls, mean percentile ")
+    assert luck_lines(body(export(gm_client, kindred.campaign)))[2] == "**Dice**: 20 d10s: too few to tell"
+
+
+def test_the_luck_of_many_rolls_tells_fair_dice_from_loaded_ones(gm_client, kindred):
+    scene = scene_of(kindred.campaign, "Dice night")
+    for i in range(12):  # 60 dice: every face six times
+        faces = [(i * 5 + k) % 10 + 1 for k in range(5)]
+        roll(kindred, scene, tuple(faces), label=f"Fair {i}")
+    assert luck_lines(body(export(gm_client, kindred.campaign)))[2] == "**Dice**: 60 d10s: nothing unusual, p = 1.00"
+    for i in range(12):  # and 60 more, all 10s
+        roll(kindred, scene, (10,) * 5, label=f"Loaded {i}")
+    lines = luck_lines(body(export(gm_client, kindred.campaign)))
+    assert lines[2] == "**Dice**: 120 d10s: very unusual, p \\< 0.001"
+    assert re.search(r"Critical win: 12 seen, [0-9.]+ expected", lines[1])
+
+
+def test_the_players_recap_luck_leaves_out_what_is_still_secret(gm_client, kindred):
+    scene = scene_of(kindred.campaign, "Shadows")
+    roll(kindred, scene, (7, 2, 3, 4, 5), label="Talk")
+    secret = roll(kindred, scene, (10, 10, 10, 10, 10), label="Sneak", hidden="on")
+    assert luck_lines(body(export(gm_client, kindred.campaign)))[0].startswith("**Luck**: 2 rolls")
+    players = luck_lines(body(recap(kindred.campaign, "campaign")))
+    assert players[0].startswith("**Luck**: 1 roll, ") and players[2] == "**Dice**: 5 d10s: too few to tell"
+    assert "Critical win: 0 seen" in players[1]
+    services.reveal(secret)
+    assert luck_lines(body(recap(kindred.campaign, "campaign")))[0].startswith("**Luck**: 2 rolls")
+
+
+def test_the_recaps_luck_in_spanish(gm_client, kindred):
+    scene = scene_of(kindred.campaign, "Muelles")
+    roll(kindred, scene, (10, 3, 6, 10, 2), label="Morder")
+    lines = luck_lines(body(export(gm_client, kindred.campaign, HTTP_ACCEPT_LANGUAGE="es")))
+    # The games' words and the decimal comma (the new phrases read in English until the catalog has them).
+    assert "Crítico conflictivo: 1 " in lines[1] and "Victoria crítica: 1 " in lines[1]
+    assert re.search(r"\d,\d%", lines[0]) and re.search(r"\d,\d ", lines[1])
+
+
+def test_a_recap_without_dice_thrown_has_no_luck_lines(gm_client, kindred):
+    scene = scene_of(kindred.campaign, "Quiet night")
+    roll(kindred, scene, (), label="Take it easy", shortcut="take_half")
+    text = body(export(gm_client, kindred.campaign))
+    assert "Take it easy" in text and "---" not in text.splitlines() and "**Luck**" not in text

@@ -286,6 +286,7 @@ SYSTEM = GameSystem(
     verdict_of=verdict_of,
     contest_mark=contest_mark,
     taken_away=taken_away,
+    special_words={"botch": _("Botch")},
     tie_words=TIE_WORDS,
     note_texts=NOTE_TEXTS,
     refusal_texts=REFUSAL_TEXTS,

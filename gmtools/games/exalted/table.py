@@ -6,19 +6,22 @@ Imported when first asked (``GameSystem.at_table``): it uses the models and ``gm
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from gmtools.games.base import FollowUp, TablePlay
+from gmtools.games.base import D10, FollowUp, Spent, TablePlay
+from gmtools.games.exalted import TERMS
 from gmtools.models import Character, Roll, RollKind
 from gmtools.services import (
-    Refused, character_spend, contest, lock_character, locked_or_none, log_follow_up, logged_request, rebuild, step,
-    update_character,
+    Refused, character_spend, contest, lock_character, locked_or_none, log_follow_up, logged_request, rebuild,
+    request_args, step, update_character,
 )
 from rules import exalted
 from rules.dice import RandomSource
+from rules.luck import Luck
 
 ADJUSTMENTS = {
     "willpower-spend": step("exalted_willpower_temporary", -1, 0, 10,
@@ -104,6 +107,31 @@ def turn_done(character: Character, rolls: list[Roll]) -> bool:
     return sum(r.action != "reflexive" for r in rolls) >= character.turn_declared
 
 
+# --- luck and fair dice (issue 14) -------------------------------------------------------------
+
+def luck(campaign_id: int, request: exalted.Request, result: exalted.Result, document: Mapping[str, Any]) -> Luck | None:
+    """The dice against their exact odds, stunt and Willpower included (None for an automatic success)."""
+    return exalted.luck(request, result)
+
+
+def stored_luck(entry: Mapping[str, Any], state: dict[str, Any]) -> Luck | None:
+    """A logged roll replayed from its stored request and faces; a reward threw no dice."""
+    main = entry["result"].get("main", {})
+    if entry["kind"] != RollKind.ROLL or main.get("automatic") or not main.get("faces"):
+        return None
+    request = rebuild(exalted.SYSTEM, request_args(entry["request"]))
+    return exalted.luck(request, exalted.resolve(request, main["faces"]))
+
+
+def thrown(kind: str, result: Mapping[str, Any]) -> Iterator[tuple[str, list[int]]]:
+    """Every d10 of a roll: the acting side's, the opposition's, each helper's. A reward threw none."""
+    if kind != RollKind.ROLL:
+        return
+    for side in (result.get("main"), result.get("opponent"), *result.get("team", ())):
+        if side:
+            yield D10.code, side.get("faces", [])
+
+
 PLAY = TablePlay(
     shortcuts={"automatic": lambda request, stressful: exalted.automatic_success(request)},
     opposed=opposed,
@@ -114,4 +142,9 @@ PLAY = TablePlay(
     turn_done=turn_done,
     hit_face=7,
     party_card="games/exalted/play.html#party-card",
+    luck=luck,
+    stored_luck=stored_luck,
+    dice=(D10,),
+    thrown=thrown,
+    spent=(Spent(label=TERMS["Willpower"], spends=("willpower",), adjustments=("willpower-spend",)),),
 )

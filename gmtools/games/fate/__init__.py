@@ -262,6 +262,7 @@ SYSTEM = GameSystem(
     count_of=count_of,
     judged_field="total",
     contest_of=contest_of,
+    special_words={"success_with_style": _("Success with style")},
     note_texts=NOTE_TEXTS,
     refusal_texts=REFUSAL_TEXTS,
     effect_texts=EFFECT_TEXTS,

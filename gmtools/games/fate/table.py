@@ -10,24 +10,28 @@ Imported when first asked (``GameSystem.at_table``): it uses the models and ``gm
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from django.db.models import F
 from django.db.models.functions import Greatest, Least
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from gmtools import aspects
 from gmtools.composer import Composition, Spend
-from gmtools.games.base import FollowUp, SpendKind, TablePlay
+from gmtools.games.base import Die, FollowUp, Spent, SpendKind, TablePlay
 from gmtools.live import announce
+from gmtools.luck import stored
 from gmtools.models import CHARACTER_BOUNDS, Aspect, Campaign, ChangeKind, Character, Roll, RollKind, Scene
 from gmtools.services import (
-    Refused, character_spend, contest, log_follow_up, logged_request, pay, rebuild, request_doc, step, toggle,
+    Refused, character_spend, contest, log_follow_up, logged_request, pay, rebuild, request_args, request_doc, step,
+    toggle,
 )
 from rules import fate
 from rules.dice import RandomSource
+from rules.fairness import FATE_DIE
+from rules.luck import Luck
 
 # --- the dice: four Fate dice, or the campaign's deck ----------------------------------------
 
@@ -55,6 +59,71 @@ def card_dice(result: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 def dice_text(result: Mapping[str, Any]) -> str:
     return " ".join(_TEXT_SYMBOLS[f] for f in result.get("faces", []))
+
+
+# --- luck and fair dice (issue 14) -------------------------------------------------------------
+
+FATE_DICE = Die(code="fate", name=ngettext_lazy("%(dice)s Fate die", "%(dice)s Fate dice", "count"), faces=FATE_DIE)
+# The deck's cards, dealt without replacement: tested by when they come (``rules.fairness.fair_deck``).
+DECK = Die(code="deck", name=ngettext_lazy("%(dice)s card of the Fate deck", "%(dice)s cards of the Fate deck", "count"))
+
+
+def _deck_before(campaign_id: int, drawn: Mapping[str, Any]) -> fate.Deck | None:
+    """The deck a card was drawn from, as it stood before the draw; None for four dice. Read in the
+    draw's transaction, the campaign row still locked: the cards left now, and the card on top."""
+    if "card" not in drawn:
+        return None
+    if drawn.get("reshuffled"):
+        return fate.Deck()  # a fresh deck: all 81 cards
+    left = Campaign.objects.values_list("fate_deck", flat=True).get(pk=campaign_id)
+    return fate.Deck((drawn["card"], *left))
+
+
+def luck(campaign_id: int, request: fate.Request, result: fate.Result, document: Mapping[str, Any]) -> Luck:
+    """The dice's total against its exact odds: four Fate dice, or the cards left in the deck."""
+    return fate.luck(request, result, _deck_before(campaign_id, document))
+
+
+def _replayed_deck(result: Mapping[str, Any], state: dict[str, Any]) -> fate.Deck | None:
+    """The deck before a logged draw, from the draws before it since the last reshuffle (the deck
+    as nobody edited it by hand); None for dice."""
+    if "card" not in result:
+        return None
+    drawn = state.setdefault("drawn", set())
+    if result.get("reshuffled"):
+        drawn.clear()
+    deck = fate.Deck(tuple(card for card in range(fate.DECK_SIZE) if card not in drawn))
+    drawn.add(result["card"])
+    return deck
+
+
+def _rerolled(kind: str, result: Mapping[str, Any]) -> bool:
+    """Whether an entry threw dice: a roll, or an invocation that rerolled (a +2 threw none)."""
+    return kind == RollKind.ROLL or (kind == RollKind.INVOKE and result.get("invoke", {}).get("mode") == "reroll")
+
+
+def stored_luck(entry: Mapping[str, Any], state: dict[str, Any]) -> Luck | None:
+    """A logged roll or reroll replayed from its stored request and dice (or card)."""
+    result = entry["result"]
+    if entry["kind"] not in (RollKind.ROLL, RollKind.INVOKE):
+        return None
+    deck = _replayed_deck(result, state)
+    if not _rerolled(entry["kind"], result):
+        return None
+    request = rebuild(fate.SYSTEM, request_args(entry["request"]))
+    return fate.luck(request, fate.resolve(request, result["main"]["faces"]), deck)
+
+
+def thrown(kind: str, result: Mapping[str, Any]) -> Iterator[tuple[str, list[Any]]]:
+    """The four dice thrown (or the card drawn), and the opposition's dice; a +2 invocation threw none."""
+    if not _rerolled(kind, result):
+        return
+    if "card" in result:
+        yield DECK.code, [(result["card"], bool(result.get("reshuffled")))]
+    else:
+        yield FATE_DICE.code, result.get("main", {}).get("faces", [])
+    if kind == RollKind.ROLL and result.get("opponent"):  # an invocation keeps its roll's opposition
+        yield FATE_DICE.code, result["opponent"].get("faces", [])
 
 
 # --- an action's effect and the advantage it creates -----------------------------------------
@@ -226,8 +295,10 @@ def _invoke(parent: Roll, rng: RandomSource | None, aspect: Aspect | None, mode:
     if mode == "bonus":
         request = dataclasses.replace(request, bonus=request.bonus + fate.INVOKE_BONUS)
         result = fate.resolve(request, parent.main["faces"])
+        rolled = None  # no dice thrown: the roll's own luck stands
     else:
         result, extra = draw(parent.campaign_id, request, rng)
+        rolled = luck(parent.campaign_id, request, result, extra)  # a fresh roll of the same request
     document = {"main": result.as_json(), **extra, "invoke": {"mode": mode, "aspect": spend.label, "paid": spend.what}}
     if invoked := earlier + aspects.invocations([spend.as_json()]):
         document["invoked"] = invoked
@@ -246,7 +317,7 @@ def _invoke(parent: Roll, rng: RandomSource | None, aspect: Aspect | None, mode:
                 document["advantage"] = _advance_advantage(parent.campaign_id, parent.character_id, advantage,
                                                            document["effect"])
     return log_follow_up(parent, RollKind.INVOKE, label=parent.label, request={**request_doc(request), "shortcut": "roll"},
-                         result=document, outcome=str(result.outcome), spends=[paid])
+                         result=document, outcome=str(result.outcome), spends=[paid], luck=stored(rolled))
 
 
 _INVOCABLE = (RollKind.ROLL, RollKind.INVOKE)
@@ -279,4 +350,10 @@ PLAY = TablePlay(
     switch="games/fate/play.html#switch",
     scene_extras="games/fate/play.html#scene-aspects",
     party_card="games/fate/play.html#party-card",
+    luck=luck,
+    stored_luck=stored_luck,
+    dice=(FATE_DICE, DECK),
+    thrown=thrown,
+    spent=(Spent(label=gettext_lazy("Fate points"), spends=("fate_point",), adjustments=("fate-point-spend",)),
+           Spent(label=gettext_lazy("Free invocations"), spends=("free_invocation",))),
 )

@@ -209,6 +209,7 @@ SYSTEM = GameSystem(
     tie_words=TIE_WORDS,
     victory_words=VICTORY_WORDS,
     degree_hints=DEGREE_HINTS,
+    special_words={"fumble": _("Fumble")},
     note_texts=NOTE_TEXTS,
     refusal_texts=REFUSAL_TEXTS,
     label=Game.SCIFI.label,

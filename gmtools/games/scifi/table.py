@@ -6,15 +6,17 @@ Imported when first asked (``GameSystem.at_table``): it uses the models and ``gm
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from django.utils.translation import gettext_lazy
 
 from gmtools.games.scifi.slots import turn_budget
-from gmtools.games.base import TablePlay
-from gmtools.models import Character, Roll
-from gmtools.services import contest, step, toggle
+from gmtools.games.base import D10, TablePlay
+from gmtools.models import Character, Roll, RollKind
+from gmtools.services import contest, rebuild, request_args, step, toggle
 from rules import scifi
+from rules.luck import Luck
 
 ADJUSTMENTS = {
     "adventure": toggle("scifi_in_adventure"),
@@ -35,6 +37,32 @@ def turn_done(character: Character, rolls: list[Roll]) -> bool:
     return turn_budget(rolls).used >= character.scifi_action_slots
 
 
+# --- luck and fair dice (issue 14) -------------------------------------------------------------
+
+def luck(campaign_id: int, request: scifi.Request, result: scifi.Result, document: Mapping[str, Any]) -> Luck | None:
+    """The dice against their exact odds, explosions included (None when the action was not rolled)."""
+    return scifi.luck(request, result)
+
+
+def stored_luck(entry: Mapping[str, Any], state: dict[str, Any]) -> Luck | None:
+    """A logged roll replayed from its stored request and faces (the pool, then the explosions)."""
+    if entry["kind"] != RollKind.ROLL:
+        return None
+    main = entry["result"].get("main", {})
+    request = rebuild(scifi.SYSTEM, request_args(entry["request"]))
+    faces = (*main.get("faces", ()), *main.get("explosions", ()))
+    return scifi.luck(request, scifi.resolve(request, faces))
+
+
+def thrown(kind: str, result: Mapping[str, Any]) -> Iterator[tuple[str, list[int]]]:
+    """Every d10 of a roll, each explosion a fresh one: the acting side's and the opposition's."""
+    if kind != RollKind.ROLL:
+        return
+    for side in (result.get("main"), result.get("opponent"), *result.get("team", ())):
+        if side:
+            yield D10.code, [*side.get("faces", ()), *side.get("explosions", ())]
+
+
 PLAY = TablePlay(
     opposed=opposed,
     # A fumble is judged against the extended action's own difficulty, as its odds are.
@@ -46,4 +74,8 @@ PLAY = TablePlay(
     switch="games/scifi/play.html#switch",
     party_card="games/scifi/play.html#party-card",
     player_where="games/scifi/play.html#player-where",
+    luck=luck,
+    stored_luck=stored_luck,
+    dice=(D10,),
+    thrown=thrown,
 )

@@ -263,6 +263,8 @@ SYSTEM = GameSystem(
     verdict_of=verdict_of,
     contest_mark=contest_mark,
     tie_words=TIE_WORDS,
+    special_words={"critical": _("Critical win"), "messy_critical": _("Messy critical"),
+                   "bestial_failure": _("Bestial failure")},
     note_texts=NOTE_TEXTS,
     refusal_texts=REFUSAL_TEXTS,
     terms=TERMS,

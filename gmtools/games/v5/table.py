@@ -6,22 +6,25 @@ Imported when first asked (``GameSystem.at_table``): it uses the models and ``gm
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from gmtools.composer import Spend
-from gmtools.games.base import CharacterCheck, FollowUp, TablePlay
+from gmtools.games.base import D10, CharacterCheck, FollowUp, Spent, TablePlay
+from gmtools.games.v5 import TERMS
 from gmtools.live import announce
+from gmtools.luck import stored
 from gmtools.models import ChangeKind, Character, Roll, RollKind, Scene
 from gmtools.notes import refusal_text
 from gmtools.services import (
-    Refused, character_spend, lock_character, log_follow_up, logged_request, pay, rebuild, step, update_character,
+    Refused, character_spend, lock_character, log_follow_up, pay, rebuild, request_args, step, update_character,
 )
 from rules import v5
 from rules.dice import RandomSource, RulesError
+from rules.luck import Luck
 
 
 def _tracker(c: Character, track: str) -> v5.Tracker:
@@ -71,13 +74,18 @@ SPENDS = {
 }
 
 
-def _willpower_reroll(parent: Roll, rng: RandomSource | None, indices: list[int]) -> Roll:
-    """Spend 1 Willpower (1 superficial damage) to reroll up to 3 normal dice of a roll."""
-    doc = logged_request(parent)
+def _request(logged: Mapping[str, Any]) -> v5.Request:
+    """The request a logged entry was rolled with, from its stored ``request``."""
+    doc = request_args(logged)
     if doc.get("tracker") and "remorse" not in doc:
         # Logged before Willpower rolls took Hunger dice (issue 11): it rolled none, as a remorse roll does.
         doc = {**doc, "remorse": True}
-    request = rebuild(parent.system, doc)
+    return rebuild(v5.SYSTEM, doc)
+
+
+def _willpower_reroll(parent: Roll, rng: RandomSource | None, indices: list[int]) -> Roll:
+    """Spend 1 Willpower (1 superficial damage) to reroll up to 3 normal dice of a roll."""
+    request = _request(parent.request)
     main = parent.main
     try:
         result = v5.resolve(request, main["faces"], main["hunger_faces"])
@@ -87,9 +95,11 @@ def _willpower_reroll(parent: Roll, rng: RandomSource | None, indices: list[int]
     except RulesError as error:
         raise Refused(refusal_text(error)) from None
     pay(Spend("v5_willpower", parent.character_id))
+    # A roll of its own, ranked among what the rerolled dice could do beside the kept ones (``v5.luck``).
     return log_follow_up(parent, RollKind.REROLL, label=parent.label, request=parent.request,
                          result={"main": rerolled.as_json()}, outcome=str(rerolled.outcome),
-                         spends=[{"what": "v5_willpower", "character": parent.character_id}])
+                         spends=[{"what": "v5_willpower", "character": parent.character_id}],
+                         luck=stored(v5.luck(request, rerolled)))
 
 
 REROLL = FollowUp(
@@ -116,6 +126,7 @@ def _rouse(character: Character, rng: RandomSource | None) -> Roll:
         kind=RollKind.ROUSE, label=_("Rouse check"), label_parts=["term:rouse_check"], request={"hunger": check.hunger_before},
         result={"main": check.as_json()}, outcome=str(check.outcome),
         spends=[{"what": "hunger", "amount": check.hunger_after - check.hunger_before}],
+        luck=stored(v5.rouse_luck(check)),
     )
     announce(character.campaign_id, ChangeKind.ROLL, roll=logged)
     return logged
@@ -123,6 +134,43 @@ def _rouse(character: Character, rng: RandomSource | None) -> Roll:
 
 ROUSE = CharacterCheck(kind=RollKind.ROUSE, take=_rouse,
                        refusal=gettext_lazy("Rouse checks are for Vampire characters."))
+
+# --- luck and fair dice (issue 14) -------------------------------------------------------------
+
+def luck(campaign_id: int, request: v5.Request, result: v5.Result, document: Mapping[str, Any]) -> Luck | None:
+    """The dice against their exact odds (None when nothing was rolled: taking half, an automatic win)."""
+    return v5.luck(request, result)
+
+
+def stored_luck(entry: Mapping[str, Any], state: dict[str, Any]) -> Luck | None:
+    """A logged roll, Willpower reroll or rouse check replayed from its stored request and faces."""
+    main = entry["result"].get("main", {})
+    if entry["kind"] == RollKind.ROUSE:
+        return v5.rouse_luck(v5.rouse(main["faces"][0], main["hunger_before"]))
+    if entry["kind"] not in (RollKind.ROLL, RollKind.REROLL) or main.get("automatic"):
+        return None
+    request = _request(entry["request"])
+    if entry["kind"] == RollKind.ROLL:
+        return v5.luck(request, v5.resolve(request, main["faces"], main["hunger_faces"]))
+    # The roll it followed: the rerolled dice as they first fell.
+    indices, faces = main["rerolled"], list(main["faces"])
+    first = list(faces)
+    for i, face in zip(indices, main["rerolled_from"], strict=True):
+        first[i] = face
+    before = v5.resolve(request, first, main["hunger_faces"])
+    return v5.luck(request, v5.reroll(request, before, indices, [faces[i] for i in indices]))
+
+
+def thrown(kind: str, result: Mapping[str, Any]) -> Iterator[tuple[str, list[int]]]:
+    """Every d10 thrown, Hunger dice and rouse checks included; a Willpower reroll's new dice only."""
+    main = result.get("main", {})
+    if kind == RollKind.REROLL:
+        yield D10.code, [main["faces"][i] for i in main.get("rerolled", ())]
+    elif kind in (RollKind.ROLL, RollKind.ROUSE):
+        for side in (main, result.get("opponent"), *result.get("team", ())):
+            if side:
+                yield D10.code, [*side.get("faces", ()), *side.get("hunger_faces", ())]
+
 
 PLAY = TablePlay(
     shortcuts={"take_half": lambda request, stressful: v5.take_half(request, stressful=stressful),
@@ -133,4 +181,10 @@ PLAY = TablePlay(
     adjustments=ADJUSTMENTS,
     hit_face=6,
     party_card="games/v5/play.html#party-card",
+    luck=luck,
+    stored_luck=stored_luck,
+    dice=(D10,),
+    thrown=thrown,
+    # A Willpower reroll's point; the one-click Willpower damage is damage too (a social blow), so it is not counted.
+    spent=(Spent(label=TERMS["Willpower"], spends=("v5_willpower",)),),
 )
