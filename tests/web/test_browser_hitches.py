@@ -50,6 +50,7 @@ from django.utils.formats import date_format  # noqa: E402
 from gmtools import services  # noqa: E402
 from gmtools.models import Aspect, Campaign, Character, ExtendedAction, Roll, Scene  # noqa: E402
 from gmtools.sheets import Game  # noqa: E402
+from tests.web.test_browser_time import caught_up  # noqa: E402
 from gmtools.templatetags.table import percent  # noqa: E402
 from rules import exalted, fate, v5  # noqa: E402
 
@@ -545,6 +546,7 @@ def test_a_finished_extended_action_leaves_the_composer_and_reads_elapsed_turns(
                3: say(lang, "elapsed 3 turns", "tiempo transcurrido: 3 turnos")}
     for turn in (1, 2, 3):  # Dexterity 3 + Athletics 1: two successes a roll, 6 in three turns
         if turn > 1:
+            caught_up(table, campaign)  # the roll's echo redraws the time bar: not under the click
             table.click("#next-turn")
             expect(where(table)).to_have_text(where_text(lang, 1, turn))
         expect(extended).to_have_value(str(climb.pk))
