@@ -415,10 +415,11 @@ class TemplateForm(forms.Form):
 
 def create_npcs(campaign: Campaign, name: str, count: int, *, traits: tuple | list = (), ratings: dict | None = None,
                 resources: dict | None = None, standard_sheet: bool = True, notes: str = "") -> list[Character]:
-    """``count`` NPCs alike (numbered when several), each row fully validated, all or none."""
-    names = [name] if count == 1 else [f"{name[: NAME_MAX - 3]} {n}" for n in range(1, count + 1)]
+    """``count`` NPCs alike (numbered when several, after the numbers the campaign already gives
+    that name: a second batch of "Guard" goes on from Guard 3), each row fully validated, all or none."""
     made = []
     with transaction.atomic():
+        names = [name] if count == 1 else _numbered(campaign, name[: NAME_MAX - 3], count)
         for each in names:
             character = Character(campaign=campaign, name=each, kind=CharacterKind.NPC, notes=notes,
                                   **(resources or {}))
@@ -475,6 +476,13 @@ def duplicate(character: Character, count: int) -> list[Character]:
             copies.append(copy)
         announce_cast(character.campaign_id)
     return copies
+
+
+def _numbered(campaign: Campaign, base: str, count: int) -> list[str]:
+    """``count`` names "base N", N the numbers not yet taken by a "base N" of the campaign."""
+    taken = {int(m["n"]) for each in campaign.characters.values_list("name", flat=True)
+             if (m := NUMBERED.match(each)) and m["base"] == base}
+    return [f"{base} {n}" for n in _free_numbers(taken, count)]
 
 
 def _free_numbers(taken: set[int], count: int) -> list[int]:

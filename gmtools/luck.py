@@ -24,6 +24,7 @@ from django.utils.translation import pgettext_lazy
 
 from gmtools import games
 from rules.luck import Luck
+from rules.luck import band as band_of
 
 BATCH = 500
 
@@ -59,6 +60,9 @@ class Line:
     tone: str
     below: float
     special: tuple[Promise | str, float] | None  # the rarest special result it got, with its chance
+    # The share of rolls like it that score the same, said when "better than" alone would read as
+    # another word (18.7 % "Average": 32.6 % of rolls tie with it); else None.
+    tie: float | None = None
 
 
 def specials(luck: Mapping[str, Any], result: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -75,7 +79,10 @@ def line(system: str, luck: Mapping[str, Any], result: Mapping[str, Any]) -> Lin
     got = [s for s in specials(luck, result) if s.get("happened")]
     rarest = min(got, key=lambda s: s["prior"], default=None)
     special = (special_words(system, rarest["code"]), rarest["prior"]) if rarest else None
-    return Line(band, band_words(band), BANDS.get(band, ("", "neutral"))[1], luck.get("below", 0.0), special)
+    below, equal = luck.get("below", 0.0), luck.get("equal", 0.0)
+    # The word is the mid-rank's (below + equal / 2): with many rolls tying, "better than" alone says otherwise.
+    tie = equal if band in BANDS and band_of(below) != band else None
+    return Line(band, band_words(band), BANDS.get(band, ("", "neutral"))[1], below, special, tie)
 
 
 def stored(luck: Luck | None) -> dict[str, Any] | None:

@@ -139,8 +139,12 @@ def download(campaign: Campaign, form: ExportForm, player: bool) -> HttpResponse
 
 def dice_text(roll: Roll) -> str:
     """The faces as a player reads them off the card: ``7 3 10 1 | hunger 10 6 → 10 8``."""
-    main = roll.main
-    written = games.get(roll.system).at_table.dice_text  # dice that are no numbers (Fate's)
+    return faces_text(roll.system, roll.main)
+
+
+def faces_text(system: str, main: dict[str, Any]) -> str:
+    """One side's dice (a roll's, or its opponent's), as its game writes them."""
+    written = games.get(system).at_table.dice_text  # dice that are no numbers (Fate's)
     if written is not None:
         return written(main)
     text = " ".join(str(f) for f in main.get("faces", []))
@@ -166,7 +170,7 @@ def extras(roll: Roll, player: bool) -> list[str]:
     result, lines = roll.result, []
     if result.get("opposed"):
         other = result.get("opponent", {})
-        faces = " ".join(str(f) for f in other.get("faces", []))
+        faces = faces_text(roll.system, other)
         versus, them = gettext("vs"), other.get("name") or gettext("the opposition")
         lines.append(f"{versus} {them}: {faces}")
     if result.get("team"):

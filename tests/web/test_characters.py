@@ -306,6 +306,17 @@ def test_every_template_makes_valid_numbered_npcs(gm_client, campaign, game):
         assert getattr(made[0], field) == value
 
 
+def test_a_second_batch_from_a_template_goes_on_numbering(gm_client, campaign):
+    """Two batches of mooks at the same table are Mook 1 to 4, never two "Mook 1" in the composer."""
+    c = campaign(Game.SCIFI)
+    template = NPC_TEMPLATES[Game.SCIFI][0]
+    for _ in range(2):
+        response = gm_client.post(url("npc-template", c), {"template": template.key, "name": "", "count": 2})
+        assert response.status_code == 200
+    assert list(c.characters.order_by("id").values_list("name", flat=True)) == [
+        f"{template.name} {n}" for n in (1, 2, 3, 4)]
+
+
 def test_a_template_npc_can_be_named(gm_client, campaign):
     c = campaign(Game.V5)
     gm_client.post(url("npc-template", c), {"template": "ghoul", "name": "Renfield", "count": 1})

@@ -22,7 +22,7 @@ from gmtools import luck as stored_luck, services
 from gmtools.models import Aspect, Campaign, Character, Roll
 from gmtools.sheets import Game
 from gmtools.templatetags.table import percent
-from rules import exalted, fate, scifi, v5
+from rules import exalted, fate, luck, scifi, v5
 from tests.fifth_game import registered
 from tests.web.helpers import Faces, compose_and_roll
 
@@ -230,8 +230,26 @@ def test_each_band_reads_as_a_word(make_character, set_ratings, gm_client, faces
     solar = character(make_character, set_ratings, Game.EXALTED)
     roll = compose_and_roll(solar.campaign, solar, faces)
     line = luck_of_card(gm_client.get(reverse("log", args=[solar.campaign_id])).content.decode(), roll)
-    assert line.startswith(f"{words} · better than {percent(roll.luck['below'])} of rolls like it")
+    below, equal = roll.luck["below"], roll.luck["equal"]
+    # The rolls tying with it are said when "better than" alone would read as another word.
+    tie = f" and as good as {percent(equal)}" if luck.band(below) != roll.luck["band"] else ""
+    assert line.startswith(f"{words} · better than {percent(below)}{tie} of rolls like it")
     assert ("Botch" in line) == (roll.outcome == "botch")
+
+
+def test_the_card_says_the_rolls_tying_when_the_share_beaten_alone_reads_as_another_word(
+        make_character, set_ratings, gm_client):
+    """A first-time GM read "Average · better than 27.2%" beside "Unlucky · better than 18.7%": the
+    word is the mid-rank's, so with a quarter of the rolls tying the card says so."""
+    solar = character(make_character, set_ratings, Game.EXALTED)
+    tied = compose_and_roll(solar.campaign, solar, (7, 8, 2, 3, 4))  # 2 successes of 5 dice
+    plain = compose_and_roll(solar.campaign, solar, (10, 10, 9, 8, 4))  # 6: few roll as well
+    page = gm_client.get(reverse("log", args=[solar.campaign_id])).content.decode()
+    below, equal = tied.luck["below"], tied.luck["equal"]
+    assert luck.band(below) == "unlucky" and tied.luck["band"] == "average"
+    assert luck_of_card(page, tied) == f"Average · better than {percent(below)} and as good as {percent(equal)} of rolls like it"
+    assert luck.band(plain.luck["below"]) == plain.luck["band"]
+    assert "as good as" not in luck_of_card(page, plain)
 
 
 def test_in_spanish_the_numbers_take_a_decimal_comma(make_character, set_ratings, gm_client):

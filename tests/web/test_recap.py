@@ -279,6 +279,20 @@ def test_fate_faces_read_minus_zero_plus_and_an_invoked_aspect_is_spent(gm_clien
     assert "  - Spent: 1 fate point (Strong as an ox)" in cart.splitlines()  # what paid for it, and for what
 
 
+def test_the_opponents_dice_read_as_the_games_own(gm_client, rebel, hero):
+    """The "vs" line writes the opponent's dice as the roll's: Fate's − 0 +, a scifi explosion's arrow."""
+    scene = scene_of(rebel.campaign, "Ambush")
+    # Kay's 7 3 2: 1 success; the drone's 2 dice 10 4, the 10 exploding into a 6: 1 success too.
+    roll(rebel, scene, (7, 3, 2, 10, 4, 6), label="Duck the drone", opponent_dice=2, opponent="Drone")
+    details = entry_with_details(body(export(gm_client, rebel.campaign)), "Duck the drone")
+    assert "  - vs Drone: 10 4 → 6" in details.splitlines()
+    scene = scene_of(hero.campaign, "Gate")
+    # Bo's 0 0 0 0 with Forceful +2: +2; the ogre's + − 0 + with its +1: +2.
+    roll(hero, scene, (0, 0, 0, 0, 1, -1, 0, 1), label="Push the gate", opponent_dice=1, opponent="Ogre")
+    details = entry_with_details(body(export(gm_client, hero.campaign)), "Push the gate")
+    assert "  - vs Ogre: + − 0 +" in details.splitlines()
+
+
 def test_a_willpower_reroll_follows_its_roll_with_its_kind(gm_client, kindred):
     scene = scene_of(kindred.campaign, "Chase")
     first = roll(kindred, scene, (2, 3, 4, 6, 5), label="Sprint")

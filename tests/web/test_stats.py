@@ -154,6 +154,21 @@ def test_streaks_follow_each_rolls_last_word(gm_client, lucia):
     assert shown(html, "rolls") == "7"  # five rolls, the reroll and the rouse check threw dice
 
 
+def test_the_charts_say_their_counts_and_the_runs_say_they_are_the_longest(gm_client, solar):
+    """Each bar is labelled with what it counts (a phone cannot hover for the title): the histogram's
+    tenths that hold a roll, every face of the dice; "1 successes in a row" read as a count of rolls."""
+    for faces in every_face(4, 5):  # 20 d10s, two of each face
+        compose_and_roll(solar.campaign, solar, faces)
+    compose_and_roll(solar.campaign, solar, (10, 10, 10, 1, 2))  # three more 10s
+    html = page(gm_client, solar.campaign)
+    histogram = re.search(r'data-testid="histogram">(.*?)</svg>', html, re.S).group(1)
+    counts = [int(n) for n in re.findall(r"data-count>(\d+)</text>", histogram)]
+    assert sum(counts) == 5 == int(shown(html, "rolls")) and 0 not in counts
+    faces = re.search(r'data-die="d10".*?</svg>', html, re.S).group(0)
+    assert re.findall(r"data-count>(\d+)</text>", faces) == ["3", "3", "2", "2", "2", "2", "2", "2", "2", "5"]
+    assert "longest run of successes" in html and "longest run of failures" in html and "in a row" not in html
+
+
 def test_willpower_spent_on_rolls_and_by_hand_but_not_voided_nor_undone(gm_client, gm, solar):
     compose_and_roll(solar.campaign, solar, (7, 2, 3, 4, 5), willpower="on")
     voided = compose_and_roll(solar.campaign, solar, (7, 2, 3, 4, 5), willpower="on")

@@ -118,6 +118,16 @@ def test_a_table_without_characters_renders(gm_client, gm, game):
     assert "No characters yet" in html(response)
 
 
+def test_an_empty_log_says_so_until_the_first_roll(gm_client, table):
+    """The GM's log was a blank column under its filters; the players' already said "No rolls yet"."""
+    character = table(Game.V5)
+    empty = '<p class="text-body-secondary small" data-empty>No rolls yet'
+    assert empty in html(gm_client.get(reverse("table", args=[character.campaign_id])))
+    assert empty in html(gm_client.get(reverse("log", args=[character.campaign_id])))  # the filters' answer
+    log_roll(character)
+    assert empty not in html(gm_client.get(reverse("table", args=[character.campaign_id])))
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_the_composer_fragment_offers_the_chosen_characters_traits(gm_client, table, set_ratings, game):
     first_character = table(game, name="Iria")

@@ -402,6 +402,18 @@ def test_the_turn_order_view(campaign, cast, gm_client):
     assert order(scene) == ["Mirel", "Zhen", "Guard"]
 
 
+def test_join_scene_is_offered_only_while_someone_is_left_to_join(campaign, cast, gm_client):
+    """With the whole cast in the scene the table shows no empty list and no Join button (it could
+    only post nobody, a 404); one joins when someone leaves."""
+    services.start_scene(campaign)
+    url = reverse("turn-order", args=[campaign.pk])
+    join = 'name="verb" value="join"'
+    assert join in html(gm_client.get(reverse("table", args=[campaign.pk])))  # the Guard is out
+    assert join not in html(gm_client.post(url, {"verb": "join", "character": cast["Guard"].pk}))
+    assert join not in html(gm_client.get(reverse("table", args=[campaign.pk])))
+    assert join in html(gm_client.post(url, {"verb": "leave", "character": cast["Arda"].pk}))
+
+
 # --- every roll records where play stood; the log filters by it --------------------------------
 
 

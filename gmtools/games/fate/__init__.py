@@ -165,7 +165,8 @@ NOTE_TEXTS: dict[str, Line] = {
     **{f"outcome_{outcome}": (lambda line: lambda p: str(line))(line) for outcome, line in OUTCOMES.items()},
     "opposed": _fate_opposed,
     "card": _fate_card,
-    "deck_reshuffled": lambda p: pgettext("fate", "the Fate deck was empty: all 81 cards reshuffled"),
+    # Said of a fresh deck's first card too (the time bar counted its 81 cards left): no "was empty".
+    "deck_reshuffled": lambda p: pgettext("fate", "all 81 cards of the Fate deck shuffled"),
     "taken_out": lambda p: npgettext("fate", "a %(shifts)d-shift hit takes the character out",
                                      "a %(shifts)d-shift hit takes the character out", p["shifts"]) % p,
     "stress_box": lambda p: pgettext("fate", "stress box %(box)d checked") % p,
