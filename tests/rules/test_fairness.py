@@ -7,17 +7,18 @@ test passes or fails the same way every run.
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from fractions import Fraction
-from itertools import groupby, product
+from itertools import accumulate, groupby, product
 from math import comb, erfc, exp, factorial, sqrt
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules import fate, v5
+from rules import fairness, fate, v5
 from rules.dice import RulesError
 from rules.fairness import (
     D10,
@@ -319,6 +320,199 @@ def test_the_specials_of_fair_rolls_are_as_expected():
             seen[special.code] += special.happened
     for code, ps in priors.items():
         assert tally(ps, seen[code]).verdict == "nothing_unusual", code
+
+
+# --- tally past the exact budget -----------------------------------------------------------------
+#
+# The accuracy the module's docstring promises: each tail within 1e-5 absolute; within 1e-3 relative
+# between 1e-4 and 1e-2 (where the verdict's cuts are: tails of 5e-3 and 5e-4); within 20 % below.
+ABSOLUTE = 1e-5
+RELATIVE_NEAR_CUTS = 1e-3
+RELATIVE_TINY = 0.2
+
+
+def exact_tails(ps: list[float], ks: list[int]) -> dict[int, tuple[float, float]]:
+    """{k: (P(X ≤ k), P(X ≥ k))} by the exact convolution, one pass for all ks from each end."""
+    n, out = len(ps), {}
+    for low in (True, False):
+        wanted = [k for k in ks if (k <= n - k) == low]
+        if not wanted:
+            continue
+        cap = max(wanted) if low else n - min(wanted)
+        counted = fairness._capped(ps if low else [1.0 - p for p in ps], cap)  # P(0 … cap), P(> cap)
+        at_most = list(accumulate(counted[:-1]))
+        at_least = list(accumulate(reversed(counted)))[::-1]
+        for k in wanted:
+            j = k if low else n - k
+            out[k] = (min(1.0, at_most[j]), min(1.0, at_least[j])) if low else (min(1.0, at_least[j]), min(1.0, at_most[j]))
+    return out
+
+
+def prior_families(rng: random.Random, n: int) -> dict[str, list[float]]:
+    """Prior vectors of every shape the approximation treats apart: symmetric and skewed, a few
+    distinct chances or all distinct, a tiny variance (Poisson-like, or chances near 0 and near 1
+    at once), certain and impossible rolls mixed in."""
+    def draw(chance):
+        return [chance() for _ in range(n)]
+
+    return {
+        "uniform": draw(rng.random),
+        "small": draw(lambda: rng.random() * 0.05),
+        "v5_criticals": draw(lambda: rng.choice([0.01, 0.05, 0.1, 0.17, 0.26, 0.35])),
+        "rare": draw(lambda: rng.random() * 30 / n),
+        "very_rare": draw(lambda: rng.random() * 3 / n),
+        "near_0_and_1": draw(lambda: rng.choice([rng.random() * 20 / n, 1 - rng.random() * 20 / n])),
+        "a_few_halves": draw(lambda: 0.5 if rng.random() < 40 / n else 1e-4),
+        "u_shaped": draw(lambda: rng.betavariate(0.2, 0.2)),
+        "with_certain": draw(lambda: rng.choice([0.0, 1.0, rng.random() * 0.3, 1e-120])),
+        "halves": [0.5] * n,  # n odd: a count 1/2 from the mean (the first order there past variance 400)
+    }
+
+
+@pytest.mark.parametrize("seed, n", [(1, 301), (2, 801), (3, 2001)])
+def test_tally_past_the_budget_is_within_its_stated_accuracy(monkeypatch, seed, n):
+    # Every count from 14 standard deviations below the mean to 14 above, for every family, all
+    # through the approximation (a budget of 0) and against the exact convolution.
+    monkeypatch.setattr(fairness, "EXACT_BUDGET", 0)
+    rng = random.Random(seed)
+    for family, ps in prior_families(rng, n).items():
+        mean, sd = sum(ps), sqrt(sum(p * (1 - p) for p in ps))
+        ks = list(range(max(0, int(mean - 14 * sd) - 5), min(n, int(mean + 14 * sd) + 6) + 1))
+        ks = sorted(set(ks[:: max(1, len(ks) // 80)]) | {int(mean), int(mean) + 1})
+        exact = exact_tails(ps, ks)
+        for k in ks:
+            got = tally(ps, k)
+            for approx, true in zip((got.p_at_most, got.p_at_least), exact[k]):
+                where = (family, n, k, approx, true)
+                assert abs(approx - true) <= ABSOLUTE, where
+                if 1e-4 <= true <= 1e-2:
+                    assert abs(approx / true - 1) <= RELATIVE_NEAR_CUTS, where
+                elif 1e-300 < true < 1e-4:
+                    assert abs(approx / true - 1) <= RELATIVE_TINY, where
+            exact_p = min(1.0, 2 * min(exact[k]))
+            if all(abs(exact_p / cut - 1) > RELATIVE_NEAR_CUTS for cut in (0.01, 0.001)):
+                assert got.verdict == verdict(exact_p), (family, n, k)
+
+
+def test_every_branch_of_the_approximation_is_exercised(monkeypatch):
+    # What the test above goes through: the second-order formula, the neighbouring count at the
+    # mean, the first order at the mean (variance over NEIGHBOUR_BELOW), the exact tilted sum.
+    monkeypatch.setattr(fairness, "EXACT_BUDGET", 0)
+    used = Counter()
+    for name in ("_mass", "_tilted_tails"):
+        original = getattr(fairness, name)
+        monkeypatch.setattr(fairness, name, lambda *a, _f=original, _n=name: used.update([_n]) or _f(*a))
+    original_correction = fairness._correction
+    monkeypatch.setattr(fairness, "_correction", lambda point: used.update(
+        ["second" if abs(point.w) >= fairness._CENTRE else "first"]) or original_correction(point))
+    tally([0.5] * 2001, 1000)  # variance 500, the mean 1000.5: the first order at the mean
+    tally([100.5 / 600] * 600, 100)  # variance 84, the mean 100.5: the neighbouring count
+    tally([0.001] * 3000, 3)  # variance 3: the tilted sum
+    assert {"_mass", "_tilted_tails", "second", "first"} <= set(used)
+
+
+def test_a_tiny_tail_keeps_its_order_of_magnitude():
+    # 5,000 rolls at 10 %: 500 expected. The binomial's tails, exact in integers, against tally's.
+    n, rolls = 5000, [0.1] * 5000
+
+    def binomial_at_least(k: int) -> float:
+        total, term = 0, comb(n, k) * 9 ** (n - k)  # C(n, j)·9^(n − j), j from k up
+        for j in range(k, n + 1):
+            total, term = total + term, term * (n - j) // ((j + 1) * 9)
+        return float(Fraction(total, 10**n))
+
+    for k, about in ((630, 1.8e-9), (700, 2e-19), (900, 3e-66), (1400, 1.3e-279)):
+        got = tally(rolls, k)
+        true = binomial_at_least(k)
+        assert true == pytest.approx(about, rel=0.9)
+        assert got.p_at_least == pytest.approx(true, rel=1e-3) and got.p_at_least > 0
+        assert got.verdict == "very_unusual"
+    got = tally(rolls, 630)
+    assert 1e-10 < got.p_value < 1e-8  # neither 0 nor anywhere near the cuts
+    # Distinct priors, against the convolution: the far tails both ways.
+    rng = random.Random(8)
+    ps = [rng.uniform(0.02, 0.3) for _ in range(4000)]
+    for k in (480, 780):
+        exact = exact_tails(ps, [k])[k]
+        got = tally(ps, k)
+        assert got.p_at_most == pytest.approx(exact[0], rel=1e-3) and got.p_at_least == pytest.approx(exact[1], rel=1e-3)
+        assert min(exact) < 1e-6
+
+
+def test_one_rare_result_in_a_huge_campaign():
+    # One roll in 300,000 got a result of chance 1e-10 (P = 3e-5): a count next to the end of the
+    # possible ones, where the saddlepoint's formula errs most (+66 % here); the sum tilted to the
+    # point, summed exactly, answers instead.
+    for chance in (1e-10, 1e-9, 1e-6):
+        n = 300_000
+        got = tally([chance] * n, 1)
+        none = math.exp(n * math.log1p(-chance))
+        assert got.p_at_least == pytest.approx(-math.expm1(n * math.log1p(-chance)), rel=1e-9)
+        assert got.p_at_most == pytest.approx(none + n * chance * none / (1 - chance), rel=1e-9)
+
+
+def test_tally_within_the_budget_is_the_convolution_unchanged():
+    # 5,000 rolls seen 20 times is at the budget: the exact convolution, to the last bit.
+    rng = random.Random(3)
+    ps = [rng.uniform(0.001, 0.01) for _ in range(5000)]
+    assert len(ps) * 20 <= fairness.EXACT_BUDGET < len(ps) * 21
+    counted = fairness._capped(ps, 20)
+    got = tally(ps, 20)
+    assert (got.p_at_most, got.p_at_least) == (math.fsum(counted[:-1]), counted[-2] + counted[-1])
+
+
+@given(st.lists(st.sampled_from([1e-9, 0.01, 0.2, 0.5, 0.7, 0.99, 1 - 1e-12]) | st.floats(1e-6, 1 - 1e-6), min_size=1,
+                max_size=40), st.data())
+def test_the_tilted_sum_is_exact(priors, data):
+    # Where the saddlepoint's formula would err, the sum tilted to the point is summed exactly:
+    # from any tilt, the same tails as the convolution.
+    events = fairness._Events(Counter(priors))
+    k = data.draw(st.integers(0, len(priors)))
+    x = data.draw(st.sampled_from([k - 0.5, k + 0.5]).filter(lambda x: 0 < x < len(priors)) if 0 < k < len(priors)
+                  else st.just(0.5 if k == 0 else len(priors) - 0.5))
+    got = fairness._tilted_tails(events, k, events.saddle(x, 0.0))
+    assert got == pytest.approx(fairness._exact_tails(priors, k), rel=1e-9, abs=1e-15)
+
+
+def test_past_the_budget_at_the_ends():
+    tails = fairness._beyond_budget
+    assert tails([1.0, 1.0, 0.0, 1e-200], 1) == (0.0, 1.0)  # fewer than the certain rolls
+    assert tails([1.0, 1.0, 0.0, 1e-200], 2) == (1.0, 1.0)  # exactly the certain ones
+    assert tails([1.0, 1.0, 0.0, 1e-200], 3) == (1.0, 0.0)  # more than can happen (1e-200: never)
+    assert tails([0.3] * 10, 0)[1] == 1.0 and tails([0.3] * 10, 10)[0] == 1.0
+    at_most, at_least = tails([0.3] * 10 + [1.0] * 5, 15)  # all of them: 0.3^10
+    assert at_most == 1.0 and at_least == pytest.approx(0.3**10, rel=1e-9)
+    # A lump inside the counts: all 31 even chances and none of the 1e-20 ones (2^-31).
+    assert tails([0.5] * 31 + [1e-20] * 31, 31)[1] == pytest.approx(0.5**31, rel=1e-9)
+
+
+def binomial_window(n: int, p: float, low: int, high: int) -> list[float]:
+    """P(Binomial(n, p) = j) for j = low … high, from lgamma (relative error ~1e-10 at n = 50,000)."""
+    return [math.exp(math.lgamma(n + 1) - math.lgamma(j + 1) - math.lgamma(n - j + 1) + j * math.log(p)
+                     + (n - j) * math.log1p(-p)) for j in range(low, high + 1)]
+
+
+def test_a_hundred_thousand_rolls():
+    # As many rolls as the page may see, the budget untouched: 50,000 rolls at 10 % and 50,000 at
+    # 30 %, against the two binomials convolved (each within 8 standard deviations of its mean).
+    ps = [0.1, 0.3] * 50_000
+    windows = []
+    for p in (0.1, 0.3):
+        mean, sd = 50_000 * p, sqrt(50_000 * p * (1 - p))
+        low = int(mean - 8 * sd)
+        windows.append((low, binomial_window(50_000, p, low, int(mean + 8 * sd))))
+    (low_a, a), (low_b, b) = windows
+    pmf = [0.0] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        for j, y in enumerate(b):
+            pmf[i + j] += x * y
+    mean, sd = sum(ps), sqrt(sum(p * (1 - p) for p in ps))
+    for z in (-6, -3, -1, 0, 1, 3, 6):
+        k = round(mean + z * sd)
+        got = tally(ps, k)
+        at = k - low_a - low_b
+        assert got.p_at_most == pytest.approx(math.fsum(pmf[: at + 1]), rel=1e-3, abs=1e-9), z
+        assert got.p_at_least == pytest.approx(math.fsum(pmf[at:]), rel=1e-3, abs=1e-9), z
 
 
 # --- the mean percentile, streaks ------------------------------------------------------------------
