@@ -21,28 +21,15 @@ from django.test import AsyncClient, Client
 from django.urls import reverse
 
 from gmtools import live, services
-from gmtools.composer import ComposerForm
 from gmtools.models import Campaign, Change, ChangeKind, Character, Roll, Scene
 from gmtools.sheets import Game
-from tests.web.helpers import COMMON, DEFAULTS, POOL_TRAITS, Faces
+from tests.web.helpers import Faces, compose_and_roll
 from tests.web.test_admin import form_data
 
 
 def roll(campaign: Campaign, character: Character | None, faces: tuple[int, ...], **data) -> Roll:
     """A roll of the game's usual traits (V5 fixture: Strength 2 + Brawl 1 at Hunger 1: two dice and a hunger die)."""
-    scene = Scene.objects.current(campaign)
-    fields = {**COMMON, **DEFAULTS[campaign.game], **data}
-    if character is not None:
-        fields["character"] = character.pk
-        for name, key in zip(("first", "second"), POOL_TRAITS[campaign.game]):
-            if key:
-                fields.setdefault(name, character.traits.get(key=key).pk)
-    form = ComposerForm(campaign, fields, scene=scene)
-    assert form.is_valid(), form.errors
-    rng = Faces(*faces)
-    logged = services.record_roll(campaign, form.cleaned_data["composition"], rng)
-    assert rng.spent
-    return logged
+    return compose_and_roll(campaign, character, faces, **data)
 
 
 def changes(campaign: Campaign) -> list[tuple[str, bool]]:
