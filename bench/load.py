@@ -2,7 +2,9 @@
 
 The server is a club's: one ``python -m gmtools.serve --workers 2`` (uvicorn's supervisor, two
 worker processes sharing one port; the kernel gives each new connection to one of them) on a
-fresh PostgreSQL database with the demo loaded (tests/web/servers.py), DEBUG off, 127.0.0.1 only.
+fresh PostgreSQL database with the demo loaded (tests/web/servers.py), DEBUG off, 127.0.0.1 only,
+with the shared cache the README's production section sets up (``REDIS_URL``: the Redis at
+127.0.0.1:6379, or the one REDIS_URL names; without one each worker keeps its own, and says so).
 50 phones open the V5 demo campaign's player stream (this process: asyncio + httpx, light
 readers), so each worker holds some of them and hears of a roll made by the other only through
 PostgreSQL's NOTIFY. Locust (bench/load_http.py, in its own process) then sends the GM's
@@ -205,15 +207,30 @@ def report(results: dict, cluster: Cluster, load_before: float) -> int:
     return errors
 
 
+def shared_cache() -> str:
+    """REDIS_URL for the servers (set it in this process's environment, which they inherit)."""
+    url = os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/0")
+    try:
+        import redis
+
+        redis.Redis.from_url(url, socket_connect_timeout=2).ping()
+    except Exception as error:  # noqa: BLE001 - any failure means: no shared cache
+        del os.environ["REDIS_URL"]
+        return f"none (Redis at {url}: {error}); each worker caches alone"
+    return f"Redis at {url}"
+
+
 def main() -> int:
     reason = servers.postgres_unreachable()
     if reason is not None:
         print(f"loadtest: {reason}", file=sys.stderr)
         return 2
+    cache = shared_cache()
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="gmtools-load-") as workdir, servers.running(1, workers=WORKERS) as cluster:
         results = asyncio.run(measure(cluster, Path(workdir)))
         errors = report(results, cluster, load_before)
+    print(f"  shared cache: {cache}")
     return 1 if errors else 0
 
 

@@ -6,31 +6,37 @@ are therefore committed in the order of their ids, and "everything after change 
 query. A viewer's cursor is the id of the last change it applied; reconnecting with it (the
 ``after`` query parameter, or the ``Last-Event-ID`` header) resumes exactly there.
 
-Waking the streams:
-- PostgreSQL: ``pg_notify`` inside the writing transaction, which PostgreSQL delivers at commit to
-  every process LISTENing, so a roll made through one server process reaches viewers connected
-  to another. One listening connection per process.
-- SQLite (one process): the commit wakes the streams of this process directly.
-Either way a stream also re-reads the database every ``KEEPALIVE`` seconds, so a lost
-notification costs a few seconds, never a missed change.
+Waking the streams (``publish``, at commit):
+- PostgreSQL: ``pg_notify``, which PostgreSQL delivers to every process LISTENing, so a roll made
+  through one server process reaches viewers connected to another. One listening connection per
+  process.
+- SQLite (one process): the streams of this process directly.
+Either way a stream also re-reads the database every ``KEEPALIVE`` seconds, so a notification
+lost (a process killed between its commit and its notify) costs a few seconds, never a change.
 
 Per process and campaign, one ``Hub`` reads the new changes once per wake and keeps the recent
 ones for every stream of that campaign; each change is drawn once per audience and language
-(``render_change``, cached), not once per viewer. 50 phones watching one table cost one query
-and one or two renders per roll.
+(``render_change``), not once per viewer, and once for all the processes: the writer draws it
+for the players watching before it wakes anyone, into this process's memory and Django's cache
+(Redis under ``make serve``, which every worker reads). 50 phones on two workers cost one draw
+and one query per worker per roll.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import threading
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core.cache import cache
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connection, connections, transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
@@ -60,12 +66,43 @@ def announce(campaign_id: int, kind: str, *, roll: Roll | None = None, character
     # stream that has read up to change N can never later find a change numbered below N.
     list(Campaign.objects.select_for_update().filter(pk=campaign_id).values_list("pk"))
     change = Change.objects.create(campaign_id=campaign_id, kind=kind, roll=roll, character=character, public=public)
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, str(campaign_id)])
-    else:
-        transaction.on_commit(lambda: wake(campaign_id))
+    transaction.on_commit(lambda: publish(campaign_id, change.pk, public))
     return change
+
+
+def publish(campaign_id: int, change_id: int, public: bool) -> None:
+    """At commit: draw the change for the players watching the table, then wake every stream.
+
+    Drawn here, by the one process that wrote it, the streams of every process find it drawn
+    (``_once``) instead of each process drawing it again; the wake comes after, so none of them
+    looks too early. A GM's other tabs draw it themselves, once per process.
+    """
+    try:
+        if public:
+            for viewer in watching(campaign_id):
+                render_change(change_id, viewer)
+    finally:
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, str(campaign_id)])
+        else:
+            wake(campaign_id)
+
+
+def _watching_key(campaign_id: int, language: str) -> str:
+    return f"gmtools:watching:{campaign_id}:{language}"
+
+
+def watching(campaign_id: int) -> list[Viewer]:
+    """The players' viewers with a stream open on this campaign, in any process (as far as the
+    cache is shared: see settings.CACHES), each language once."""
+    keys = {_watching_key(campaign_id, code): code for code, _name in settings.LANGUAGES}
+    return [Viewer("player", keys[key]) for key in cache.get_many(list(keys))]
+
+
+def _watch(campaign_id: int, viewer: Viewer) -> None:
+    """A player stream says it is open (at its start and at each keep-alive): it lasts three keep-alives."""
+    cache.set(_watching_key(campaign_id, viewer.language), True, round(3 * KEEPALIVE))
 
 
 # --- drawing a change for a viewer --------------------------------------------------------------
@@ -99,13 +136,23 @@ def cached(change_id: int, viewer: Viewer) -> str | None:
         return _cache.get((change_id, viewer))
 
 
+# How long Django's cache keeps a drawing (the memory of each process keeps the latest CACHE_SIZE).
+SHARED_TIMEOUT = 600
+
+
 def _once(key: tuple, draw: Callable[[], str]) -> str:
-    """What ``draw`` gives, drawn once per process for ``key`` (a change's or a page's, see below)."""
+    """What ``draw`` gives for ``key`` (a change's or a page's, see below), drawn once: kept in
+    this process's memory, and in Django's cache for the other processes."""
     with _cache_lock:
         if key in _cache:
             _cache.move_to_end(key)
             return _cache[key]
-    html = draw()
+    # The key holds ints, strings and a frozen dataclass, whose repr is stable across processes.
+    shared = "gmtools:drawn:" + hashlib.sha256(repr(key).encode()).hexdigest()
+    html = cache.get(shared)
+    if html is None:
+        html = draw()
+        cache.set(shared, html, SHARED_TIMEOUT)
     with _cache_lock:
         _cache[key] = html
         while len(_cache) > CACHE_SIZE:
@@ -344,6 +391,13 @@ def event(name: str, data: str = "", id: int | None = None) -> str:
     return "\n".join(lines) + "\n\n"
 
 
+@lru_cache(maxsize=64)
+def _change_event(change_id: int, html: str) -> str:
+    """A change's event, written once for the streams that send the same drawing (a roll wakes
+    every phone at once; they share one ``html`` object, whose hash Python keeps)."""
+    return event("change", html, id=change_id)
+
+
 async def stream(campaign_id: int, cursor: int, viewer: Viewer, token: str = "") -> AsyncIterator[str]:
     """Server-sent events: each change after ``cursor`` drawn for the audience, then each new one.
 
@@ -353,7 +407,10 @@ async def stream(campaign_id: int, cursor: int, viewer: Viewer, token: str = "")
     audience = viewer.audience
     shared = hub(campaign_id)
     waiter = shared.subscribe()
+    watch = sync_to_async(_watch, thread_sensitive=False)  # the cache may be Redis: off the loop
     try:
+        if audience == "player":
+            await watch(campaign_id, viewer)
         yield f"retry: {RETRY_MS}\n\n"
         while True:
             waiter.clear()
@@ -372,11 +429,13 @@ async def stream(campaign_id: int, cursor: int, viewer: Viewer, token: str = "")
                 if audience == "player" and not row.public:
                     continue
                 html = cached(row.id, viewer) or await _drawn(row.id, viewer)
-                yield event("change", html, id=row.id)
+                yield _change_event(row.id, html)
             try:
                 await asyncio.wait_for(waiter.wait(), KEEPALIVE)
             except TimeoutError:
                 yield ": keep-alive\n\n"
+                if audience == "player":
+                    await watch(campaign_id, viewer)
                 await shared.refresh()
     finally:
         shared.unsubscribe(waiter)

@@ -162,6 +162,45 @@ def test_an_npc_change_draws_nothing_on_the_players_party(make_character):
     assert f'id="character-{npc.pk}"' not in live.render_change(change.pk, live.Viewer("player", "en"))
 
 
+# --- drawn once for every process -------------------------------------------------------------
+
+@pytest.mark.django_db(transaction=True)
+def test_the_writer_draws_a_change_for_the_players_watching_before_it_wakes_the_streams(v5, monkeypatch):
+    """Each process's streams would otherwise draw the change themselves when woken (make serve's
+    workers: the same roll drawn once per worker); drawn first, they find it in the cache."""
+    seen_at_wake: list[bool] = []
+    # PostgreSQL wakes the streams with NOTIFY, heard by a listener; this records the moment either way.
+    monkeypatch.setattr(live, "wake", lambda campaign_id: seen_at_wake.append(bool(live._cache)))
+    monkeypatch.setattr(live.connection, "vendor", "sqlite")
+    live._watch(v5.campaign_id, live.Viewer("player", "es"))  # one phone, in Spanish
+    logged = roll(v5.campaign, v5, (6, 2, 9))
+    change = Change.objects.get(roll=logged).pk
+    assert seen_at_wake == [True]
+    assert list(live._cache) == [(change, live.Viewer("player", "es"))]  # no English, no GM drawing
+
+    english = live.render_change(change, live.Viewer("player", "en"))
+    live._cache.clear()  # another process: its own memory is empty, the cache (Redis) is shared
+    monkeypatch.setattr(live, "_draw", lambda *args: pytest.fail("drawn twice"))
+    drawn = live.render_change(change, live.Viewer("player", "es"))
+    assert f'id="roll-{logged.pk}"' in drawn and drawn != english
+
+
+@pytest.mark.django_db(transaction=True)
+def test_with_no_phone_open_the_writer_draws_nothing(v5):
+    live._watch(v5.campaign_id + 1, live.Viewer("player", "en"))  # watching another table
+    roll(v5.campaign, v5, (6, 2, 9))
+    assert live._cache == {}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_player_stream_says_it_watches_for_three_keep_alives(v5, monkeypatch):
+    expiries = []
+    monkeypatch.setattr(live.cache, "set", lambda key, value, timeout: expiries.append((key, timeout)))
+    read(v5.campaign_id, 0, "player", v5.campaign.player_token, until=1,
+         write=in_thread(lambda: roll(v5.campaign, v5, (6, 2, 9))))
+    assert (f"gmtools:watching:{v5.campaign_id}:en", 3 * live.KEEPALIVE) in expiries
+
+
 # --- the stream -------------------------------------------------------------------------------
 
 def events(text: str) -> list[dict]:
