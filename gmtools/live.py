@@ -6,26 +6,24 @@ are therefore committed in the order of their ids, and "everything after change 
 query. A viewer's cursor is the id of the last change it applied; reconnecting with it (the
 ``after`` query parameter, or the ``Last-Event-ID`` header) resumes exactly there.
 
-Waking the streams (``publish``, at commit):
-- PostgreSQL: ``pg_notify``, which PostgreSQL delivers to every process LISTENing, so a roll made
-  through one server process reaches viewers connected to another. One listening connection per
-  process.
-- SQLite (one process): the streams of this process directly.
-Either way a stream also re-reads the database every ``KEEPALIVE`` seconds, so a notification
-lost (a process killed between its commit and its notify) costs a few seconds, never a change.
+Waking the streams:
+- PostgreSQL: ``pg_notify`` inside the writing transaction, which PostgreSQL delivers at commit to
+  every process LISTENing, so a roll made through one server process reaches viewers connected
+  to another. One listening connection per process.
+- SQLite (one process): the commit wakes the streams of this process directly.
+Either way a stream also re-reads the database every ``KEEPALIVE`` seconds, so a lost
+notification costs a few seconds, never a missed change.
 
 Per process and campaign, one ``Hub`` reads the new changes once per wake and keeps the recent
 ones for every stream of that campaign; each change is drawn once per audience and language
-(``render_change``), not once per viewer, and once for all the processes: the writer draws it
-for the players watching before it wakes anyone, into this process's memory and Django's cache
-(Redis under ``make serve``, which every worker reads). 50 phones on two workers cost one draw
-and one query per worker per roll.
+(``render_change``, cached), not once per viewer, and once for all the processes that share
+Django's cache (Redis under ``make serve``: ``_drawn_once``). 50 phones watching one table on
+two workers cost one query per worker and one or two renders per roll.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import threading
 from collections import OrderedDict
@@ -35,7 +33,6 @@ from functools import lru_cache
 from typing import Literal
 
 from asgiref.sync import sync_to_async
-from django.conf import settings
 from django.core.cache import cache
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connection, connections, transaction
@@ -66,43 +63,12 @@ def announce(campaign_id: int, kind: str, *, roll: Roll | None = None, character
     # stream that has read up to change N can never later find a change numbered below N.
     list(Campaign.objects.select_for_update().filter(pk=campaign_id).values_list("pk"))
     change = Change.objects.create(campaign_id=campaign_id, kind=kind, roll=roll, character=character, public=public)
-    transaction.on_commit(lambda: publish(campaign_id, change.pk, public))
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, str(campaign_id)])
+    else:
+        transaction.on_commit(lambda: wake(campaign_id))
     return change
-
-
-def publish(campaign_id: int, change_id: int, public: bool) -> None:
-    """At commit: draw the change for the players watching the table, then wake every stream.
-
-    Drawn here, by the one process that wrote it, the streams of every process find it drawn
-    (``_once``) instead of each process drawing it again; the wake comes after, so none of them
-    looks too early. A GM's other tabs draw it themselves, once per process.
-    """
-    try:
-        if public:
-            for viewer in watching(campaign_id):
-                render_change(change_id, viewer)
-    finally:
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, str(campaign_id)])
-        else:
-            wake(campaign_id)
-
-
-def _watching_key(campaign_id: int, language: str) -> str:
-    return f"gmtools:watching:{campaign_id}:{language}"
-
-
-def watching(campaign_id: int) -> list[Viewer]:
-    """The players' viewers with a stream open on this campaign, in any process (as far as the
-    cache is shared: see settings.CACHES), each language once."""
-    keys = {_watching_key(campaign_id, code): code for code, _name in settings.LANGUAGES}
-    return [Viewer("player", keys[key]) for key in cache.get_many(list(keys))]
-
-
-def _watch(campaign_id: int, viewer: Viewer) -> None:
-    """A player stream says it is open (at its start and at each keep-alive): it lasts three keep-alives."""
-    cache.set(_watching_key(campaign_id, viewer.language), True, round(3 * KEEPALIVE))
 
 
 # --- drawing a change for a viewer --------------------------------------------------------------
@@ -136,23 +102,13 @@ def cached(change_id: int, viewer: Viewer) -> str | None:
         return _cache.get((change_id, viewer))
 
 
-# How long Django's cache keeps a drawing (the memory of each process keeps the latest CACHE_SIZE).
-SHARED_TIMEOUT = 600
-
-
 def _once(key: tuple, draw: Callable[[], str]) -> str:
-    """What ``draw`` gives for ``key`` (a change's or a page's, see below), drawn once: kept in
-    this process's memory, and in Django's cache for the other processes."""
+    """What ``draw`` gives, drawn once per process for ``key`` (a change's or a page's, see below)."""
     with _cache_lock:
         if key in _cache:
             _cache.move_to_end(key)
             return _cache[key]
-    # The key holds ints, strings and a frozen dataclass, whose repr is stable across processes.
-    shared = "gmtools:drawn:" + hashlib.sha256(repr(key).encode()).hexdigest()
-    html = cache.get(shared)
-    if html is None:
-        html = draw()
-        cache.set(shared, html, SHARED_TIMEOUT)
+    html = draw()
     with _cache_lock:
         _cache[key] = html
         while len(_cache) > CACHE_SIZE:
@@ -377,9 +333,50 @@ async def _drawn(change_id: int, viewer: Viewer) -> str:
     key = (asyncio.get_running_loop(), change_id, viewer)
     drawing = _drawing.get(key)
     if drawing is None:
-        drawing = _drawing[key] = asyncio.ensure_future(read(render_change, change_id, viewer))
+        drawing = _drawing[key] = asyncio.ensure_future(_drawn_once(change_id, viewer))
         drawing.add_done_callback(lambda _done: _drawing.pop(key, None))
     return await asyncio.shield(drawing)
+
+
+# How long a process waits for another's drawing of a change before drawing it itself (a drawing
+# takes 10-50 ms; the other process may have died).
+SHARED_WAIT = 2.0
+SHARED_POLL = 0.01
+SHARED_TIMEOUT = 600  # seconds a drawing stays in the shared cache
+
+
+async def _drawn_once(change_id: int, viewer: Viewer) -> str:
+    """Draw a change once for every process that shares Django's cache.
+
+    One NOTIFY wakes the streams of every worker of ``make serve`` at once; with the cache in Redis
+    (README, "Production") the first worker to claim a change draws it and the others read its
+    drawing. With each process's own cache (SQLite, or no REDIS_URL) every claim succeeds: each
+    process draws, as before.
+    """
+    shared = f"gmtools:drawn:{change_id}:{viewer.audience}:{viewer.language}:{viewer.base}"
+    waited = 0.0
+    while True:
+        html, mine = await read(_claim, shared)
+        if html is not None:
+            return _remember(change_id, viewer, html)
+        if mine or waited >= SHARED_WAIT:
+            break
+        await asyncio.sleep(SHARED_POLL)
+        waited += SHARED_POLL
+    html = await read(render_change, change_id, viewer)
+    await read(cache.set, shared, html, SHARED_TIMEOUT)
+    return html
+
+
+def _claim(shared: str) -> tuple[str | None, bool]:
+    """The change as another process drew it, or whether this process may draw it (a lock that
+    lasts as long as a process waits)."""
+    html = cache.get(shared)
+    return html, html is None and cache.add(f"{shared}:claimed", True, round(SHARED_WAIT) + 1)
+
+
+def _remember(change_id: int, viewer: Viewer, html: str) -> str:
+    return _once((change_id, viewer), lambda: html)
 
 
 # --- the stream -------------------------------------------------------------------------------
@@ -407,10 +404,7 @@ async def stream(campaign_id: int, cursor: int, viewer: Viewer, token: str = "")
     audience = viewer.audience
     shared = hub(campaign_id)
     waiter = shared.subscribe()
-    watch = sync_to_async(_watch, thread_sensitive=False)  # the cache may be Redis: off the loop
     try:
-        if audience == "player":
-            await watch(campaign_id, viewer)
         yield f"retry: {RETRY_MS}\n\n"
         while True:
             waiter.clear()
@@ -434,8 +428,6 @@ async def stream(campaign_id: int, cursor: int, viewer: Viewer, token: str = "")
                 await asyncio.wait_for(waiter.wait(), KEEPALIVE)
             except TimeoutError:
                 yield ": keep-alive\n\n"
-                if audience == "player":
-                    await watch(campaign_id, viewer)
                 await shared.refresh()
     finally:
         shared.unsubscribe(waiter)

@@ -141,10 +141,10 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL;",
     }
 
-# The cache (the odds of extended actions, the count of wrong player links, the live changes as
-# drawn): in each process's memory by default; in Redis when REDIS_URL is set, so that every worker
-# of ``make serve`` shares it. Its keys hold row ids, so they are prefixed with the database's name:
-# two databases sharing one Redis (a test server beside a club's) never read each other's entries.
+# The cache (the odds of extended actions, the count of wrong player links): in each process's
+# memory by default; in Redis when REDIS_URL is set, so that every worker of ``make serve`` shares
+# it. Its keys hold row ids, so they are prefixed with the database's name: two databases sharing
+# one Redis (a test server beside a club's) never read each other's entries.
 if os.environ.get("REDIS_URL"):
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ["REDIS_URL"],
                           "KEY_PREFIX": str(DATABASES["default"]["NAME"])}}

@@ -99,3 +99,20 @@ def test_with_redis_every_worker_counts_the_same_wrong_player_links():
     assert run(["-c", miss.format(body=body)], env).stdout.strip() == "True"  # one worker counts the misses
     held = run(["-c", miss.format(body="print(throttle.held_back(r)); cache.clear()")], env)
     assert held.stdout.strip() == "True", held.stderr  # another worker holds the address back
+
+
+@pytest.mark.skipif(_redis_unreachable() is not None, reason="Redis is not running here")
+def test_two_databases_sharing_one_redis_never_read_each_others_entries(tmp_path):
+    """The cache's keys hold row ids (an extended action's odds): a test server's database beside a
+    club's, on one Redis, must not answer with the other's entries."""
+    script = ("import django, os; os.environ['DJANGO_SETTINGS_MODULE']='gmtools.settings'; django.setup(); "
+              "from django.core.cache import cache; {body}")
+
+    def env(database: str) -> dict[str, str]:
+        return {"REDIS_URL": "redis://127.0.0.1:6379/9", "SECRET_KEY": PRODUCTION["SECRET_KEY"],
+                "DATABASE_URL": f"sqlite:///{tmp_path / database}"}
+    written = run(["-c", script.format(body="cache.set('odds:1', 'club', 60); print(cache.get('odds:1'))")], env("club.sqlite3"))
+    assert written.stdout.strip() == "club", written.stderr
+    other = run(["-c", script.format(body="print(cache.get('odds:1'))")], env("test.sqlite3"))
+    same = run(["-c", script.format(body="print(cache.get('odds:1')); cache.delete('odds:1')")], env("club.sqlite3"))
+    assert (other.stdout.strip(), same.stdout.strip()) == ("None", "club")

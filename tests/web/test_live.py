@@ -16,6 +16,7 @@ import time
 import pytest
 from asgiref.sync import sync_to_async
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.db import connections
 from django.test import AsyncClient, Client
 from django.urls import reverse
@@ -164,41 +165,41 @@ def test_an_npc_change_draws_nothing_on_the_players_party(make_character):
 
 # --- drawn once for every process -------------------------------------------------------------
 
+def drawn_by_streams(change_id: int, viewer: live.Viewer) -> str:
+    """What a stream of this process sends for a change (``live._drawn``), in an event loop of its own."""
+    return asyncio.run(live._drawn(change_id, viewer))
+
+
 @pytest.mark.django_db(transaction=True)
-def test_the_writer_draws_a_change_for_the_players_watching_before_it_wakes_the_streams(v5, monkeypatch):
-    """Each process's streams would otherwise draw the change themselves when woken (make serve's
-    workers: the same roll drawn once per worker); drawn first, they find it in the cache."""
-    seen_at_wake: list[bool] = []
-    # PostgreSQL wakes the streams with NOTIFY, heard by a listener; this records the moment either way.
-    monkeypatch.setattr(live, "wake", lambda campaign_id: seen_at_wake.append(bool(live._cache)))
-    monkeypatch.setattr(live.connection, "vendor", "sqlite")
-    live._watch(v5.campaign_id, live.Viewer("player", "es"))  # one phone, in Spanish
+def test_a_process_that_finds_a_change_claimed_reads_the_other_processs_drawing(v5, monkeypatch):
+    """make serve's workers, woken by one NOTIFY, share Django's cache (Redis): the first to claim a
+    change draws it, the others wait for that drawing instead of drawing it again."""
     logged = roll(v5.campaign, v5, (6, 2, 9))
     change = Change.objects.get(roll=logged).pk
-    assert seen_at_wake == [True]
-    assert list(live._cache) == [(change, live.Viewer("player", "es"))]  # no English, no GM drawing
-
-    english = live.render_change(change, live.Viewer("player", "en"))
-    live._cache.clear()  # another process: its own memory is empty, the cache (Redis) is shared
+    viewer = live.Viewer("player", "en")
+    drawn = live.render_change(change, viewer)  # as the other process draws it...
+    live._cache.clear()
+    shared = f"gmtools:drawn:{change}:player:en:"
+    cache.add(f"{shared}:claimed", True, 5)  # ...having claimed it first
     monkeypatch.setattr(live, "_draw", lambda *args: pytest.fail("drawn twice"))
-    drawn = live.render_change(change, live.Viewer("player", "es"))
-    assert f'id="roll-{logged.pk}"' in drawn and drawn != english
+    timer = threading.Timer(0.1, lambda: cache.set(shared, drawn))  # its drawing arrives while this one waits
+    timer.start()
+    try:
+        assert drawn_by_streams(change, viewer) == drawn
+    finally:
+        timer.join()
+    assert live.cached(change, viewer) == drawn  # and stays in this process's memory
 
 
 @pytest.mark.django_db(transaction=True)
-def test_with_no_phone_open_the_writer_draws_nothing(v5):
-    live._watch(v5.campaign_id + 1, live.Viewer("player", "en"))  # watching another table
-    roll(v5.campaign, v5, (6, 2, 9))
-    assert live._cache == {}
-
-
-@pytest.mark.django_db(transaction=True)
-def test_a_player_stream_says_it_watches_for_three_keep_alives(v5, monkeypatch):
-    expiries = []
-    monkeypatch.setattr(live.cache, "set", lambda key, value, timeout: expiries.append((key, timeout)))
-    read(v5.campaign_id, 0, "player", v5.campaign.player_token, until=1,
-         write=in_thread(lambda: roll(v5.campaign, v5, (6, 2, 9))))
-    assert (f"gmtools:watching:{v5.campaign_id}:en", 3 * live.KEEPALIVE) in expiries
+def test_a_claim_whose_drawing_never_comes_is_drawn_here_after_the_wait(v5, monkeypatch):
+    monkeypatch.setattr(live, "SHARED_WAIT", 0.05)
+    logged = roll(v5.campaign, v5, (6, 2, 9))
+    change = Change.objects.get(roll=logged).pk
+    cache.add(f"gmtools:drawn:{change}:player:en::claimed", True, 5)  # a process that died drawing it
+    html = drawn_by_streams(change, live.Viewer("player", "en"))
+    assert f'id="roll-{logged.pk}"' in html
+    assert cache.get(f"gmtools:drawn:{change}:player:en:") == html  # for the other processes
 
 
 # --- the stream -------------------------------------------------------------------------------
