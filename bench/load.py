@@ -204,6 +204,11 @@ def report(results: dict, cluster: Cluster, load_before: float) -> int:
           f"{len(log_errors)} server log lines)")
     for line in (failures[:5] + phones.unexpected[:5] + phones.ended[:5] + log_errors[:10]):
         print(f"    {line}")
+    logs = cluster.logs()
+    if "Traceback" in logs:  # the error lines above name it; the whole first one says where
+        print("  the servers' first traceback:")
+        for line in logs[logs.index("Traceback"):].splitlines()[:60]:
+            print(f"    {line}")
     return errors
 
 
