@@ -33,7 +33,7 @@ from functools import lru_cache
 from typing import Literal
 
 from asgiref.sync import sync_to_async
-from django.core.cache import cache
+from django.core.cache import caches
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connection, connections, transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
@@ -348,10 +348,10 @@ SHARED_TIMEOUT = 600  # seconds a drawing stays in the shared cache
 async def _drawn_once(change_id: int, viewer: Viewer) -> str:
     """Draw a change once for every process that shares Django's cache.
 
-    One NOTIFY wakes the streams of every worker of ``make serve`` at once; with the cache in Redis
-    (README, "Production") the first worker to claim a change draws it and the others read its
-    drawing. With each process's own cache (SQLite, or no REDIS_URL) every claim succeeds: each
-    process draws, as before.
+    One NOTIFY wakes the streams of every worker of ``make serve`` at once; with the "live" cache in
+    Redis (README, "Production") the first worker to claim a change draws it and the others read its
+    drawing. Without REDIS_URL that cache keeps nothing (settings.CACHES): every claim succeeds and
+    each process draws, as before.
     """
     shared = f"gmtools:drawn:{change_id}:{viewer.audience}:{viewer.language}:{viewer.base}"
     waited = 0.0
@@ -364,13 +364,14 @@ async def _drawn_once(change_id: int, viewer: Viewer) -> str:
         await asyncio.sleep(SHARED_POLL)
         waited += SHARED_POLL
     html = await read(render_change, change_id, viewer)
-    await read(cache.set, shared, html, SHARED_TIMEOUT)
+    await read(caches["live"].set, shared, html, SHARED_TIMEOUT)
     return html
 
 
 def _claim(shared: str) -> tuple[str | None, bool]:
     """The change as another process drew it, or whether this process may draw it (a lock that
     lasts as long as a process waits)."""
+    cache = caches["live"]
     html = cache.get(shared)
     return html, html is None and cache.add(f"{shared}:claimed", True, round(SHARED_WAIT) + 1)
 

@@ -141,13 +141,20 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL;",
     }
 
-# The cache (the odds of extended actions, the count of wrong player links): in each process's
-# memory by default; in Redis when REDIS_URL is set, so that every worker of ``make serve`` shares
-# it. Its keys hold row ids, so they are prefixed with the database's name: two databases sharing
-# one Redis (a test server beside a club's) never read each other's entries.
+# The caches: "default" (the odds of extended actions, the count of wrong player links) and "live"
+# (each change as drawn for the live streams, gmtools.live._drawn_once). In Redis when REDIS_URL is
+# set, so that every worker of ``make serve`` shares them; else "default" is in each process's memory
+# and "live" holds nothing (one process has no one to share a drawing with, and the drawings would
+# crowd the counts out of a small in-memory cache). Their keys hold row ids, so they are prefixed
+# with the database's name: two databases sharing one Redis (a test server beside a club's) never
+# read each other's entries.
 if os.environ.get("REDIS_URL"):
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ["REDIS_URL"],
-                          "KEY_PREFIX": str(DATABASES["default"]["NAME"])}}
+    _REDIS = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ["REDIS_URL"],
+              "KEY_PREFIX": str(DATABASES["default"]["NAME"])}
+    CACHES = {"default": _REDIS, "live": _REDIS}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+              "live": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

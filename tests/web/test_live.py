@@ -16,7 +16,7 @@ import time
 import pytest
 from asgiref.sync import sync_to_async
 from django.contrib.auth.models import User
-from django.core.cache import cache
+from django.core.cache import caches
 from django.db import connections
 from django.test import AsyncClient, Client
 from django.urls import reverse
@@ -170,8 +170,18 @@ def drawn_by_streams(change_id: int, viewer: live.Viewer) -> str:
     return asyncio.run(live._drawn(change_id, viewer))
 
 
+@pytest.fixture
+def shared(settings):
+    """The "live" cache as the workers of make serve share it (Redis there; here in this process's memory)."""
+    settings.CACHES = {**settings.CACHES, "live": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                                                   "LOCATION": "live-tests"}}
+    caches["live"].clear()
+    yield caches["live"]
+    caches["live"].clear()
+
+
 @pytest.mark.django_db(transaction=True)
-def test_a_process_that_finds_a_change_claimed_reads_the_other_processs_drawing(v5, monkeypatch):
+def test_a_process_that_finds_a_change_claimed_reads_the_other_processs_drawing(v5, shared, monkeypatch):
     """make serve's workers, woken by one NOTIFY, share Django's cache (Redis): the first to claim a
     change draws it, the others wait for that drawing instead of drawing it again."""
     logged = roll(v5.campaign, v5, (6, 2, 9))
@@ -179,10 +189,10 @@ def test_a_process_that_finds_a_change_claimed_reads_the_other_processs_drawing(
     viewer = live.Viewer("player", "en")
     drawn = live.render_change(change, viewer)  # as the other process draws it...
     live._cache.clear()
-    shared = f"gmtools:drawn:{change}:player:en:"
-    cache.add(f"{shared}:claimed", True, 5)  # ...having claimed it first
+    key = f"gmtools:drawn:{change}:player:en:"
+    shared.add(f"{key}:claimed", True, 5)  # ...having claimed it first
     monkeypatch.setattr(live, "_draw", lambda *args: pytest.fail("drawn twice"))
-    timer = threading.Timer(0.1, lambda: cache.set(shared, drawn))  # its drawing arrives while this one waits
+    timer = threading.Timer(0.1, lambda: shared.set(key, drawn))  # its drawing arrives while this one waits
     timer.start()
     try:
         assert drawn_by_streams(change, viewer) == drawn
@@ -192,14 +202,25 @@ def test_a_process_that_finds_a_change_claimed_reads_the_other_processs_drawing(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_claim_whose_drawing_never_comes_is_drawn_here_after_the_wait(v5, monkeypatch):
+def test_a_claim_whose_drawing_never_comes_is_drawn_here_after_the_wait(v5, shared, monkeypatch):
     monkeypatch.setattr(live, "SHARED_WAIT", 0.05)
     logged = roll(v5.campaign, v5, (6, 2, 9))
     change = Change.objects.get(roll=logged).pk
-    cache.add(f"gmtools:drawn:{change}:player:en::claimed", True, 5)  # a process that died drawing it
+    shared.add(f"gmtools:drawn:{change}:player:en::claimed", True, 5)  # a process that died drawing it
     html = drawn_by_streams(change, live.Viewer("player", "en"))
     assert f'id="roll-{logged.pk}"' in html
-    assert cache.get(f"gmtools:drawn:{change}:player:en:") == html  # for the other processes
+    assert shared.get(f"gmtools:drawn:{change}:player:en:") == html  # for the other processes
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_process_keeps_no_drawing_in_the_cache_it_shares_with_nobody(v5):
+    """Without REDIS_URL the "live" cache keeps nothing: the drawings stay out of the in-memory
+    cache, where they would crowd out the odds and the count of wrong player links."""
+    logged = roll(v5.campaign, v5, (6, 2, 9))
+    change = Change.objects.get(roll=logged).pk
+    assert f'id="roll-{logged.pk}"' in drawn_by_streams(change, live.Viewer("player", "en"))
+    assert caches["live"].get(f"gmtools:drawn:{change}:player:en:") is None
+    assert live.cached(change, live.Viewer("player", "en"))  # this process keeps it in its own memory
 
 
 # --- the stream -------------------------------------------------------------------------------
