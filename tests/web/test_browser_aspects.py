@@ -32,6 +32,7 @@ from tests.web.test_browser import (  # noqa: F401 - fixtures
 from gmtools import services  # noqa: E402
 from gmtools.models import Aspect, Campaign, Scene  # noqa: E402
 from gmtools.sheets import Game  # noqa: E402
+from tests.web.test_browser_time import caught_up  # noqa: E402
 
 ZEROS = (0, 0, 0, 0)
 
@@ -44,7 +45,10 @@ def chip(page, text: str):
     return time_bar(page).locator(f".scene-aspect[data-aspect='{text}']")
 
 
-def add_scene_aspect(page, text: str, free: int = 0, boost: bool = False) -> None:
+def add_scene_aspect(page, campaign: Campaign, text: str, free: int = 0, boost: bool = False) -> None:
+    # Every change made so far applied first: an echo of the last one (the GM's own live stream)
+    # redraws the time bar, and could do it between opening the panel and filling it in.
+    caught_up(page, campaign)
     bar = time_bar(page)
     # Opened, not toggled: the GM's own live stream may redraw the time bar at any moment (it keeps what is open).
     bar.locator("details.add-scene-aspect").evaluate("details => { details.open = true; }")
@@ -81,9 +85,9 @@ def test_situation_aspects_advantages_boosts_and_notes_at_the_fate_table(page, b
     assert Scene.objects.get(pk=scene.pk).notes == "The east wing is on fire. Marta hides in the loft."
 
     # A situation aspect with a free invocation, and a boost; the composer offers both at once.
-    add_scene_aspect(page, "Crates everywhere", free=1)
+    add_scene_aspect(page, campaign, "Crates everywhere", free=1)
     expect(chip(page, "Crates everywhere")).to_contain_text("1 free")
-    add_scene_aspect(page, "Dazzled guard", free=0, boost=True)
+    add_scene_aspect(page, campaign, "Dazzled guard", free=0, boost=True)
     expect(chip(page, "Dazzled guard")).to_contain_text("boost")
     invoke = page.locator("#composer-invoke")
     expect(invoke).to_contain_text("Crates everywhere (scene, 1 free)")

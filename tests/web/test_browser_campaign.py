@@ -404,7 +404,7 @@ def fate_situation_aspect(page: Page, campaign: Campaign, pc: Character, gm: Use
     points = character_card(page, pc).locator("[data-resource=fate-points]")
     expect(points).to_have_text("3")
     start_scene_and_settle(page, campaign)
-    add_scene_aspect(page, "Thick smoke", free=1)
+    add_scene_aspect(page, campaign, "Thick smoke", free=1)
     expect(scene_chip(page, "Thick smoke")).to_contain_text("1 free")
     smoke = Aspect.objects.get(scene__isnull=False, text="Thick smoke")
     own = Aspect.objects.get(character=pc)

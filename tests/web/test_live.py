@@ -323,6 +323,20 @@ def test_a_player_stream_ends_when_the_gm_makes_a_new_link(v5):
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_new_link_among_the_changes_a_stream_replays_ends_it_before_it_sends_them(v5, monkeypatch):
+    """The GM made a new link between the stream's first two reads (the token, then the newest
+    change): the stream knows the old token and starts after the link's change; its replay from the
+    viewer's cursor then brings that change, with the new token."""
+    old = v5.campaign.player_token
+    roll(v5.campaign, v5, (6, 2, 9))
+    services.regenerate_player_link(Campaign.objects.get(pk=v5.campaign_id))
+    newest, _token = live._start(v5.campaign_id)
+    monkeypatch.setattr(live, "_start", lambda campaign_id: (newest, old))
+    got, _ = read(v5.campaign_id, 0, "player", old, until=1)
+    assert [e["event"] for e in got] == ["gone"]
+
+
+@pytest.mark.django_db(transaction=True)
 def test_a_viewer_too_far_behind_reloads_its_page(v5, monkeypatch):
     monkeypatch.setattr(live, "REPLAY_LIMIT", 3)
     monkeypatch.setattr(live.Hub, "KEEP", 2)
