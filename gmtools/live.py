@@ -17,7 +17,7 @@ notification costs a few seconds, never a missed change.
 Per process and campaign, one ``Hub`` reads the new changes once per wake and keeps the recent
 ones for every stream of that campaign; each change is drawn once per audience and language
 (``render_change``, cached), not once per viewer, and once for all the processes that share
-Django's cache (Redis under ``make serve``: ``_drawn_once``). 50 phones watching one table on
+the "live" cache (Redis under ``make serve``: ``_drawn_once``). 50 phones watching one table on
 two workers cost one query per worker and one or two renders per roll.
 """
 
@@ -360,14 +360,12 @@ async def _drawn_once(change_id: int, viewer: Viewer) -> str:
     while True:
         html, mine = await read(_claim, shared)
         if html is not None:
-            return _remember(change_id, viewer, html)
+            return _once((change_id, viewer), lambda: html)  # kept in this process's memory too
         if mine or waited >= SHARED_WAIT:
             break
         await asyncio.sleep(SHARED_POLL)
         waited += SHARED_POLL
-    html = await read(render_change, change_id, viewer)
-    await read(caches["live"].set, shared, html, SHARED_TIMEOUT)
-    return html
+    return await read(_draw_shared, change_id, viewer, shared)
 
 
 def _claim(shared: str) -> tuple[str | None, bool]:
@@ -378,8 +376,10 @@ def _claim(shared: str) -> tuple[str | None, bool]:
     return html, html is None and cache.add(f"{shared}:claimed", True, round(SHARED_WAIT) + 1)
 
 
-def _remember(change_id: int, viewer: Viewer, html: str) -> str:
-    return _once((change_id, viewer), lambda: html)
+def _draw_shared(change_id: int, viewer: Viewer, shared: str) -> str:
+    html = render_change(change_id, viewer)
+    caches["live"].set(shared, html, SHARED_TIMEOUT)
+    return html
 
 
 # --- the stream -------------------------------------------------------------------------------
