@@ -57,16 +57,21 @@ def where(page: Page) -> Locator:
 
 
 def start_scene(page: Page) -> None:
-    """Start the campaign's first scene from the time bar (a first story and episode come with it)."""
+    """Start the campaign's first scene from the time bar (a first story and episode come with it).
+
+    Waits for the stream's echo too: it redraws the cards, and an echo landing between a test's
+    fill and click once sent the old card's form (CI failed on it under load)."""
     expect(page.locator("#time-bar")).to_contain_text("No scene in play.")
     page.click("#time-bar details.new-scene summary")
     page.click("#start-scene")
     expect(where(page)).to_have_text("Story 1 · Episode 1 · Scene 1 · Turn 1")
+    caught_up(page)
 
 
 def next_turn(page: Page, turn: int) -> None:
     page.click("#next-turn")
     expect(where(page)).to_have_text(f"Story 1 · Episode 1 · Scene 1 · Turn {turn}")
+    caught_up(page)
 
 
 def budget(page: Page, character: Character) -> Locator:
@@ -134,8 +139,11 @@ def roll_into_wall(page: Page, action: ExtendedAction) -> None:
     page.select_option("#composer [name=extended]", str(action.pk))
 
 
-def caught_up(page: Page, campaign: Campaign) -> None:
-    """Wait until the page's live stream has applied every change made so far (its echoes included)."""
+def caught_up(page: Page, campaign: Campaign | None = None) -> None:
+    """Wait until the page's live stream has applied every change made so far (its echoes included);
+    without a campaign, that of the table the page shows."""
+    if campaign is None:
+        campaign = Campaign.objects.get(pk=re.search(r"/campaigns/(\d+)/", page.url)[1])
     latest = Change.objects.filter(campaign=campaign).aggregate(latest=Max("id"))["latest"] or 0
     page.wait_for_function(f"window.gmtoolsLive.cursor() >= {latest}")
 
