@@ -87,7 +87,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     # Serves static/ in every mode (DEBUG on or off) under the ASGI server; see the README.
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "gmtools.staticfiles.StaticFilesMiddleware",  # WhiteNoise, async-capable
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
