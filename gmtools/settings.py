@@ -150,7 +150,8 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # read each other's entries.
 if os.environ.get("REDIS_URL"):
     _REDIS = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ["REDIS_URL"],
-              "KEY_PREFIX": str(DATABASES["default"]["NAME"])}
+              "KEY_PREFIX": str(DATABASES["default"]["NAME"]),
+              "OPTIONS": {"pool_class": "gmtools.redis_pool.SharedConnectionPool"}}  # see that module
     CACHES = {"default": _REDIS, "live": _REDIS}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},

@@ -1,7 +1,8 @@
-"""Helpers shared by the web tests: scripted dice, the composer's defaults, parallel writers."""
+"""Helpers shared by the web tests: scripted dice, the composer's defaults, parallel writers, Redis."""
 
 from __future__ import annotations
 
+import socket
 import threading
 
 from django.db import close_old_connections, connection
@@ -86,3 +87,12 @@ def run_at_once(*jobs, timeout: float = 120) -> list:
         assert not thread.is_alive(), "a writer is stuck"
     close_old_connections()
     return results
+
+
+def redis_unreachable() -> str | None:
+    """Why the Redis at 127.0.0.1:6379 (there on this machine and in CI) cannot be used, or None."""
+    try:
+        socket.create_connection(("127.0.0.1", 6379), timeout=1).close()
+    except OSError:
+        return "no Redis at 127.0.0.1:6379"
+    return None

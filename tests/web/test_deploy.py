@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from gmtools import serve, throttle
+from tests.web.helpers import redis_unreachable
 
 ROOT = Path(__file__).resolve().parents[2]
 PRODUCTION = {
@@ -76,17 +77,7 @@ def test_https_settings_secure_the_cookies_and_the_transport():
     assert out[:4] == ["False", "False", "False", "False"]
 
 
-def _redis_unreachable() -> str | None:
-    import socket
-
-    try:
-        socket.create_connection(("127.0.0.1", 6379), timeout=1).close()
-    except OSError:
-        return "no Redis at 127.0.0.1:6379"
-    return None
-
-
-@pytest.mark.skipif(_redis_unreachable() is not None, reason="Redis is not running here")
+@pytest.mark.skipif(redis_unreachable() is not None, reason="Redis is not running here")
 def test_with_redis_every_worker_counts_the_same_wrong_player_links():
     """Two processes (two workers of ``make serve``) with REDIS_URL: the misses of one hold back the other."""
     env = {"REDIS_URL": "redis://127.0.0.1:6379/9", "SECRET_KEY": PRODUCTION["SECRET_KEY"]}
@@ -101,7 +92,7 @@ def test_with_redis_every_worker_counts_the_same_wrong_player_links():
     assert held.stdout.strip() == "True", held.stderr  # another worker holds the address back
 
 
-@pytest.mark.skipif(_redis_unreachable() is not None, reason="Redis is not running here")
+@pytest.mark.skipif(redis_unreachable() is not None, reason="Redis is not running here")
 def test_two_databases_sharing_one_redis_never_read_each_others_entries(tmp_path):
     """The cache's keys hold row ids (an extended action's odds): a test server's database beside a
     club's, on one Redis, must not answer with the other's entries."""
@@ -116,3 +107,36 @@ def test_two_databases_sharing_one_redis_never_read_each_others_entries(tmp_path
     other = run(["-c", script.format(body="print(cache.get('odds:1'))")], env("test.sqlite3"))
     same = run(["-c", script.format(body="print(cache.get('odds:1')); cache.delete('odds:1')")], env("club.sqlite3"))
     assert (other.stdout.strip(), same.stdout.strip()) == ("None", "club")
+
+
+@pytest.mark.skipif(redis_unreachable() is not None, reason="Redis is not running here")
+def test_with_redis_requests_and_streams_share_the_connections(tmp_path):
+    """Each request is a new async context and each stream's read a pool thread: Django's cache
+    objects made nearly each of them a new Redis connection. 40 requests' odds lookups and 40
+    changes claimed by 3 streams each open a handful between them."""
+    code = """
+import asyncio, os, django
+os.environ['DJANGO_SETTINGS_MODULE'] = 'gmtools.settings'
+django.setup()
+import redis
+from asgiref.sync import sync_to_async
+from django.core.cache import caches
+from gmtools import live
+
+server = redis.Redis.from_url(os.environ['REDIS_URL'])
+before = server.info('stats')['total_connections_received']
+
+async def table():
+    for n in range(40):
+        await asyncio.gather(sync_to_async(caches['default'].get)(f'odds:{n}'),
+                             *(live.read(live._claim, f'change:{n}:{stream}') for stream in range(3)))
+
+asyncio.run(asyncio.wait_for(table(), 60))
+caches['live'].clear()
+print(server.info('stats')['total_connections_received'] - before)
+"""
+    env = {"REDIS_URL": "redis://127.0.0.1:6379/9", "SECRET_KEY": PRODUCTION["SECRET_KEY"],
+           "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}"}
+    opened = run(["-c", code], env)
+    assert opened.returncode == 0, opened.stderr
+    assert int(opened.stdout) <= 12, opened.stdout  # Django alone: 122 (other clients of this Redis may add a few)
