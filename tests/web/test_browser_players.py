@@ -8,6 +8,8 @@ the test client's. Each test drives two pages at once, the GM's table at 1366×7
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 # The fixtures (browser, gm_user, dice) are imported so that pytest finds them in this module.
@@ -234,6 +236,14 @@ def test_the_tv_screen_shows_the_last_roll_big(browser, asgi_server, gm_user, ta
     big, small = (cards(tv.page).nth(i).locator(".die").first.bounding_box() for i in (0, 1))
     assert big["height"] > 1.5 * small["height"]  # the newest roll is the big one
     shot(tv.page, "players-tv")
+
+    # The GM voids the newest roll: it stays in the log, struck through, and the big one is the roll before it.
+    gm.page.once("dialog", lambda dialog: dialog.accept())
+    cards(gm.page).first.get_by_role("button", name="Void").click()
+    expect(cards(tv.page).first).to_have_class(re.compile(r"\broll-voided\b"))
+    voided, standing = (cards(tv.page).nth(i).locator(".die").first.bounding_box() for i in (0, 1))
+    assert standing["height"] > 1.5 * voided["height"]
+    shot(tv.page, "players-tv-voided")
     dice.assert_all_drawn()
     gm.check(), tv.check()
 
