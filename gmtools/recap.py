@@ -253,6 +253,9 @@ def luck_lines(numbers: stats.Stats) -> list[str]:
         "seen": special.tally.seen, "expected": number_format(round(special.tally.expected, 1), 1)}
         for special in numbers.specials) or gettext("none")
     dice = numbers.dice_sentence or gettext("none")
+    if numbers.voided_thrown:  # they were thrown: a loaded die must not hide behind a void (gmtools.stats)
+        dice += " " + ngettext("(with the dice of %(count)s voided roll)", "(with the dice of %(count)s voided rolls)",
+                               numbers.voided_thrown) % {"count": numbers.voided_thrown}
     # Each label a gettext call of its own (makemessages reads no call inside an f-string).
     labels = gettext("Luck"), gettext("Special results"), gettext("Dice")
     return [f"**{labels[0]}**: {md(rolled)}  ", f"**{labels[1]}**: {md(specials)}  ", f"**{labels[2]}**: {md(dice)}"]

@@ -194,6 +194,7 @@ class Stats:
     streaks: Streaks
     spent: tuple[tuple[Promise | str, int], ...]
     dice: tuple[DiceFit, ...]
+    voided_thrown: int = 0  # voided rolls whose dice count in ``dice`` (not in the luck)
 
     @property
     def empty(self) -> bool:
@@ -222,11 +223,14 @@ class _Tallies:
     spends: Counter = field(default_factory=Counter)
     faces: dict[str, Counter] = field(default_factory=dict)
     draws: dict[str, list[tuple[int, bool]]] = field(default_factory=dict)
+    voided_thrown: int = 0  # voided rolls in scope whose dice were counted
 
 
 def _thrown(play: TablePlay, dice: Mapping[str, Die], gathered: _Tallies, carried: dict[str, bool], kind: str,
-            result: Mapping[str, Any], shown: bool) -> None:
-    """Count the faces an entry threw; a deck's draw left out passes on its reshuffle to the next draw."""
+            result: Mapping[str, Any], shown: bool) -> bool:
+    """Count the faces an entry threw (whether it threw any in scope); a deck's draw left out passes
+    on its reshuffle to the next draw."""
+    counted = False
     for code, faces in play.thrown(kind, result):
         die = dice.get(code)
         if die is None:
@@ -234,13 +238,16 @@ def _thrown(play: TablePlay, dice: Mapping[str, Die], gathered: _Tallies, carrie
         if die.faces:
             if shown:
                 gathered.faces.setdefault(code, Counter()).update(faces)
+                counted = counted or bool(faces)
             continue
         for card, reshuffled in faces:
             if shown:
                 gathered.draws.setdefault(code, []).append((card, reshuffled or carried.get(code, False)))
                 carried[code] = False
+                counted = True
             elif reshuffled:
                 carried[code] = True
+    return counted
 
 
 def gather(rows: Iterable[Sequence[Any]], play: TablePlay, scope: Scope) -> _Tallies:
@@ -251,8 +258,8 @@ def gather(rows: Iterable[Sequence[Any]], play: TablePlay, scope: Scope) -> _Tal
         root = roots.get(parent, parent) if parent is not None else pk
         roots[pk] = root
         shown = scope.shows(scene, character, hidden, secret, revealed)
-        if play.thrown is not None:
-            _thrown(play, dice, gathered, carried, kind, result or {}, shown)
+        if play.thrown is not None and _thrown(play, dice, gathered, carried, kind, result or {}, shown):
+            gathered.voided_thrown += voided is not None
         if not shown or voided is not None:
             continue
         gathered.spends.update(spend.get("what") for spend in spends or ())
@@ -324,7 +331,7 @@ def aggregate(rows: Iterable[Sequence[Any]], system: GameSystem, scope: Scope, c
                    + sum(clicks.get(action, 0) for action in resource.adjustments)) for resource in play.spent)
     return Stats(rolls=len(gathered.lucks), mean=mean_percentile(gathered.lucks), histogram=_histogram(gathered.histogram),
                  specials=_seen(system, gathered), streaks=streaks(gathered.finals.values()), spent=spent,
-                 dice=_fits(play, gathered))
+                 dice=_fits(play, gathered), voided_thrown=gathered.voided_thrown)
 
 
 def one_click_spends(campaign: Campaign, play: TablePlay, scope: Scope) -> dict[str, int]:

@@ -642,6 +642,19 @@ def test_the_luck_of_many_rolls_tells_fair_dice_from_loaded_ones(gm_client, kind
     assert re.search(r"Critical win: 12 seen, [0-9.]+ expected", lines[1])
 
 
+def test_the_recaps_dice_line_says_it_counts_a_voided_rolls_dice(gm_client, gm, kindred):
+    """A voided roll did not count at the table (not in the luck), but its dice were thrown: the
+    fairness counts them, and the line says so."""
+    scene = scene_of(kindred.campaign, "Second thoughts")
+    roll(kindred, scene, (7, 2, 3, 4, 5), label="Talk")
+    services.void_roll(roll(kindred, scene, (10, 10, 10, 10, 10), label="Oops"), gm)
+    lines = luck_lines(body(export(gm_client, kindred.campaign)))
+    assert lines[0].startswith("**Luck**: 1 roll, ")
+    assert lines[2] == "**Dice**: 10 d10s: too few to tell (with the dice of 1 voided roll)"
+    es = luck_lines(body(export(gm_client, kindred.campaign, HTTP_ACCEPT_LANGUAGE="es")))
+    assert es[2].endswith("(con los dados de 1 tirada anulada)")
+
+
 def test_the_players_recap_luck_leaves_out_what_is_still_secret(gm_client, kindred):
     scene = scene_of(kindred.campaign, "Shadows")
     roll(kindred, scene, (7, 2, 3, 4, 5), label="Talk")
