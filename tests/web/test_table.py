@@ -197,6 +197,14 @@ def test_the_odds_fragment_shows_the_exact_odds_of_each_game(gm_client, gm, game
     assert "<svg" in fragment
 
 
+def test_the_v5_odds_name_a_critical_win_as_the_rules_and_the_luck_page_do(gm_client, gm):
+    """RULES.md's published Spanish term, "victoria crítica": the odds said "Crítico"."""
+    campaign = Campaign.objects.create(name="Odds", game=Game.V5, gm=gm)
+    gm_client.cookies["django_language"] = "es"
+    fragment = odds_of(gm_client, campaign, character="", dice=10, difficulty=2)
+    assert "Victoria crítica" in fragment and "Crítico<" not in fragment
+
+
 def test_the_fate_odds_follow_the_deck(gm_client, gm):
     campaign = Campaign.objects.create(name="Deck", game=Game.FATE, gm=gm, fate_uses_deck=True, fate_deck=[80, 0])
     fragment = odds_of(gm_client, campaign, character="", dice=0, difficulty=4)

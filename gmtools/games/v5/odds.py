@@ -42,7 +42,7 @@ def _chances(comp: Composition) -> OddsPanel:
         buys.append(Buy(_("Specialty"), o.p_win, engine.odds(replace(req, specialty=True)).p_win))
     buys.append(Buy(_("One more die"), o.p_win, engine.odds(replace(req, pool=req.pool + 1)).p_win))
     return OddsPanel(
-        chances=(Chance(_("Win"), o.p_win), Chance(_("Critical"), o.p_critical, "good"),
+        chances=(Chance(_("Win"), o.p_win), Chance(_("Critical win"), o.p_critical, "good"),
                  Chance(_("Messy critical"), o.p_messy, "bad"), Chance(_("Bestial failure"), o.p_bestial, "bad"),
                  Chance(_("Total failure"), o.p_total_failure, "bad")),
         bars=bars(o.distribution, lambda v: v >= req.needed), buys=tuple(buys),
