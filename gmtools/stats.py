@@ -194,7 +194,7 @@ class Stats:
     streaks: Streaks
     spent: tuple[tuple[Promise | str, int], ...]
     dice: tuple[DiceFit, ...]
-    voided_thrown: int = 0  # voided rolls whose dice count in ``dice`` (not in the luck)
+    voided_thrown: int  # voided rolls whose dice count in ``dice`` (not in the luck)
 
     @property
     def empty(self) -> bool:

@@ -53,7 +53,7 @@ from tests.web.test_browser_aspects import add_scene_aspect, chip as scene_chip
 from tests.web.test_browser_characters import card as card_named, open_panel, panel
 from tests.web.test_browser_time import roll_into_wall, start_scene
 
-from gmtools.models import Aspect, Campaign, Change, Character, ExtendedAction, Roll, Trait
+from gmtools.models import Aspect, Campaign, Character, ExtendedAction, Roll, Trait
 from gmtools.sheets import Game
 from gmtools.templatetags.table import percent
 from rules import exalted, fate, scifi, v5
@@ -180,11 +180,10 @@ def composer_value(page: Page, name: str) -> Locator:
 
 def start_scene_and_settle(page: Page, campaign: Campaign) -> None:
     """Start a scene from the time bar, then wait until both the click's answer and the GM's own live
-    stream have drawn it (either may come last and redraw the time bar, closing what a test opened)."""
+    stream have drawn it (either may come last and redraw the time bar, closing what a test opened;
+    ``start_scene`` waits for the stream)."""
     with page.expect_response(lambda r: r.url.endswith(f"/campaigns/{campaign.pk}/time/")):
         start_scene(page)
-    latest = Change.objects.filter(campaign=campaign).order_by("-id").values_list("id", flat=True).first()
-    page.wait_for_function(f"window.gmtoolsLive && window.gmtoolsLive.cursor() >= {latest}")
     page.evaluate("() => new Promise((done) => setTimeout(done, 100))")  # htmx's settle (20 ms), with room
 
 
