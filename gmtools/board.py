@@ -3,6 +3,9 @@ player view, shared by the views and the live streams so that both draw the same
 
 from __future__ import annotations
 
+import copy
+from dataclasses import dataclass
+
 from django.db.models import Max, Prefetch, QuerySet, prefetch_related_objects
 
 from gmtools import games
@@ -56,17 +59,22 @@ def annotate_turn(cast: list[Character], scene: Scene | None) -> None:
         c.in_scene = c.pk in taking_part  # outside the turn order, no action budget to show
 
 
-def turn_order(scene: Scene | None, cast: list[Character], player: bool = False) -> list[SceneParticipant]:
-    """The scene's turn order; whose turn it is: the first in the order who has not used up its turn.
+def participants(scene: Scene | None) -> list[SceneParticipant]:
+    """The scene's turn order as stored, with each character (one query; none without a scene)."""
+    return list(scene.participants.select_related("character")) if scene is not None else []
+
+
+def turn_order(rows: list[SceneParticipant], cast: list[Character], player: bool = False) -> list[SceneParticipant]:
+    """The turn order (``rows``: ``participants``) as an audience sees it; whose turn it is: the first
+    in the order who has not used up its turn.
 
     ``cast`` must be annotated (``annotate_turn``) so that nothing more is queried. For the
     players, a secret roll not yet revealed is no sign of having acted: the turn order must not
-    tell them the GM rolled for someone.
+    tell them the GM rolled for someone. ``rows`` are copied, not changed: the GM's and the
+    players' turn orders are drawn from the same read.
     """
-    if scene is None:
-        return []
     acted = {c.pk for c in cast if _turn_done(c, player)}
-    order = list(scene.participants.select_related("character"))
+    order = [copy.copy(p) for p in rows]
     current = next((p for p in order if p.character_id not in acted), None)
     for p in order:
         p.acted = p.character_id in acted
@@ -82,17 +90,38 @@ def _turn_done(c: Character, player: bool) -> bool:
     return done(c, rolls) if done is not None else bool(rolls)
 
 
+@dataclass
+class Table:
+    """The reads behind the time bar, the turn order and the cast, drawn for either audience
+    (``context``): a change's GM answer and its players' drawing share them (``Redraw``)."""
+
+    campaign: Campaign
+    scene: Scene | None
+    cast: list[Character]
+    order: list[SceneParticipant]
+    scene_aspects: list[Aspect]
+
+    @classmethod
+    def read(cls, campaign: Campaign, cards: bool = True) -> Table:
+        """``cards=False`` when no character's card is drawn (the cast then comes without what only a
+        card shows: see ``CARD_PREFETCH``)."""
+        scene = Scene.objects.current(campaign)
+        cast = list(characters(campaign) if cards else campaign.characters.in_table_order())
+        annotate_turn(cast, scene)
+        # The scene's situation aspects and boosts (Fate), shown in the time bar (they end with the scene).
+        holds_aspects = scene is not None and games.get(campaign.game).at_table.situation_aspects
+        scene_aspects = list(scene.aspects.filter(character__isnull=True)) if holds_aspects else []
+        return cls(campaign, scene, cast, participants(scene), scene_aspects)
+
+    def context(self, player: bool = False) -> dict:
+        return {"campaign": self.campaign, "scene": self.scene, "characters": self.cast, "scene_form": SceneForm(),
+                "scene_aspects": self.scene_aspects, "participants": turn_order(self.order, self.cast, player),
+                "undo": None if player else undo.offer(self.campaign)}
+
+
 def time_context(campaign: Campaign, player: bool = False, cards: bool = True) -> dict:
-    """The time bar, the turn order and the cast; ``cards=False`` when no character's card is drawn
-    (the cast then comes without what only a card shows: see ``cards_of``)."""
-    scene = Scene.objects.current(campaign)
-    cast = list(characters(campaign) if cards else campaign.characters.in_table_order())
-    annotate_turn(cast, scene)
-    # The scene's situation aspects and boosts (Fate), shown in the time bar (they end with the scene).
-    holds_aspects = scene is not None and games.get(campaign.game).at_table.situation_aspects
-    scene_aspects = list(scene.aspects.filter(character__isnull=True)) if holds_aspects else []
-    return {"campaign": campaign, "scene": scene, "characters": cast, "scene_form": SceneForm(), "scene_aspects": scene_aspects,
-            "participants": turn_order(scene, cast, player), "undo": None if player else undo.offer(campaign)}
+    """The time bar, the turn order and the cast (``Table``), for the GM or the players."""
+    return Table.read(campaign, cards).context(player)
 
 
 def extended_context(campaign: Campaign) -> dict:
@@ -131,45 +160,62 @@ PARTS: dict[str, frozenset[str]] = {
 }
 
 
-def redraw(campaign: Campaign, kind: str, roll: Roll | None = None, character_id: int | None = None,
-           player: bool = False, oob: bool = False) -> dict:
-    """What a change redraws, as the context of a ``live-change`` partial (GM's or players').
+class Redraw:
+    """What a change redraws, read once and drawn for either audience (``context``, the context of
+    a ``live-change`` partial, the GM's or the players').
 
     The live streams draw each change with it, and the GM's own click gets the same parts in its
     answer (``oob``: each swapped out of band), so the table that made a change and the tables
-    that hear of it show the same thing.
+    that hear of it show the same thing. The click's answer and the players' version of a roll
+    come from one ``Redraw`` (gmtools.live.predraw): the same reads, drawn twice.
     """
-    parts = PARTS[kind]
-    # A character change without a character is the cast changing (one made, edited, copied in or
-    # deleted, gmtools.characters): the whole list of cards, the turn order and the composer's list.
-    cast = kind == ChangeKind.CHARACTER and character_id is None and roll is None
-    if cast:
-        parts = parts - {"character"} | {"order", "cast"}
-    every_card = "characters" in parts or cast  # the cast's list draws every card too
-    context = time_context(campaign, player=player, cards=every_card)
-    if "characters" in parts:
-        wanted = {c.pk for c in context["characters"]}
-    elif "character" in parts:
-        wanted = {character_id or (roll.character_id if roll else None)} - {None}
-    else:
-        wanted = set()
-    shown = [c for c in context["characters"] if c.pk in wanted and (not player or c.kind == CharacterKind.PC)]
-    if not every_card:
-        prefetch_related_objects(shown, *CARD_PREFETCH)  # one card: not the whole cast's traits
-    cards: list[Roll] = []
-    if "cards" in parts and roll is not None:
+
+    def __init__(self, campaign: Campaign, kind: str, roll: Roll | None = None, character_id: int | None = None) -> None:
+        parts = PARTS[kind]
+        # A character change without a character is the cast changing (one made, edited, copied in or
+        # deleted, gmtools.characters): the whole list of cards, the turn order and the composer's list.
+        self.cast = kind == ChangeKind.CHARACTER and character_id is None and roll is None
+        if self.cast:
+            parts = parts - {"character"} | {"order", "cast"}
+        self.parts, self.roll = parts, roll
+        self.every_card = "characters" in parts or self.cast  # the cast's list draws every card too
+        self.table = Table.read(campaign, cards=self.every_card)
+        if "characters" in parts:
+            wanted = {c.pk for c in self.table.cast}
+        elif "character" in parts:
+            wanted = {character_id or (roll.character_id if roll else None)} - {None}
+        else:
+            wanted = set()
+        self.shown = [c for c in self.table.cast if c.pk in wanted]
         # The roll and the rest of its follow-up chain: a follow-up changes what its parent offers.
-        rolls = Roll.objects.for_log().filter(campaign=campaign, pk__in=roll.family())
-        cards = list(rolls.for_players() if player else rolls)
-    extended = "extended" in parts and not (kind == ChangeKind.ROLL and roll is not None and not roll.extended_id)
-    if extended:
-        context.update(extended_context(campaign))
-        if not player and campaign.extended_actions.exists():
+        self.cards = (list(Roll.objects.for_log().filter(campaign=campaign, pk__in=roll.family()))
+                      if "cards" in parts and roll is not None else [])
+        self.extended = "extended" in parts and not (kind == ChangeKind.ROLL and roll is not None and not roll.extended_id)
+        self.extended_context = extended_context(campaign) if self.extended else {}
+
+    def context(self, player: bool = False, oob: bool = False) -> dict:
+        campaign, parts = self.table.campaign, self.parts
+        context = self.table.context(player) | self.extended_context
+        shown = [c for c in self.shown if not player or c.kind == CharacterKind.PC]
+        if not self.every_card:
+            prefetch_related_objects(shown, *CARD_PREFETCH)  # one card: not the whole cast's traits
+        cards = self.cards
+        if player and cards:
+            seen = set(Roll.objects.filter(pk__in=[r.pk for r in cards]).for_players().values_list("pk", flat=True))
+            cards = [r for r in cards if r.pk in seen]
+        if self.extended and not player and campaign.extended_actions.exists():
             # Still chosen after a roll into it, until it ends (then it is no longer on offer).
-            context["roll_into"] = roll_into(campaign, context["scene"], chosen=roll.extended_id if roll else None, oob=oob)
-    context.update(cards=cards, shown=shown, player=player, oob=oob, show_time="time" in parts,
-                   show_order=bool({"order", "time"} & parts), show_extended=extended, show_link="link" in parts,
-                   show_undo="undo" in parts and not player, show_cast=cast)
-    if cast and not player:
-        context["composer_character"] = ComposerForm(campaign, scene=context["scene"])["character"]
-    return context
+            chosen = self.roll.extended_id if self.roll else None
+            context["roll_into"] = roll_into(campaign, self.table.scene, chosen=chosen, oob=oob)
+        context.update(cards=cards, shown=shown, player=player, oob=oob, show_time="time" in parts,
+                       show_order=bool({"order", "time"} & parts), show_extended=self.extended,
+                       show_link="link" in parts, show_undo="undo" in parts and not player, show_cast=self.cast)
+        if self.cast and not player:
+            context["composer_character"] = ComposerForm(campaign, scene=self.table.scene)["character"]
+        return context
+
+
+def redraw(campaign: Campaign, kind: str, roll: Roll | None = None, character_id: int | None = None,
+           player: bool = False, oob: bool = False) -> dict:
+    """What a change redraws for one audience (``Redraw``)."""
+    return Redraw(campaign, kind, roll, character_id).context(player, oob)

@@ -17,8 +17,9 @@ notification costs a few seconds, never a missed change.
 Per process and campaign, one ``Hub`` reads the new changes once per wake and keeps the recent
 ones for every stream of that campaign; each change is drawn once per audience and language
 (``render_change``, cached), not once per viewer, and once for all the processes that share
-the "live" cache (Redis under ``make serve``: ``_drawn_once``). 50 phones watching one table on
-two workers cost one query per worker and one or two renders per roll.
+the "live" cache (Redis under ``make serve``: ``_drawn_once``). A roll's players' version is
+drawn by the request that made it, from the reads of its own answer (``PlayersDrawing``): 50
+phones watching one table on two workers cost one query per worker and no drawing per roll.
 """
 
 from __future__ import annotations
@@ -27,8 +28,10 @@ import asyncio
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
 
@@ -63,6 +66,9 @@ def announce(campaign_id: int, kind: str, *, roll: Roll | None = None, character
     # stream that has read up to change N can never later find a change numbered below N.
     list(Campaign.objects.select_for_update().filter(pk=campaign_id).values_list("pk"))
     change = Change.objects.create(campaign_id=campaign_id, kind=kind, roll=roll, character=character, public=public)
+    drawing = _drawing_here.get()
+    if drawing is not None and kind == ChangeKind.ROLL and public:
+        drawing.claim(change)
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, str(campaign_id)])
@@ -150,6 +156,61 @@ def _draw(change_id: int, viewer: Viewer) -> str:
                            character_id=change.character_id, player=player)
     context["base_url"] = viewer.base
     return render_to_string("player.html#live-change" if player else "table.html#live-change", context)
+
+
+# --- the players' drawing of a roll, by the request that made it ---------------------------------
+
+@dataclass
+class PlayersDrawing:
+    """The players' version of the rolls a request makes, drawn by that request (``drawn_here``).
+
+    The request has just read what its roll redraws, for its own answer (``board.Redraw``); the
+    players' version comes from the same reads for the price of one more template, where each
+    process's streams would read the database again and draw it. So ``announce`` claims each roll
+    it records in the live cache before commit, as ``_drawn_once`` would, in the request's language
+    (the table's, most likely the phones'), and the streams of every process that wake at commit
+    wait for the drawing instead of making their own; after commit the request draws and stores it
+    (``store``). A claim not stored (another roll's, or a drawing that failed) is released at once,
+    and one never released (a process killed meanwhile) lapses after ``SHARED_WAIT``.
+    """
+
+    viewer: Viewer
+    claimed: list[Change] = field(default_factory=list)
+
+    def claim(self, change: Change) -> None:
+        if caches["live"].add(f"{_shared(change.id, self.viewer)}:claimed", True, round(SHARED_WAIT) + 1):
+            self.claimed.append(change)
+
+    def store(self, roll: Roll, draw: Callable[[], str]) -> None:
+        """Draw (``draw``, the players' ``live-change`` of ``roll``) for the changes claimed for it."""
+        mine = [change for change in self.claimed if change.roll_id == roll.pk]
+        stored = []
+        try:
+            if mine:
+                html = draw()
+                for change in mine:
+                    _once((change.id, self.viewer), lambda: html)
+                    caches["live"].set(_shared(change.id, self.viewer), html, SHARED_TIMEOUT)
+                    stored.append(change)
+        finally:
+            released = [f"{_shared(change.id, self.viewer)}:claimed" for change in self.claimed if change not in stored]
+            if released:
+                caches["live"].delete_many(released)
+
+
+_drawing_here: ContextVar[PlayersDrawing | None] = ContextVar("gmtools_players_drawing", default=None)
+
+
+@contextmanager
+def drawn_here() -> Iterator[PlayersDrawing]:
+    """Within this block, the public rolls announced are claimed for this request to draw for the
+    players (``PlayersDrawing``); the caller must ``store`` (or the streams wait ``SHARED_WAIT``)."""
+    drawing = PlayersDrawing(Viewer("player", translation.get_language()))
+    token = _drawing_here.set(drawing)
+    try:
+        yield drawing
+    finally:
+        _drawing_here.reset(token)
 
 
 # --- waking the streams ----------------------------------------------------------------------
@@ -352,12 +413,16 @@ async def _drawn_once(change_id: int, viewer: Viewer) -> str:
 
     One NOTIFY wakes the streams of every worker of ``make serve`` at once; with the "live" cache in
     Redis (README, "Production") the first worker to claim a change draws it and the others read its
-    drawing. Without REDIS_URL that cache keeps nothing (settings.CACHES): every claim succeeds and
+    drawing; a roll is claimed by the request that made it, before it is committed (``PlayersDrawing``).
+    Without REDIS_URL that cache keeps nothing (settings.CACHES): every claim succeeds and
     each process draws, as before.
     """
-    shared = f"gmtools:drawn:{change_id}:{viewer.audience}:{viewer.language}:{viewer.base}"
+    shared = _shared(change_id, viewer)
     waited = 0.0
     while True:
+        html = cached(change_id, viewer)  # drawn meanwhile by this process's writer (``PlayersDrawing``)
+        if html is not None:
+            return html
         html, mine = await read(_claim, shared)
         if html is not None:
             return _once((change_id, viewer), lambda: html)  # kept in this process's memory too
@@ -366,6 +431,10 @@ async def _drawn_once(change_id: int, viewer: Viewer) -> str:
         await asyncio.sleep(SHARED_POLL)
         waited += SHARED_POLL
     return await read(_draw_shared, change_id, viewer, shared)
+
+
+def _shared(change_id: int, viewer: Viewer) -> str:
+    return f"gmtools:drawn:{change_id}:{viewer.audience}:{viewer.language}:{viewer.base}"
 
 
 def _claim(shared: str) -> tuple[str | None, bool]:

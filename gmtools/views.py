@@ -158,11 +158,14 @@ def _refused(request: HttpRequest, message: str) -> HttpResponse:
     return reswap(retarget(response, "#table-messages"), "innerHTML")
 
 
-def _after_roll(request: HttpRequest, campaign: Campaign, roll: Roll) -> HttpResponse:
+def _after_roll(request: HttpRequest, campaign: Campaign, roll: Roll, players: live.PlayersDrawing) -> HttpResponse:
     """The new log card, and out of band all that the roll redrew: the cards it follows, the
-    character's card, the turn order, the extended actions, the Fate deck's count."""
+    character's card, the turn order, the extended actions, the Fate deck's count. The same reads
+    draw the roll for the players' streams first (``players``, gmtools.live.PlayersDrawing)."""
     campaign.refresh_from_db()  # the roll changed the row (a Fate card drawn): draw what it is now
-    context = board.redraw(campaign, ChangeKind.ROLL, roll=roll, oob=True)
+    drawn = board.Redraw(campaign, ChangeKind.ROLL, roll=roll)
+    players.store(roll, lambda: render_to_string("player.html#live-change", drawn.context(player=True)))
+    context = drawn.context(oob=True)
     roll = next(card for card in context["cards"] if card.pk == roll.pk)  # drawn with its follow-up chain
     response = render(request, "table.html#roll-response", {**context, "roll": roll, "main": roll.pk,
                                                              "base_url": links.base_url(request)})
@@ -177,10 +180,11 @@ def roll(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         return _refused(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
     try:
-        logged = services.record_roll(campaign, form.cleaned_data["composition"])
+        with live.drawn_here() as players:
+            logged = services.record_roll(campaign, form.cleaned_data["composition"])
     except services.Refused as refusal:
         return _refused(request, str(refusal))
-    return _after_roll(request, campaign, logged)
+    return _after_roll(request, campaign, logged, players)
 
 
 @login_required
@@ -189,10 +193,11 @@ def rouse(request: HttpRequest, pk: int, character_pk: int) -> HttpResponse:
     campaign = _campaign(request, pk)
     character = get_object_or_404(campaign.characters, pk=character_pk)
     try:
-        logged = services.rouse(character)
+        with live.drawn_here() as players:
+            logged = services.rouse(character)
     except services.Refused as refusal:
         return _refused(request, str(refusal))
-    return _after_roll(request, campaign, logged)
+    return _after_roll(request, campaign, logged, players)
 
 
 class RerollForm(forms.Form):
@@ -220,10 +225,11 @@ def _follow_up(request: HttpRequest, pk: int, roll_pk: int, form_class, act) -> 
     if not form.is_valid():
         return _refused(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
     try:
-        logged = act(parent, form.cleaned_data)
+        with live.drawn_here() as players:
+            logged = act(parent, form.cleaned_data)
     except services.Refused as refusal:
         return _refused(request, str(refusal))
-    return _after_roll(request, campaign, logged)
+    return _after_roll(request, campaign, logged, players)
 
 
 @login_required

@@ -20,12 +20,15 @@ from django.core.cache import caches
 from django.db import connections
 from django.test import AsyncClient, Client
 from django.urls import reverse
+from django.utils import translation
 
 from gmtools import live, services
 from gmtools.models import Campaign, Change, ChangeKind, Character, Roll, Scene
 from gmtools.sheets import Game
 from tests.web.helpers import Faces, compose_and_roll
+from tests.web.helpers import POOL_TRAITS
 from tests.web.test_admin import form_data
+from tests.web.test_table import form_data as table_form
 
 
 def roll(campaign: Campaign, character: Character | None, faces: tuple[int, ...], **data) -> Roll:
@@ -221,6 +224,72 @@ def test_one_process_keeps_no_drawing_in_the_cache_it_shares_with_nobody(v5):
     assert f'id="roll-{logged.pk}"' in drawn_by_streams(change, live.Viewer("player", "en"))
     assert caches["live"].get(f"gmtools:drawn:{change}:player:en:") is None
     assert live.cached(change, live.Viewer("player", "en"))  # this process keeps it in its own memory
+
+
+def players_drawing_of(response) -> tuple[int, str]:
+    """The change a roll's answer made, and the key its players' drawing is shared under."""
+    change = Change.objects.get(roll_id=int(re.search(r'id="roll-(\d+)"', response.content.decode()).group(1)))
+    return change.pk, f"gmtools:drawn:{change.pk}:player:{translation.get_language()}:"
+
+
+@pytest.mark.parametrize("game", list(Game))
+@pytest.mark.django_db(transaction=True)
+def test_the_roll_request_draws_the_players_version_the_streams_would_draw(game, make_character, set_ratings,
+                                                                           gm_client, shared, monkeypatch):
+    """The request that rolls draws the players' version of its roll from the reads of its own answer
+    (gmtools.live.PlayersDrawing): exactly what a stream would draw from the database, which no
+    stream of any process then draws again."""
+    hero = make_character(game, name="Hero")
+    set_ratings(hero, **{key: 2 for key in POOL_TRAITS[game] if key})
+    services.start_scene(hero.campaign, title="Docks")
+    answer = gm_client.post(reverse("roll", args=[hero.campaign_id]), table_form(hero))
+    assert answer.status_code == 200, answer.content[:500]
+    change, key = players_drawing_of(answer)
+    viewer = live.Viewer("player", "en")
+    predrawn = shared.get(key)
+    assert predrawn is not None and live.cached(change, viewer) == predrawn
+    live._cache.clear()
+    with translation.override("en"):
+        assert predrawn == live._draw(change, viewer)  # as a stream draws it
+    monkeypatch.setattr(live, "_draw", lambda *args: pytest.fail("drawn again"))
+    assert drawn_by_streams(change, viewer) == predrawn
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_players_version_is_drawn_in_the_gms_language_and_a_secret_roll_in_none(v5, gm_client, shared):
+    url = reverse("roll", args=[v5.campaign_id])
+    answer = gm_client.post(url, table_form(v5), HTTP_ACCEPT_LANGUAGE="es")
+    change, key = players_drawing_of(answer)
+    assert key.endswith(":player:es:")
+    for language in ("es", "en"):
+        with translation.override(language):
+            drawn = live._draw(change, live.Viewer("player", language))
+        assert (shared.get(key) == drawn) == (language == "es")
+    translation.deactivate()
+    answer = gm_client.post(url, table_form(v5, hidden="on"))
+    change, key = players_drawing_of(answer)
+    assert shared.get(key) is None and shared.get(f"{key}:claimed") is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_claim_the_request_does_not_draw_is_released_for_the_streams(v5, shared):
+    """A roll claimed but drawn by no one (another roll's drawing stored, or the drawing failed)
+    is released at once: the streams draw it themselves without waiting for the claim to lapse."""
+    with live.drawn_here() as players:
+        logged = roll(v5.campaign, v5, (6, 2, 9))
+    claim = f"gmtools:drawn:{Change.objects.get(roll=logged).pk}:player:en::claimed"
+    assert shared.get(claim) is True
+    players.store(Roll(pk=logged.pk + 1000), lambda: pytest.fail("drawn for a roll it did not claim"))
+    assert shared.get(claim) is None
+    with live.drawn_here() as players:
+        logged = roll(v5.campaign, v5, (6, 2, 9))
+    claim = f"gmtools:drawn:{Change.objects.get(roll=logged).pk}:player:en::claimed"
+
+    def broken() -> str:
+        raise RuntimeError("the template failed")
+    with pytest.raises(RuntimeError):
+        players.store(logged, broken)
+    assert shared.get(claim) is None
 
 
 # --- the stream -------------------------------------------------------------------------------

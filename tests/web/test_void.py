@@ -335,13 +335,13 @@ def test_a_voided_roll_no_longer_uses_the_turns_budget(solar, vampire, gm):
     assert not ComposerForm(solar.campaign, data, scene=fresh(scene)).is_valid()
     cast = list(board.characters(solar.campaign))
     board.annotate_turn(cast, fresh(scene))
-    assert [p.current for p in board.turn_order(fresh(scene), cast)] == [False]  # acted
+    assert [p.current for p in board.turn_order(board.participants(fresh(scene)), cast)] == [False]  # acted
     services.void_roll(logged, gm)
     assert ComposerForm(solar.campaign, data, scene=fresh(scene)).is_valid()
     assert Roll.objects.this_turn(fresh(scene), solar).count() == 0
     cast = list(board.characters(solar.campaign))
     board.annotate_turn(cast, fresh(scene))
-    assert [p.current for p in board.turn_order(fresh(scene), cast)] == [True]  # to act again
+    assert [p.current for p in board.turn_order(board.participants(fresh(scene)), cast)] == [True]  # to act again
     # The turn is still its own: a roll now is the first of the turn.
     again = roll(solar, (7, 1, 1, 1, 1), scene=fresh(scene), willpower="on")
     assert again.willpower_spent
