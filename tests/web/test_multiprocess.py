@@ -20,6 +20,7 @@ import httpx
 import pytest
 
 from tests.web import servers
+from tests.web.helpers import redis_unreachable
 from tests.web.servers import Cluster, Event, Stream
 
 ARRIVAL = 5.0  # seconds for an event to reach another process's viewers
@@ -95,6 +96,26 @@ def test_a_roll_through_one_process_reaches_the_streams_of_another(postgres: Non
         asyncio.run(roll_through_a_watch_on_b(cluster))
         errors = cluster.errors()
         assert not errors, "the servers logged errors:\n" + "\n".join(errors)
+
+
+@pytest.mark.skipif(redis_unreachable() is not None, reason="Redis is not running here")
+def test_with_the_shared_cache_rolls_drawn_by_their_request_reach_another_process(postgres: None, monkeypatch) -> None:
+    """As a club runs it (REDIS_URL, README "Production"): the request that rolls through A claims the
+    players' drawing before commit and stores it after (gmtools.live.PlayersDrawing; the in-process
+    tests in test_live.py show that no stream draws it again); B's streams, woken at commit, send
+    it, each roll once and in order, and one drawing per roll is shared."""
+    import redis
+
+    monkeypatch.setenv("REDIS_URL", "redis://127.0.0.1:6379/0")  # the servers inherit this environment
+    with servers.running(2) as cluster:
+        asyncio.run(roll_through_a_watch_on_b(cluster))
+        errors = cluster.errors()
+        assert not errors, "the servers logged errors:\n" + "\n".join(errors)
+        shared = redis.Redis.from_url("redis://127.0.0.1:6379/0")
+        drawn = shared.keys(f"{cluster.database}:1:gmtools:drawn:*:player:*")
+        claimed = shared.keys(f"{cluster.database}:1:gmtools:drawn:*:player:*:claimed")
+        assert len(drawn) - len(claimed) == 3  # the three rolls, drawn for the players once each
+        shared.delete(*drawn)
 
 
 async def open_many_then_count_connections(cluster: Cluster, count: int) -> tuple[int, int]:
