@@ -5,16 +5,16 @@ worker processes sharing one port; the kernel gives each new connection to one o
 fresh PostgreSQL database with the demo loaded (tests/web/servers.py), DEBUG off, 127.0.0.1 only,
 with the shared cache the README's production section sets up (``REDIS_URL``: the Redis at
 127.0.0.1:6379, or the one REDIS_URL names; without one each worker keeps its own, and says so).
-50 phones open the V5 demo campaign's player stream (this process: asyncio + httpx, light
-readers), so each worker holds some of them and hears of a roll made by the other only through
-PostgreSQL's NOTIFY. Locust (bench/load_http.py, in its own process) then sends the GM's
+50 phones open the V5 demo campaign's player stream, and the GM's table its own stream, as it is
+while the GM rolls (this process: asyncio + httpx, light readers), so each worker holds some of
+them and hears of a roll made by the other only through PostgreSQL's NOTIFY. Locust (bench/load_http.py, in its own process) then sends the GM's
 requests, in three phases, the 50 streams open throughout:
 
 1. roll, steady: ``STEADY_USERS`` GM tabs rolling ``STEADY_RATE`` times a second between them
    for ``STEADY_SECONDS`` (paced: a slow answer does not lower the rate while it stays under
    ``STEADY_USERS / STEADY_RATE`` seconds); the roll request's latency, and the push latency:
    from just before a roll's request is sent to the moment a phone has read the whole event
-   carrying that roll's card, over every (phone, roll);
+   carrying that roll's card, over every (phone, roll) (the GM's table counts as a phone);
 2. home page, flat out: ``FLAT_OUT_USERS`` users requesting the logged-in GM's home page (the
    cheapest page we serve, as in bench/web.py) without pause: the trivial view's throughput;
 3. roll, flat out: the same users rolling without pause: the roll endpoint's throughput, which
@@ -68,7 +68,7 @@ PHASES = [
 
 @dataclass
 class Phones:
-    """What the 50 phones received: for each phone, when each roll's event arrived."""
+    """What the 50 phones (and the GM's table, the last) received: for each, when each roll's event arrived."""
 
     arrivals: list[dict[int, list[float]]]
     unexpected: list[str] = field(default_factory=list)
@@ -105,6 +105,8 @@ async def measure(cluster: Cluster, workdir: Path) -> dict:
         cursor = int(servers.page_attribute(page.text, "data-cursor"))
         opened += await asyncio.gather(*(servers.player_stream(phone_client, server, v5.player_token, after=cursor,
                                                                light=True) for _ in range(VIEWERS)))
+        # The GM's own table, open as it is while the GM rolls: its stream brings every roll back too.
+        opened.append(await servers.gm_stream(gm, server, v5.pk, after=cursor, light=True))
         phones = Phones([defaultdict(list) for _ in opened])
         watchers = [asyncio.create_task(watch(i, stream, phones)) for i, stream in enumerate(opened)]
 
@@ -180,19 +182,19 @@ def report(results: dict, cluster: Cluster, load_before: float) -> int:
                 push.append(times[0] - sent)
     steady_rolls = sum(phase == STEADY for _pk, _sent, phase in results["rolls"])
     p50, p95 = p50_p95(push)
-    rows.insert(1, (f"push: roll -> each of {len(phones.arrivals)} phones", len(push), 0, float("nan"),
+    rows.insert(1, (f"push: roll -> each of {len(phones.arrivals) - 1} phones + GM", len(push), 0, float("nan"),
                     p50 * 1000, p95 * 1000))
     log_errors = cluster.errors()
 
-    print(f"\nloadtest: gmtools.serve --workers {WORKERS} on PostgreSQL, {len(phones.arrivals)} player streams "
-          f"on {os.cpu_count()} cores (load average {load_before:.1f} before the run: other work shares them)")
+    print(f"\nloadtest: gmtools.serve --workers {WORKERS} on PostgreSQL, {len(phones.arrivals) - 1} player streams "
+          f"and the GM's table's, on {os.cpu_count()} cores (load average {load_before:.1f} before the run: other work shares them)")
     print(f"  {'':44} {'requests':>8} {'errors':>6} {'req/s':>7} {'p50 ms':>8} {'p95 ms':>8}")
     for label, count, errors, rate, q50, q95 in rows:
         rate_text = "" if rate != rate else f"{rate:7.1f}"
         print(f"  {label:44} {count:8d} {errors:6d} {rate_text:>7} {q50:8.1f} {q95:8.1f}")
     ratio = throughput[ROLLS] / throughput[HOME] if throughput[HOME] else float("nan")
     print(f"  roll throughput / home page throughput: {ratio:.2f}x (goal >= {GOAL_RATIO}x)")
-    print(f"  push: {steady_rolls} steady rolls x {len(phones.arrivals)} phones = {len(push)} deliveries; over all "
+    print(f"  push: {steady_rolls} steady rolls x {len(phones.arrivals)} streams = {len(push)} deliveries; over all "
           f"{len(results['rolls'])} rolls: {missing} missing, {duplicates} duplicates, {len(phones.unexpected)} "
           f"unexpected events, {len(phones.ended)} streams ended")
     cpu = results["cpu"]

@@ -216,6 +216,6 @@ class Redraw:
 
 
 def redraw(campaign: Campaign, kind: str, roll: Roll | None = None, character_id: int | None = None,
-           player: bool = False, oob: bool = False) -> dict:
-    """What a change redraws for one audience (``Redraw``)."""
-    return Redraw(campaign, kind, roll, character_id).context(player, oob)
+           oob: bool = False) -> dict:
+    """What a change redraws for the GM (``Redraw``)."""
+    return Redraw(campaign, kind, roll, character_id).context(oob=oob)

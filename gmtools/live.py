@@ -17,9 +17,10 @@ notification costs a few seconds, never a missed change.
 Per process and campaign, one ``Hub`` reads the new changes once per wake and keeps the recent
 ones for every stream of that campaign; each change is drawn once per audience and language
 (``render_change``, cached), not once per viewer, and once for all the processes that share
-the "live" cache (Redis under ``make serve``: ``_drawn_once``). A roll's players' version is
-drawn by the request that made it, from the reads of its own answer (``PlayersDrawing``): 50
-phones watching one table on two workers cost one query per worker and no drawing per roll.
+the "live" cache (Redis under ``make serve``: ``_drawn_once``). A roll is drawn for the
+streams by the request that made it, from the reads of its own answer (``WritersDrawing``): 50
+phones and the GM's tab watching one table on two workers cost one query per worker and no
+drawing per roll.
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ def announce(campaign_id: int, kind: str, *, roll: Roll | None = None, character
     list(Campaign.objects.select_for_update().filter(pk=campaign_id).values_list("pk"))
     change = Change.objects.create(campaign_id=campaign_id, kind=kind, roll=roll, character=character, public=public)
     drawing = _drawing_here.get()
-    if drawing is not None and kind == ChangeKind.ROLL and public:
+    if drawing is not None and kind == ChangeKind.ROLL:
         drawing.claim(change)
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
@@ -151,61 +152,68 @@ def _draw(change_id: int, viewer: Viewer) -> str:
     change = Change.objects.select_related("campaign", "roll").filter(pk=change_id).first()
     if change is None or (viewer.audience == "player" and not change.public):
         return ""
+    return render_drawn(board.Redraw(change.campaign, change.kind, roll=change.roll, character_id=change.character_id),
+                        viewer)
+
+
+def render_drawn(drawn: board.Redraw, viewer: Viewer) -> str:
+    """A change's fragments for a viewer, from what was read of it (``board.Redraw``)."""
     player = viewer.audience == "player"
-    context = board.redraw(change.campaign, change.kind, roll=change.roll,
-                           character_id=change.character_id, player=player)
-    context["base_url"] = viewer.base
+    context = drawn.context(player=player) | {"base_url": viewer.base}
     return render_to_string("player.html#live-change" if player else "table.html#live-change", context)
 
 
-# --- the players' drawing of a roll, by the request that made it ---------------------------------
+# --- a roll drawn for the streams by the request that made it ----------------------------------
 
 @dataclass
-class PlayersDrawing:
-    """The players' version of the rolls a request makes, drawn by that request (``drawn_here``).
+class WritersDrawing:
+    """The rolls a request makes, drawn for the live streams by that request (``drawn_here``).
 
     The request has just read what its roll redraws, for its own answer (``board.Redraw``); the
-    players' version comes from the same reads for the price of one more template, where each
-    process's streams would read the database again and draw it. So ``announce`` claims each roll
-    it records in the live cache before commit, as ``_drawn_once`` would, in the request's language
-    (the table's, most likely the phones'), and the streams of every process that wake at commit
-    wait for the drawing instead of making their own; after commit the request draws and stores it
-    (``store``). A claim not stored (another roll's, or a drawing that failed) is released at once,
-    and one never released (a process killed meanwhile) lapses after ``SHARED_WAIT``.
+    streams' versions (the players', and the GM's other tabs', the GM's own stream included) come
+    from the same reads for the price of a template each, where each process's streams would read
+    the database again and draw them. So ``announce`` claims each roll in the live cache before
+    commit, as ``_drawn_once`` would, in the request's language (the table's, most likely the
+    phones'), and the streams of every process that wake at commit wait for the drawing instead of
+    making their own; after commit the request draws and stores it (``store``). A claim not stored
+    (another roll's, or a drawing that failed) is released at once, and one never released (a
+    process killed meanwhile) lapses after ``SHARED_WAIT``.
     """
 
-    viewer: Viewer
-    claimed: list[Change] = field(default_factory=list)
+    viewers: tuple[Viewer, ...]
+    claimed: list[tuple[Change, Viewer]] = field(default_factory=list)
 
     def claim(self, change: Change) -> None:
-        if caches["live"].add(f"{_shared(change.id, self.viewer)}:claimed", True, round(SHARED_WAIT) + 1):
-            self.claimed.append(change)
+        for viewer in self.viewers:
+            if (change.public or viewer.audience == "gm") and caches["live"].add(
+                    f"{_shared(change.id, viewer)}:claimed", True, round(SHARED_WAIT) + 1):
+                self.claimed.append((change, viewer))
 
-    def store(self, roll: Roll, draw: Callable[[], str]) -> None:
-        """Draw (``draw``, the players' ``live-change`` of ``roll``) for the changes claimed for it."""
-        mine = [change for change in self.claimed if change.roll_id == roll.pk]
+    def store(self, roll: Roll, draw: Callable[[Viewer], str]) -> None:
+        """Draw (``draw``: the ``live-change`` of ``roll`` for a viewer) what was claimed for ``roll``."""
         stored = []
         try:
-            if mine:
-                html = draw()
-                for change in mine:
-                    _once((change.id, self.viewer), lambda: html)
-                    caches["live"].set(_shared(change.id, self.viewer), html, SHARED_TIMEOUT)
-                    stored.append(change)
+            for change, viewer in self.claimed:
+                if change.roll_id == roll.pk:
+                    html = draw(viewer)
+                    _once((change.id, viewer), lambda: html)
+                    caches["live"].set(_shared(change.id, viewer), html, SHARED_TIMEOUT)
+                    stored.append((change, viewer))
         finally:
-            released = [f"{_shared(change.id, self.viewer)}:claimed" for change in self.claimed if change not in stored]
+            released = [f"{_shared(change.id, viewer)}:claimed" for change, viewer in self.claimed
+                        if (change, viewer) not in stored]
             if released:
                 caches["live"].delete_many(released)
 
 
-_drawing_here: ContextVar[PlayersDrawing | None] = ContextVar("gmtools_players_drawing", default=None)
+_drawing_here: ContextVar[WritersDrawing | None] = ContextVar("gmtools_writers_drawing", default=None)
 
 
 @contextmanager
-def drawn_here() -> Iterator[PlayersDrawing]:
-    """Within this block, the public rolls announced are claimed for this request to draw for the
-    players (``PlayersDrawing``); the caller must ``store`` (or the streams wait ``SHARED_WAIT``)."""
-    drawing = PlayersDrawing(Viewer("player", translation.get_language()))
+def drawn_here(request: HttpRequest) -> Iterator[WritersDrawing]:
+    """Within this block, the rolls announced are claimed for this request to draw for the streams
+    (``WritersDrawing``); the caller must ``store`` (or the streams wait ``SHARED_WAIT``)."""
+    drawing = WritersDrawing((viewer_of(request, "player"), viewer_of(request, "gm")))
     token = _drawing_here.set(drawing)
     try:
         yield drawing
@@ -413,14 +421,14 @@ async def _drawn_once(change_id: int, viewer: Viewer) -> str:
 
     One NOTIFY wakes the streams of every worker of ``make serve`` at once; with the "live" cache in
     Redis (README, "Production") the first worker to claim a change draws it and the others read its
-    drawing; a roll is claimed by the request that made it, before it is committed (``PlayersDrawing``).
+    drawing; a roll is claimed by the request that made it, before it is committed (``WritersDrawing``).
     Without REDIS_URL that cache keeps nothing (settings.CACHES): every claim succeeds and
     each process draws, as before.
     """
     shared = _shared(change_id, viewer)
     waited = 0.0
     while True:
-        html = cached(change_id, viewer)  # drawn meanwhile by this process's writer (``PlayersDrawing``)
+        html = cached(change_id, viewer)  # drawn meanwhile by this process's writer (``WritersDrawing``)
         if html is not None:
             return html
         html, mine = await read(_claim, shared)

@@ -158,13 +158,13 @@ def _refused(request: HttpRequest, message: str) -> HttpResponse:
     return reswap(retarget(response, "#table-messages"), "innerHTML")
 
 
-def _after_roll(request: HttpRequest, campaign: Campaign, roll: Roll, players: live.PlayersDrawing) -> HttpResponse:
+def _after_roll(request: HttpRequest, campaign: Campaign, roll: Roll, streams: live.WritersDrawing) -> HttpResponse:
     """The new log card, and out of band all that the roll redrew: the cards it follows, the
     character's card, the turn order, the extended actions, the Fate deck's count. The same reads
-    draw the roll for the players' streams first (``players``, gmtools.live.PlayersDrawing)."""
+    draw the roll for the live streams first (``streams``, gmtools.live.WritersDrawing)."""
     campaign.refresh_from_db()  # the roll changed the row (a Fate card drawn): draw what it is now
     drawn = board.Redraw(campaign, ChangeKind.ROLL, roll=roll)
-    players.store(roll, lambda: render_to_string("player.html#live-change", drawn.context(player=True)))
+    streams.store(roll, lambda viewer: live.render_drawn(drawn, viewer))
     context = drawn.context(oob=True)
     roll = next(card for card in context["cards"] if card.pk == roll.pk)  # drawn with its follow-up chain
     response = render(request, "table.html#roll-response", {**context, "roll": roll, "main": roll.pk,
@@ -180,11 +180,11 @@ def roll(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         return _refused(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
     try:
-        with live.drawn_here() as players:
+        with live.drawn_here(request) as streams:
             logged = services.record_roll(campaign, form.cleaned_data["composition"])
     except services.Refused as refusal:
         return _refused(request, str(refusal))
-    return _after_roll(request, campaign, logged, players)
+    return _after_roll(request, campaign, logged, streams)
 
 
 @login_required
@@ -193,11 +193,11 @@ def rouse(request: HttpRequest, pk: int, character_pk: int) -> HttpResponse:
     campaign = _campaign(request, pk)
     character = get_object_or_404(campaign.characters, pk=character_pk)
     try:
-        with live.drawn_here() as players:
+        with live.drawn_here(request) as streams:
             logged = services.rouse(character)
     except services.Refused as refusal:
         return _refused(request, str(refusal))
-    return _after_roll(request, campaign, logged, players)
+    return _after_roll(request, campaign, logged, streams)
 
 
 class RerollForm(forms.Form):
@@ -225,11 +225,11 @@ def _follow_up(request: HttpRequest, pk: int, roll_pk: int, form_class, act) -> 
     if not form.is_valid():
         return _refused(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
     try:
-        with live.drawn_here() as players:
+        with live.drawn_here(request) as streams:
             logged = act(parent, form.cleaned_data)
     except services.Refused as refusal:
         return _refused(request, str(refusal))
-    return _after_roll(request, campaign, logged, players)
+    return _after_roll(request, campaign, logged, streams)
 
 
 @login_required

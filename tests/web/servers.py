@@ -612,13 +612,13 @@ async def player_stream(client: httpx.AsyncClient, server: Server, token: str, a
     return await open_stream(client, f"{server.url}/p/{token}/stream/?after={after}", light=light)
 
 
-async def gm_stream(gm: GM, server: Server, campaign: int, after: int | None = None) -> Stream:
-    """Another tab of the GM's: the table page's cursor (or ``after``), then its stream."""
+async def gm_stream(gm: GM, server: Server, campaign: int, after: int | None = None, light: bool = False) -> Stream:
+    """Another tab of the GM's (or the one that rolls): the table page's cursor (or ``after``), then its stream."""
     if after is None:
         page = await gm.client.get(f"{server.url}/campaigns/{campaign}/")
         page.raise_for_status()
         after = int(page_attribute(page.text, "data-cursor"))
-    return await open_stream(gm.client, f"{server.url}/campaigns/{campaign}/stream/?after={after}")
+    return await open_stream(gm.client, f"{server.url}/campaigns/{campaign}/stream/?after={after}", light=light)
 
 
 @contextlib.asynccontextmanager

@@ -226,70 +226,79 @@ def test_one_process_keeps_no_drawing_in_the_cache_it_shares_with_nobody(v5):
     assert live.cached(change, live.Viewer("player", "en"))  # this process keeps it in its own memory
 
 
-def players_drawing_of(response) -> tuple[int, str]:
-    """The change a roll's answer made, and the key its players' drawing is shared under."""
-    change = Change.objects.get(roll_id=int(re.search(r'id="roll-(\d+)"', response.content.decode()).group(1)))
-    return change.pk, f"gmtools:drawn:{change.pk}:player:{translation.get_language()}:"
+def drawn_change(response) -> int:
+    """The change a roll's answer made."""
+    return Change.objects.get(roll_id=int(re.search(r'id="roll-(\d+)"', response.content.decode()).group(1))).pk
+
+
+def shared_key(change: int, viewer: live.Viewer) -> str:
+    return f"gmtools:drawn:{change}:{viewer.audience}:{viewer.language}:{viewer.base}"
+
+
+# The streams of a GM's table and of its phones, as the test client's requests make them.
+STREAMS = (live.Viewer("player", "en"), live.Viewer("gm", "en", "http://testserver"))
 
 
 @pytest.mark.parametrize("game", list(Game))
 @pytest.mark.django_db(transaction=True)
-def test_the_roll_request_draws_the_players_version_the_streams_would_draw(game, make_character, set_ratings,
-                                                                           gm_client, shared, monkeypatch):
-    """The request that rolls draws the players' version of its roll from the reads of its own answer
-    (gmtools.live.PlayersDrawing): exactly what a stream would draw from the database, which no
-    stream of any process then draws again."""
+def test_the_roll_request_draws_for_the_streams_what_they_would_draw(game, make_character, set_ratings,
+                                                                    gm_client, shared, monkeypatch):
+    """The request that rolls draws its roll for the live streams (the players', the GM's) from the
+    reads of its own answer (gmtools.live.WritersDrawing): exactly what a stream would draw from
+    the database, which no stream of any process then draws again."""
     hero = make_character(game, name="Hero")
     set_ratings(hero, **{key: 2 for key in POOL_TRAITS[game] if key})
     services.start_scene(hero.campaign, title="Docks")
     answer = gm_client.post(reverse("roll", args=[hero.campaign_id]), table_form(hero))
     assert answer.status_code == 200, answer.content[:500]
-    change, key = players_drawing_of(answer)
-    viewer = live.Viewer("player", "en")
-    predrawn = shared.get(key)
-    assert predrawn is not None and live.cached(change, viewer) == predrawn
+    change = drawn_change(answer)
+    predrawn = {viewer: shared.get(shared_key(change, viewer)) for viewer in STREAMS}
+    assert all(predrawn.values()) and all(live.cached(change, viewer) == predrawn[viewer] for viewer in STREAMS)
     live._cache.clear()
-    with translation.override("en"):
-        assert predrawn == live._draw(change, viewer)  # as a stream draws it
+    for viewer in STREAMS:
+        with translation.override("en"):
+            assert predrawn[viewer] == live._draw(change, viewer)  # as a stream draws it
     monkeypatch.setattr(live, "_draw", lambda *args: pytest.fail("drawn again"))
-    assert drawn_by_streams(change, viewer) == predrawn
+    for viewer in STREAMS:
+        assert drawn_by_streams(change, viewer) == predrawn[viewer]
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_players_version_is_drawn_in_the_gms_language_and_a_secret_roll_in_none(v5, gm_client, shared):
+def test_the_roll_is_drawn_in_the_gms_language_and_a_secret_one_for_the_gm_alone(v5, gm_client, shared):
     url = reverse("roll", args=[v5.campaign_id])
-    answer = gm_client.post(url, table_form(v5), HTTP_ACCEPT_LANGUAGE="es")
-    change, key = players_drawing_of(answer)
-    assert key.endswith(":player:es:")
+    change = drawn_change(gm_client.post(url, table_form(v5), HTTP_ACCEPT_LANGUAGE="es"))
+    spanish = live.Viewer("player", "es")
     for language in ("es", "en"):
         with translation.override(language):
             drawn = live._draw(change, live.Viewer("player", language))
-        assert (shared.get(key) == drawn) == (language == "es")
+        assert (shared.get(shared_key(change, spanish)) == drawn) == (language == "es")
+    assert shared.get(shared_key(change, STREAMS[0])) is None  # the English phones draw their own
     translation.deactivate()
-    answer = gm_client.post(url, table_form(v5, hidden="on"))
-    change, key = players_drawing_of(answer)
-    assert shared.get(key) is None and shared.get(f"{key}:claimed") is None
+    change = drawn_change(gm_client.post(url, table_form(v5, hidden="on")))
+    player, gm = STREAMS
+    assert shared.get(shared_key(change, player)) is None and shared.get(f"{shared_key(change, player)}:claimed") is None
+    assert f'id="roll-' in shared.get(shared_key(change, gm))
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_claim_the_request_does_not_draw_is_released_for_the_streams(v5, shared):
+def test_a_claim_the_request_does_not_draw_is_released_for_the_streams(v5, shared, rf):
     """A roll claimed but drawn by no one (another roll's drawing stored, or the drawing failed)
     is released at once: the streams draw it themselves without waiting for the claim to lapse."""
-    with live.drawn_here() as players:
+    with live.drawn_here(rf.get("/")) as streams:
         logged = roll(v5.campaign, v5, (6, 2, 9))
-    claim = f"gmtools:drawn:{Change.objects.get(roll=logged).pk}:player:en::claimed"
-    assert shared.get(claim) is True
-    players.store(Roll(pk=logged.pk + 1000), lambda: pytest.fail("drawn for a roll it did not claim"))
-    assert shared.get(claim) is None
-    with live.drawn_here() as players:
+    claims = [f"{shared_key(Change.objects.get(roll=logged).pk, viewer)}:claimed" for viewer in STREAMS]
+    assert [shared.get(claim) for claim in claims] == [True, True]
+    streams.store(Roll(pk=logged.pk + 1000), lambda viewer: pytest.fail("drawn for a roll it did not claim"))
+    assert [shared.get(claim) for claim in claims] == [None, None]
+    with live.drawn_here(rf.get("/")) as streams:
         logged = roll(v5.campaign, v5, (6, 2, 9))
-    claim = f"gmtools:drawn:{Change.objects.get(roll=logged).pk}:player:en::claimed"
+    claims = [f"{shared_key(Change.objects.get(roll=logged).pk, viewer)}:claimed" for viewer in STREAMS]
 
-    def broken() -> str:
+    def broken(viewer: live.Viewer) -> str:
         raise RuntimeError("the template failed")
     with pytest.raises(RuntimeError):
-        players.store(logged, broken)
-    assert shared.get(claim) is None
+        streams.store(logged, broken)
+    assert [shared.get(claim) for claim in claims] == [None, None]
 
 
 # --- the stream -------------------------------------------------------------------------------
