@@ -93,6 +93,24 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+async def sample_cpu(pids: list[int], samples: list[tuple[float, float]]) -> None:
+    """The workers' CPU seconds so far, every 0.1 s, with the moment (``time.perf_counter``)."""
+    while True:
+        samples.append((time.perf_counter(), sum(map(cpu_seconds, pids))))
+        await asyncio.sleep(0.1)
+
+
+def cpu_per_request(samples: list[tuple[float, float]], done: list[float], start: float, end: float) -> float:
+    """The workers' CPU seconds per request completed between ``start`` and ``end`` (a phase's window:
+    a roll's pushes run in the workers right after its answer, so they fall in the same window)."""
+    inside = [(at, cpu) for at, cpu in samples if start <= at <= end]
+    if len(inside) < 2:
+        return float("nan")
+    (first, before), (last, after) = inside[0], inside[-1]
+    count = sum(first <= at <= last for at in done)
+    return (after - before) / count if count else float("nan")
+
+
 async def measure(cluster: Cluster, workdir: Path) -> dict:
     [server] = cluster.servers
     v5 = cluster.campaign("v5")
@@ -123,6 +141,8 @@ async def measure(cluster: Cluster, workdir: Path) -> dict:
         cpu = {"server": sum(map(cpu_seconds, pids)), "phones": time.process_time(),
                "locust": resource.getrusage(resource.RUSAGE_CHILDREN)}
         started = time.perf_counter()
+        samples: list[tuple[float, float]] = []
+        sampler = asyncio.create_task(sample_cpu(pids, samples))
         locust = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bench.load_http", str(workdir / "config.json"), str(workdir / "out.json"),
             cwd=servers.ROOT)
@@ -142,8 +162,9 @@ async def measure(cluster: Cluster, workdir: Path) -> dict:
             "phones": time.process_time() - cpu["phones"],
             "locust": (children.ru_utime + children.ru_stime) - (cpu["locust"].ru_utime + cpu["locust"].ru_stime),
         }
-        for watcher in watchers:
-            watcher.cancel()
+        results["cpu_samples"] = samples
+        for task in (*watchers, sampler):
+            task.cancel()
     results["phones"] = phones
     return results
 
@@ -161,15 +182,18 @@ def report(results: dict, cluster: Cluster, load_before: float) -> int:
     rows = []
     failures: list[str] = []
     throughput: dict[str, float] = {}
+    cpu_ms: dict[str, float] = {}
     for name, phase in phases.items():
         ok = [(at, seconds) for at, seconds, failure in phase["done"] if failure is None]
         failed = [failure for _at, _seconds, failure in phase["done"] if failure is not None]
         failures += [f"{name}: {failure}" for failure in failed]
         window = [at for at, _seconds in ok if phase["started"] + WARM <= at <= phase["ended"]]
         throughput[name] = len(window) / (phase["seconds"] - WARM)
+        cpu_ms[name] = 1000 * cpu_per_request(results["cpu_samples"], [at for at, _seconds in ok],
+                                              phase["started"] + WARM, phase["ended"])
         p50, p95 = p50_p95([seconds for _at, seconds in ok])
         rows.append((f"{name} ({phase['users']} user{'s' if phase['users'] > 1 else ''}, {phase['seconds']:.0f} s)",
-                     len(phase["done"]), len(failed), throughput[name], p50 * 1000, p95 * 1000))
+                     len(phase["done"]), len(failed), throughput[name], p50 * 1000, p95 * 1000, cpu_ms[name]))
 
     missing = duplicates = 0
     push: list[float] = []
@@ -183,17 +207,20 @@ def report(results: dict, cluster: Cluster, load_before: float) -> int:
     steady_rolls = sum(phase == STEADY for _pk, _sent, phase in results["rolls"])
     p50, p95 = p50_p95(push)
     rows.insert(1, (f"push: roll -> each of {len(phones.arrivals) - 1} phones + GM", len(push), 0, float("nan"),
-                    p50 * 1000, p95 * 1000))
+                    p50 * 1000, p95 * 1000, float("nan")))
     log_errors = cluster.errors()
 
     print(f"\nloadtest: gmtools.serve --workers {WORKERS} on PostgreSQL, {len(phones.arrivals) - 1} player streams "
           f"and the GM's table's, on {os.cpu_count()} cores (load average {load_before:.1f} before the run: other work shares them)")
-    print(f"  {'':44} {'requests':>8} {'errors':>6} {'req/s':>7} {'p50 ms':>8} {'p95 ms':>8}")
-    for label, count, errors, rate, q50, q95 in rows:
+    print(f"  {'':44} {'requests':>8} {'errors':>6} {'req/s':>7} {'p50 ms':>8} {'p95 ms':>8} {'CPU ms':>7}")
+    for label, count, errors, rate, q50, q95, cpu_each in rows:
         rate_text = "" if rate != rate else f"{rate:7.1f}"
-        print(f"  {label:44} {count:8d} {errors:6d} {rate_text:>7} {q50:8.1f} {q95:8.1f}")
+        cpu_text = "" if cpu_each != cpu_each else f"{cpu_each:7.1f}"
+        print(f"  {label:44} {count:8d} {errors:6d} {rate_text:>7} {q50:8.1f} {q95:8.1f} {cpu_text:>7}")
     ratio = throughput[ROLLS] / throughput[HOME] if throughput[HOME] else float("nan")
     print(f"  roll throughput / home page throughput: {ratio:.2f}x (goal >= {GOAL_RATIO}x)")
+    print(f"  the workers' CPU per request (CPU ms: a roll's includes its pushes): a steady roll costs "
+          f"{cpu_ms[STEADY] / cpu_ms[HOME]:.1f} home pages, a flat-out one {cpu_ms[ROLLS] / cpu_ms[HOME]:.1f}")
     print(f"  push: {steady_rolls} steady rolls x {len(phones.arrivals)} streams = {len(push)} deliveries; over all "
           f"{len(results['rolls'])} rolls: {missing} missing, {duplicates} duplicates, {len(phones.unexpected)} "
           f"unexpected events, {len(phones.ended)} streams ended")
