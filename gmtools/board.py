@@ -166,8 +166,8 @@ class Redraw:
 
     The live streams draw each change with it, and the GM's own click gets the same parts in its
     answer (``oob``: each swapped out of band), so the table that made a change and the tables
-    that hear of it show the same thing. The click's answer and the players' version of a roll
-    come from one ``Redraw`` (gmtools.live.predraw): the same reads, drawn twice.
+    that hear of it show the same thing. The click's answer to a roll and the streams' versions of
+    it come from one ``Redraw`` (gmtools.live.WritersDrawing): the same reads, drawn for each.
     """
 
     def __init__(self, campaign: Campaign, kind: str, roll: Roll | None = None, character_id: int | None = None) -> None:
