@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 import httpx
 
+from bench.load import cpu_seconds
 from tests.web import servers
 from tests.web.servers import GM, Cluster, Server, Stream
 
@@ -42,6 +43,7 @@ class Results:
     missing: int = 0
     unexpected: list[str] = field(default_factory=list)  # events that were not the roll awaited
     sessions: dict[str, float] = field(default_factory=dict)  # database sessions opened per roll
+    cpu: dict[str, float] = field(default_factory=dict)  # the two servers' CPU seconds per roll
 
 
 def p95(values: list[float]) -> float:
@@ -52,6 +54,11 @@ def sessions(cluster: Cluster) -> int:
     """Connections ever opened to the bench's database (each ``_db`` call of a stream opens one)."""
     [(count,)] = servers.query(cluster.database, "SELECT sessions FROM pg_stat_database WHERE datname = current_database()")
     return count
+
+
+def server_cpu(cluster: Cluster) -> float:
+    """The CPU seconds the servers' processes have used so far (Linux /proc)."""
+    return sum(cpu_seconds(pid) for server in cluster.servers for pid in server.worker_pids())
 
 
 async def rolls(gm: GM, server: Server, campaign: int, count: int) -> list[float]:
@@ -86,8 +93,9 @@ async def measure(cluster: Cluster, viewers: int) -> Results:
         gm = await GM.login(a, gm_browser)
 
         await rolls(gm, a, v5.pk, 1)  # warm-up
-        start = sessions(cluster)
+        start, cpu = sessions(cluster), server_cpu(cluster)
         results.without = await rolls(gm, a, v5.pk, ROLLS)
+        results.cpu["without"] = (server_cpu(cluster) - cpu) / ROLLS
         await asyncio.sleep(1.5)  # PostgreSQL's statistics are flushed about once a second
         results.sessions["without"] = (sessions(cluster) - start) / ROLLS
 
@@ -111,8 +119,9 @@ async def measure(cluster: Cluster, viewers: int) -> Results:
                 await asyncio.sleep(PAUSE)
 
         await roll_and_watch(1, record=False)  # warm-up
-        start = sessions(cluster)
+        start, cpu = sessions(cluster), server_cpu(cluster)
         await roll_and_watch(ROLLS, record=True)
+        results.cpu["with"] = (server_cpu(cluster) - cpu) / ROLLS  # every phone has the last roll: all pushed
         await asyncio.sleep(1.5)
         results.sessions["with"] = (sessions(cluster) - start) / ROLLS
     return results
@@ -138,6 +147,9 @@ def report(results: Results, viewers: int) -> None:
         row(f"roll request, {viewers} viewers", with_, f"({results.sessions.get('with', 0):.1f} db sessions per roll)")
         print(f"live: {'roll request, with/without viewers':34} p50 {statistics.median(with_) / statistics.median(without):5.2f}x"
               f"    p95 {p95(with_) / p95(without):5.2f}x")
+    if len(results.cpu) == 2:
+        print(f"live: {'servers CPU per roll (and its push)':34} {results.cpu['without'] * 1000:.1f} ms without viewers, "
+              f"{results.cpu['with'] * 1000:.1f} ms with {viewers}: {results.cpu['with'] / results.cpu['without']:.2f}x")
     for line in results.unexpected[:5]:
         print(f"live:   unexpected event: {line}")
 

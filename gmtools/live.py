@@ -38,6 +38,7 @@ from typing import Literal
 
 from asgiref.sync import sync_to_async
 from django.core.cache import caches
+from django.core.cache.backends.dummy import DummyCache
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connection, connections, transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
@@ -212,8 +213,14 @@ _drawing_here: ContextVar[WritersDrawing | None] = ContextVar("gmtools_writers_d
 @contextmanager
 def drawn_here(request: HttpRequest) -> Iterator[WritersDrawing]:
     """Within this block, the rolls announced are claimed for this request to draw for the streams
-    (``WritersDrawing``); the caller must ``store`` (or the streams wait ``SHARED_WAIT``)."""
-    drawing = WritersDrawing((viewer_of(request, "player"), viewer_of(request, "gm")))
+    (``WritersDrawing``); the caller must ``store`` (or the streams wait ``SHARED_WAIT``).
+
+    Only where the "live" cache is shared (Redis, settings.CACHES): without it a claim holds no
+    stream back, each process's streams draw the roll themselves as soon as they wake, and the
+    request's drawing would be work done twice.
+    """
+    shared = not isinstance(caches["live"], DummyCache)
+    drawing = WritersDrawing((viewer_of(request, "player"), viewer_of(request, "gm")) if shared else ())
     token = _drawing_here.set(drawing)
     try:
         yield drawing

@@ -301,6 +301,15 @@ def test_a_claim_the_request_does_not_draw_is_released_for_the_streams(v5, share
     assert [shared.get(claim) for claim in claims] == [None, None]
 
 
+@pytest.mark.django_db(transaction=True)
+def test_without_a_shared_cache_the_rolling_request_draws_nothing_for_the_streams(v5, gm_client, monkeypatch):
+    """One process, or several without Redis: no claim holds a stream back, so the streams draw the
+    roll themselves as soon as they wake, and a drawing by the request would be work done twice."""
+    monkeypatch.setattr(live, "render_drawn", lambda *args: pytest.fail("drawn by the request for nobody"))
+    answer = gm_client.post(reverse("roll", args=[v5.campaign_id]), table_form(v5))
+    assert answer.status_code == 200 and f'id="roll-{Roll.objects.get().pk}"' in answer.content.decode()
+
+
 # --- the stream -------------------------------------------------------------------------------
 
 def events(text: str) -> list[dict]:
