@@ -302,9 +302,11 @@ def test_a_claim_the_request_does_not_draw_is_released_for_the_streams(v5, share
 
 
 @pytest.mark.django_db(transaction=True)
-def test_without_a_shared_cache_the_rolling_request_draws_nothing_for_the_streams(v5, gm_client, monkeypatch):
+def test_without_a_shared_cache_the_rolling_request_draws_nothing_for_the_streams(v5, gm_client, monkeypatch,
+                                                                                  settings):
     """One process, or several without Redis: no claim holds a stream back, so the streams draw the
     roll themselves as soon as they wake, and a drawing by the request would be work done twice."""
+    settings.CACHES = {**settings.CACHES, "live": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
     monkeypatch.setattr(live, "render_drawn", lambda *args: pytest.fail("drawn by the request for nobody"))
     answer = gm_client.post(reverse("roll", args=[v5.campaign_id]), table_form(v5))
     assert answer.status_code == 200 and f'id="roll-{Roll.objects.get().pk}"' in answer.content.decode()
