@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
+from functools import cached_property
 
 from django.db.models import Max, Prefetch, QuerySet, prefetch_related_objects
 
@@ -113,10 +114,15 @@ class Table:
         scene_aspects = list(scene.aspects.filter(character__isnull=True)) if holds_aspects else []
         return cls(campaign, scene, cast, participants(scene), scene_aspects)
 
+    @cached_property
+    def undo_offer(self) -> undo.Offer | None:
+        """What the GM's Undo button offers (read once for every GM drawing of these reads)."""
+        return undo.offer(self.campaign)
+
     def context(self, player: bool = False) -> dict:
         return {"campaign": self.campaign, "scene": self.scene, "characters": self.cast, "scene_form": SceneForm(),
                 "scene_aspects": self.scene_aspects, "participants": turn_order(self.order, self.cast, player),
-                "undo": None if player else undo.offer(self.campaign)}
+                "undo": None if player else self.undo_offer}
 
 
 def time_context(campaign: Campaign, player: bool = False, cards: bool = True) -> dict:

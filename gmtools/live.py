@@ -186,8 +186,7 @@ class WritersDrawing:
 
     def claim(self, change: Change) -> None:
         for viewer in self.viewers:
-            if (change.public or viewer.audience == "gm") and caches["live"].add(
-                    f"{_shared(change.id, viewer)}:claimed", True, round(SHARED_WAIT) + 1):
+            if (change.public or viewer.audience == "gm") and _claim_for_a_wait(_shared(change.id, viewer)):
                 self.claimed.append((change, viewer))
 
     def store(self, roll: Roll, draw: Callable[[Viewer], str]) -> None:
@@ -201,7 +200,7 @@ class WritersDrawing:
                     caches["live"].set(_shared(change.id, viewer), html, SHARED_TIMEOUT)
                     stored.append((change, viewer))
         finally:
-            released = [f"{_shared(change.id, viewer)}:claimed" for change, viewer in self.claimed
+            released = [_claimed(_shared(change.id, viewer)) for change, viewer in self.claimed
                         if (change, viewer) not in stored]
             if released:
                 caches["live"].delete_many(released)
@@ -457,7 +456,16 @@ def _claim(shared: str) -> tuple[str | None, bool]:
     lasts as long as a process waits)."""
     cache = caches["live"]
     html = cache.get(shared)
-    return html, html is None and cache.add(f"{shared}:claimed", True, round(SHARED_WAIT) + 1)
+    return html, html is None and _claim_for_a_wait(shared)
+
+
+def _claimed(shared: str) -> str:
+    return f"{shared}:claimed"
+
+
+def _claim_for_a_wait(shared: str) -> bool:
+    """Claim a drawing for as long as a process waits for another's (False: claimed already)."""
+    return caches["live"].add(_claimed(shared), True, round(SHARED_WAIT) + 1)
 
 
 def _draw_shared(change_id: int, viewer: Viewer, shared: str) -> str:
