@@ -183,7 +183,7 @@ class Redraw:
         self.cast = kind == ChangeKind.CHARACTER and character_id is None and roll is None
         if self.cast:
             parts = parts - {"character"} | {"order", "cast"}
-        self.parts, self.roll = parts, roll
+        self.kind, self.parts, self.roll = kind, parts, roll
         self.every_card = "characters" in parts or self.cast  # the cast's list draws every card too
         self.table = Table.read(campaign, cards=self.every_card)
         if "characters" in parts:
@@ -198,6 +198,14 @@ class Redraw:
                       if "cards" in parts and roll is not None else [])
         self.extended = "extended" in parts and not (kind == ChangeKind.ROLL and roll is not None and not roll.extended_id)
         self.extended_context = extended_context(campaign) if self.extended else {}
+
+    @property
+    def main_card(self) -> Roll | None:
+        """A roll's change: the roll's card (with its follow-up chain), which the GM's click gets as
+        its answer and the other parts out of band (gmtools.live.render_drawn)."""
+        if self.kind != ChangeKind.ROLL or self.roll is None:
+            return None
+        return next((card for card in self.cards if card.pk == self.roll.pk), None)
 
     def context(self, player: bool = False, oob: bool = False) -> dict:
         campaign, parts = self.table.campaign, self.parts

@@ -158,10 +158,20 @@ def _draw(change_id: int, viewer: Viewer) -> str:
 
 
 def render_drawn(drawn: board.Redraw, viewer: Viewer) -> str:
-    """A change's fragments for a viewer, from what was read of it (``board.Redraw``)."""
-    player = viewer.audience == "player"
-    context = drawn.context(player=player) | {"base_url": viewer.base}
-    return render_to_string("player.html#live-change" if player else "table.html#live-change", context)
+    """A change's fragments for a viewer, from what was read of it (``board.Redraw``).
+
+    A roll's change is drawn for the GM as the answer to the click that made it: its card, then
+    the rest out of band. So that answer and the GM's streams (the GM's other tabs, and the echo
+    in the tab that clicked) share one drawing (gmtools.views._after_roll); a tab applies a
+    stream's event the same either way (static/live.js drops ``hx-swap-oob``).
+    """
+    if viewer.audience == "player":
+        return render_to_string("player.html#live-change", drawn.context(player=True) | {"base_url": viewer.base})
+    main = drawn.main_card
+    context = drawn.context(oob=main is not None) | {"base_url": viewer.base}
+    if main is None:
+        return render_to_string("table.html#live-change", context)
+    return render_to_string("table.html#roll-response", context | {"roll": main, "main": main.pk})
 
 
 # --- a roll drawn for the streams by the request that made it ----------------------------------

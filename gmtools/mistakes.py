@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_POST
 from django_htmx.http import trigger_client_event
 
-from gmtools import board, links, services
+from gmtools import board, live, services
 from gmtools.models import ChangeKind, Roll
 from gmtools.views import _campaign, _refused
 
@@ -28,11 +28,8 @@ def void(request: HttpRequest, pk: int, roll_pk: int) -> HttpResponse:
         services.void_roll(roll, request.user)
     except services.Refused as refusal:
         return _refused(request, str(refusal))
-    context = board.redraw(campaign, ChangeKind.ROLL, roll=roll, oob=True)
-    card = Roll.objects.for_log().get(pk=roll.pk)
-    response = render(request, "table.html#roll-response", {**context, "roll": card, "main": roll.pk,
-                                                             "base_url": links.base_url(request)})
-    return trigger_client_event(response, "turn-changed")  # budgets and resources are back: the odds follow
+    answer = live.render_drawn(board.Redraw(campaign, ChangeKind.ROLL, roll=roll), live.viewer_of(request, "gm"))
+    return trigger_client_event(HttpResponse(answer), "turn-changed")  # budgets and resources are back: the odds follow
 
 
 @login_required

@@ -160,16 +160,15 @@ def _refused(request: HttpRequest, message: str) -> HttpResponse:
 
 def _after_roll(request: HttpRequest, campaign: Campaign, roll: Roll, streams: live.WritersDrawing) -> HttpResponse:
     """The new log card, and out of band all that the roll redrew: the cards it follows, the
-    character's card, the turn order, the extended actions, the Fate deck's count. The same reads
-    draw the roll for the live streams first (``streams``, gmtools.live.WritersDrawing)."""
+    character's card, the turn order, the extended actions, the Fate deck's count. The same
+    drawing goes to the GM's streams, and the same reads draw the players' (``streams``,
+    gmtools.live.WritersDrawing)."""
     campaign.refresh_from_db()  # the roll changed the row (a Fate card drawn): draw what it is now
     drawn = board.Redraw(campaign, ChangeKind.ROLL, roll=roll)
-    streams.store(roll, lambda viewer: live.render_drawn(drawn, viewer))
-    context = drawn.context(oob=True)
-    roll = next(card for card in context["cards"] if card.pk == roll.pk)  # drawn with its follow-up chain
-    response = render(request, "table.html#roll-response", {**context, "roll": roll, "main": roll.pk,
-                                                             "base_url": links.base_url(request)})
-    return trigger_client_event(response, "turn-changed")
+    gm = live.viewer_of(request, "gm")
+    answer = live.render_drawn(drawn, gm)
+    streams.store(roll, lambda viewer: answer if viewer == gm else live.render_drawn(drawn, viewer))
+    return trigger_client_event(HttpResponse(answer), "turn-changed")
 
 
 @login_required

@@ -261,6 +261,7 @@ def test_the_roll_request_draws_for_the_streams_what_they_would_draw(game, make_
     monkeypatch.setattr(live, "_draw", lambda *args: pytest.fail("drawn again"))
     for viewer in STREAMS:
         assert drawn_by_streams(change, viewer) == predrawn[viewer]
+    assert answer.content.decode() == predrawn[STREAMS[1]]  # the GM's answer is the GM's streams' drawing
 
 
 @pytest.mark.django_db(transaction=True)
@@ -307,9 +308,12 @@ def test_without_a_shared_cache_the_rolling_request_draws_nothing_for_the_stream
     """One process, or several without Redis: no claim holds a stream back, so the streams draw the
     roll themselves as soon as they wake, and a drawing by the request would be work done twice."""
     settings.CACHES = {**settings.CACHES, "live": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
-    monkeypatch.setattr(live, "render_drawn", lambda *args: pytest.fail("drawn by the request for nobody"))
+    drawn_for = []
+    render_drawn = live.render_drawn
+    monkeypatch.setattr(live, "render_drawn", lambda drawn, viewer: drawn_for.append(viewer) or render_drawn(drawn, viewer))
     answer = gm_client.post(reverse("roll", args=[v5.campaign_id]), table_form(v5))
     assert answer.status_code == 200 and f'id="roll-{Roll.objects.get().pk}"' in answer.content.decode()
+    assert drawn_for == [STREAMS[1]]  # the answer alone, not the players' version
 
 
 # --- the stream -------------------------------------------------------------------------------

@@ -18,9 +18,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from gmtools import board, services, undo
+from gmtools import board, live, services, undo
 from gmtools.composer import ComposerForm
-from gmtools.models import Aspect, Campaign, Character, ExtendedAction, ResourceChange, Roll, RollKind, Scene
+from gmtools.models import Aspect, Campaign, Change, Character, ExtendedAction, ResourceChange, Roll, RollKind, Scene
 from gmtools.services import Refused
 from gmtools.sheets import Game
 from tests.web.helpers import COMMON, DEFAULTS, Faces, run_at_once
@@ -394,6 +394,9 @@ def test_void_through_the_table_redraws_the_card_and_the_character(vampire, gm_c
     assert re.search(rf'id="roll-{parent.pk}"[^>]*>', html) and f'id="roll-{child.pk}"' in html
     assert html.count("Voided by gm1 at") == 2
     assert f'id="character-{vampire.pk}"' in html  # the Willpower box is back on the card
+    change = Change.objects.filter(roll=parent).latest("id")
+    live._cache.clear()
+    assert html == live.render_change(change.pk, live.Viewer("gm", "en", "http://testserver"))  # as the GM's streams draw it
     again = gm_client.post(reverse("void", args=[campaign.pk, parent.pk]))
     assert again.status_code == 422 and "already been voided" in again.content.decode()
     assert fresh(vampire).v5_willpower_superficial == 0
