@@ -181,9 +181,9 @@ class WritersDrawing:
     """The rolls a request makes, drawn for the live streams by that request (``drawn_here``).
 
     The request has just read what its roll redraws, for its own answer (``board.Redraw``); the
-    streams' versions (the players', and the GM's other tabs', the GM's own stream included) come
-    from the same reads for the price of a template each, where each process's streams would read
-    the database again and draw them. So ``announce`` claims each roll in the live cache before
+    streams' versions come from the same reads: the GM's (its other tabs', its own stream included)
+    is the answer itself (``render_drawn``), the players' one template more, where each process's
+    streams would read the database again and draw them. So ``announce`` claims each roll in the live cache before
     commit, as ``_drawn_once`` would, in the request's language (the table's, most likely the
     phones'), and the streams of every process that wake at commit wait for the drawing instead of
     making their own; after commit the request draws and stores it (``store``). A claim not stored
