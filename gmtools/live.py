@@ -183,8 +183,8 @@ class WritersDrawing:
     The request has just read what its roll redraws, for its own answer (``board.Redraw``); the
     streams' versions come from the same reads: the GM's (its other tabs', its own stream included)
     is the answer itself (``render_drawn``), the players' one template more, where each process's
-    streams would read the database again and draw them. So ``announce`` claims each roll in the live cache before
-    commit, as ``_drawn_once`` would, in the request's language (the table's, most likely the
+    streams would read the database again and draw them. So ``announce`` claims each roll in the
+    live cache before commit, as ``_drawn_once`` would, in the request's language (the table's, most likely the
     phones'), and the streams of every process that wake at commit wait for the drawing instead of
     making their own; after commit the request draws and stores it (``store``). A claim not stored
     (another roll's, or a drawing that failed) is released at once, and one never released (a

@@ -14,7 +14,7 @@ from django_htmx.http import trigger_client_event
 
 from gmtools import board, live, services
 from gmtools.models import ChangeKind, Roll
-from gmtools.views import _campaign, _refused
+from gmtools.views import _after_roll, _campaign, _refused
 
 
 @login_required
@@ -25,11 +25,11 @@ def void(request: HttpRequest, pk: int, roll_pk: int) -> HttpResponse:
     campaign = _campaign(request, pk)
     roll = get_object_or_404(Roll, campaign=campaign, pk=roll_pk)
     try:
-        services.void_roll(roll, request.user)
+        with live.drawn_here(request) as streams:
+            services.void_roll(roll, request.user)
     except services.Refused as refusal:
         return _refused(request, str(refusal))
-    answer = live.render_drawn(board.Redraw(campaign, ChangeKind.ROLL, roll=roll), live.viewer_of(request, "gm"))
-    return trigger_client_event(HttpResponse(answer), "turn-changed")  # budgets and resources are back: the odds follow
+    return _after_roll(request, campaign, roll, streams)  # "turn-changed": budgets are back, the odds follow
 
 
 @login_required
