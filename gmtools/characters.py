@@ -205,11 +205,13 @@ class CharacterSheet:
         """Validate and write the whole sheet in one transaction; None (with the errors on the form) if refused."""
         if self.adding and self.data is not None:
             return self._create()
-        if not self.is_valid():
-            return None
         try:
             with transaction.atomic():
+                # Checked under the character's lock: two tabs adding the same trait queue here, and the
+                # second one's check sees the first one's trait (a refusal inline, not the constraint's 500).
                 list(Character.objects.select_for_update().filter(pk=self.character.pk).values_list("pk"))
+                if not self.is_valid():
+                    return None
                 character = self.form.save()
                 for formset in self.formsets:
                     formset.save()
@@ -419,6 +421,8 @@ def create_npcs(campaign: Campaign, name: str, count: int, *, traits: tuple | li
     that name: a second batch of "Guard" goes on from Guard 3), each row fully validated, all or none."""
     made = []
     with transaction.atomic():
+        # The campaign's lock, held to commit: two batches at once number after each other, never both from 1.
+        list(Campaign.objects.select_for_update().filter(pk=campaign.pk).values_list("pk"))
         names = [name] if count == 1 else _numbered(campaign, name[: NAME_MAX - 3], count)
         for each in names:
             character = Character(campaign=campaign, name=each, kind=CharacterKind.NPC, notes=notes,
