@@ -8,7 +8,8 @@ secret roll until it is revealed, and a secret difficulty's verdict stays hidden
 
 User text (names, labels, titles) is escaped for Markdown, so a character called ``**@everyone**``
 neither formats nor pings anybody, and neutralised for spreadsheets in CSV (a cell that starts
-with ``=``, ``+``, ``-`` or ``@`` gets a leading apostrophe, so it is never run as a formula).
+with ``=``, ``+``, ``-`` or ``@``, in any width and after any leading space or line break, gets a
+leading apostrophe, so it is never run as a formula).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
@@ -295,8 +297,20 @@ def to_markdown(campaign: Campaign, title: str, rolls: Iterable[Roll], player: b
 
 # --- CSV ---------------------------------------------------------------------------------------
 
+# What starts a formula in a spreadsheet: these four, in their ASCII, fullwidth (＝＋－＠) or small
+# forms, which NFKC folds into ASCII (East Asian spreadsheets read "＝" as "="), even after the spaces
+# and line breaks a spreadsheet trims from a cell's start.
+_FORMULA_STARTS = frozenset("=+-@")
+
+
 def _cell(value: Any) -> Any:
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+    """A value as a spreadsheet may open it: user text that could start a formula gets a leading
+    apostrophe, which makes the cell plain text (OWASP's "CSV injection" advice). A tab or a carriage
+    return first (which hide what follows) gets one too."""
+    if not isinstance(value, str):
+        return value
+    first = value.lstrip()[:1]
+    if value[:1] in ("\t", "\r") or unicodedata.normalize("NFKC", first)[:1] in _FORMULA_STARTS:
         return "'" + value
     return value
 

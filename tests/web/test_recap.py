@@ -551,6 +551,33 @@ def test_csv_neutralises_formulas_and_parses_into_the_header_columns(gm_client, 
         assert all(not value.startswith(("=", "+", "-", "@")) for key, value in row.items() if key != "margin"), row
 
 
+# What a spreadsheet still runs as a formula: after the spaces and line breaks it trims from a
+# cell's start, and in the fullwidth and small forms an East Asian spreadsheet reads as ASCII.
+HIDDEN_FORMULAS = [" =1+1", "\n=1+1", "\u3000=1+1", "\xa0+1", "＝HYPERLINK(\"http://evil\")", "＋1", "－1", "＠me",
+                   "﹦1+1", " \n ＠SUM(A1)", "\tBob", "\rBob"]
+
+
+@pytest.mark.parametrize("name", HIDDEN_FORMULAS)
+def test_csv_neutralises_a_formula_behind_spaces_or_in_fullwidth(gm_client, gm, set_ratings, name):
+    campaign = Campaign.objects.create(name="Sheets", game=Game.V5, gm=gm)
+    scene = scene_of(campaign, "Ledger")
+    character = Character.objects.create_with_sheet(campaign=campaign, name=name)
+    set_ratings(character, strength=2, brawl=1)
+    roll(character, scene, (6, 2, 3))  # a label is stripped by the composer; a name is kept as typed
+    (row,) = as_dicts(export(gm_client, campaign, fmt="csv"))
+    assert row["who"] == f"'{name}"
+
+
+@pytest.mark.parametrize("name", [" Bob", "Bob = Alice", "1 + 1", "−1", "e-mail"])
+def test_csv_leaves_text_that_starts_no_formula_as_typed(gm_client, gm, set_ratings, name):
+    campaign = Campaign.objects.create(name="Sheets", game=Game.V5, gm=gm)
+    character = Character.objects.create_with_sheet(campaign=campaign, name=name)
+    set_ratings(character, strength=2, brawl=1)
+    roll(character, scene_of(campaign, "Ledger"), (6, 2, 3), label=name)
+    (row,) = as_dicts(export(gm_client, campaign, fmt="csv"))
+    assert row["who"] == name and row["what"] == name.strip()
+
+
 # --- access and the download -----------------------------------------------------------------------
 
 
