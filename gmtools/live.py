@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -100,28 +101,93 @@ class Row:
     public: bool
 
 
-_cache: OrderedDict[tuple, str] = OrderedDict()
-_cache_lock = threading.Lock()
-CACHE_SIZE = 512
+class Kept:
+    """The drawings this process keeps (changes, pages, exports), bounded by their size in memory,
+    the least recently used dropped first.
+
+    Bounded by bytes, not by entries: a change's fragments take a few KB, but a table of 1,197
+    characters draws a page of 9.5 MB (18 MB as a Python string: "—" makes it two bytes a
+    character) for every change at the table: kept 512 deep, they grew a worker by 17 MB a click
+    (437 -> 643 MB in 12 clicks). ``LIMIT`` holds three such pages, a few whole-campaign exports of
+    20,000 rolls, or the fragments of thousands of changes; with ``make serve``'s four workers that
+    is 256 MB at most. A drawing bigger than ``LIMIT`` alone is not kept.
+    """
+
+    LIMIT = 64 * 1024 * 1024
+    # What an entry costs beside its string (its key's tuple, the dict's slot and links), so that
+    # many empty drawings (the players' of a GM-only change) count too.
+    ENTRY = 256
+
+    def __init__(self, limit: int = LIMIT) -> None:
+        self.limit = limit
+        self.size = 0
+        self._kept: OrderedDict[tuple, str] = OrderedDict()
+        self._lock = threading.Lock()
+        self._drawing: dict[tuple, threading.Event] = {}  # keys being drawn now, by ``once``
+
+    @classmethod
+    def cost(cls, html: str) -> int:
+        return sys.getsizeof(html) + cls.ENTRY
+
+    def get(self, key: tuple) -> str | None:
+        with self._lock:
+            html = self._kept.get(key)
+            if html is not None:
+                self._kept.move_to_end(key)
+            return html
+
+    def keep(self, key: tuple, html: str) -> None:
+        cost = self.cost(html)
+        if cost > self.limit:
+            return
+        with self._lock:
+            old = self._kept.pop(key, None)
+            if old is not None:
+                self.size -= self.cost(old)
+            self._kept[key] = html
+            self.size += cost
+            while self.size > self.limit:
+                _key, dropped = self._kept.popitem(last=False)
+                self.size -= self.cost(dropped)
+
+    def once(self, key: tuple, draw: Callable[[], str]) -> str:
+        """What ``draw`` gives for ``key``, drawn once however many threads ask at the same moment: the
+        others wait for that drawing (a whole-campaign export takes seconds; six at once were six).
+        Never from the event loop, which it would block while it waits."""
+        while True:
+            with self._lock:
+                html = self._kept.get(key)
+                if html is not None:
+                    self._kept.move_to_end(key)
+                    return html
+                drawing = self._drawing.get(key)
+                if drawing is None:
+                    drawing = self._drawing[key] = threading.Event()
+                    break
+            drawing.wait()  # then read what it kept (or, if it failed or was too big, draw in turn)
+        try:
+            html = draw()
+            self.keep(key, html)
+            return html
+        finally:
+            with self._lock:
+                del self._drawing[key]
+            drawing.set()
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+            self.size = 0
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+
+_cache = Kept()
 
 
 def cached(change_id: int, viewer: Viewer) -> str | None:
-    with _cache_lock:
-        return _cache.get((change_id, viewer))
-
-
-def _once(key: tuple, draw: Callable[[], str]) -> str:
-    """What ``draw`` gives, drawn once per process for ``key`` (a change's or a page's, see below)."""
-    with _cache_lock:
-        if key in _cache:
-            _cache.move_to_end(key)
-            return _cache[key]
-    html = draw()
-    with _cache_lock:
-        _cache[key] = html
-        while len(_cache) > CACHE_SIZE:
-            _cache.popitem(last=False)
-    return html
+    return _cache.get((change_id, viewer))
 
 
 def render_change(change_id: int, viewer: Viewer) -> str:
@@ -133,7 +199,7 @@ def render_change(change_id: int, viewer: Viewer) -> str:
     def draw() -> str:
         with translation.override(viewer.language):
             return _draw(change_id, viewer)
-    return _once((change_id, viewer), draw)
+    return _cache.once((change_id, viewer), draw)
 
 
 def render_page(page: str, campaign: Campaign, cursor: int, viewer: Viewer, draw: Callable[[], str]) -> str:
@@ -146,7 +212,7 @@ def render_page(page: str, campaign: Campaign, cursor: int, viewer: Viewer, draw
     without one.
     """
     row = repr([getattr(campaign, field.attname) for field in Campaign._meta.concrete_fields])  # lists too
-    return _once((page, row, cursor, viewer), draw)
+    return _cache.once((page, row, cursor, viewer), draw)
 
 
 def _draw(change_id: int, viewer: Viewer) -> str:
@@ -206,7 +272,7 @@ class WritersDrawing:
             for change, viewer in self.claimed:
                 if change.roll_id == roll.pk:
                     html = draw(viewer)
-                    _once((change.id, viewer), lambda: html)
+                    _cache.keep((change.id, viewer), html)
                     caches["live"].set(_shared(change.id, viewer), html, SHARED_TIMEOUT)
                     stored.append((change, viewer))
         finally:
@@ -449,7 +515,8 @@ async def _drawn_once(change_id: int, viewer: Viewer) -> str:
             return html
         html, mine = await read(_claim, shared)
         if html is not None:
-            return _once((change_id, viewer), lambda: html)  # kept in this process's memory too
+            _cache.keep((change_id, viewer), html)  # in this process's memory too
+            return html
         if mine or waited >= SHARED_WAIT:
             break
         await asyncio.sleep(SHARED_POLL)
