@@ -20,13 +20,21 @@ neither looks at. Exalted ``--penalty``/``--vs-penalty`` (successes taken away) 
 tracker roll: no Hunger dice, and Willpower cannot reroll it. ``--knowledge`` needs ``--skill``
 (without it the skill is not checked and the mark would change nothing). Fate ``--invoke`` and
 ``--invoke-free`` name the aspects invoked before the roll, in the order given (+2 each).
+
+Strict reading (issue 22): an option that takes one value (or a flag) given twice is refused by
+name, never the last one kept; numbers are ASCII digits only (a fullwidth "５", "٥" or "1_000" is
+refused); an option the answer never looks at is refused (``--botch`` for v5, which never botches;
+v5 ``--hunger`` and scifi ``--skill`` in ``contest`` and ``extended``, which count successes only).
+A reader that closes the pipe early (``| head -c 10``) ends the answer quietly, exit status 0.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
@@ -40,6 +48,7 @@ MAX_TIMES = 1_000_000
 MAX_HELPERS = 10  # exalted teamwork: helpers beside the lead
 MAX_TAKEN = 2 * exalted.MAX_DICE  # exalted: successes taken from one side (every die a 10 scores 2)
 D10_SYSTEMS = ("exalted", "scifi", "v5")
+BOTCHES = ("exalted", "scifi")  # scifi: a fumble; V5 has no botch, so --botch would change nothing
 
 # Which options each system accepts; anything else given is bad input, not silently ignored.
 OPTIONS = {
@@ -63,15 +72,57 @@ class BadInput(Exception):
 
 
 class Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.register("action", None, _Once)
+        self.register("action", "store", _Once)
+        self.register("action", "store_true", _OnceTrue)
+
     def error(self, message: str) -> NoReturn:
         raise BadInput(message)
 
 
+# A whole number as typed on a keyboard: ASCII digits only. Python's int() also reads a fullwidth
+# "５", an Arabic-Indic "٥" and "1_000", none of which a GM means as a number here.
+WHOLE = re.compile(r"[+-]?[0-9]+")
+
+
+def _whole(text: str) -> int:
+    if not WHOLE.fullmatch(text.strip(" ")):
+        raise argparse.ArgumentTypeError(f"expected a whole number (digits 0-9), got {text!r}")
+    return int(text)
+
+
 def _int_list(text: str) -> tuple[int, ...]:
-    try:
-        return tuple(int(part) for part in text.split(",") if part.strip() != "")
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected comma-separated whole numbers, got {text!r}") from None
+    parts = [part.strip(" ") for part in text.split(",") if part.strip(" ") != ""]
+    if not all(WHOLE.fullmatch(part) for part in parts):
+        raise argparse.ArgumentTypeError(f"expected comma-separated whole numbers (digits 0-9), got {text!r}")
+    return tuple(int(part) for part in parts)
+
+
+class _Once(argparse._StoreAction):
+    """A single-value option given twice is refused, naming it: argparse would keep the last one
+    silently (``--difficulty 9 --difficulty 1`` answered for 1). Every such option defaults to None."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        _refuse_repeat(self, namespace, option_string)
+        super().__call__(parser, namespace, values, option_string)
+
+
+class _OnceTrue(argparse._StoreTrueAction):
+    """A flag given twice is refused as well: it says the writer meant something else."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        _refuse_repeat(self, namespace, option_string)
+        super().__call__(parser, namespace, values, option_string)
+
+
+def _refuse_repeat(action: argparse.Action, namespace: argparse.Namespace, option_string: str | None) -> None:
+    if getattr(namespace, action.dest, None) is not None:
+        raise BadInput(f"{action.option_strings[-1] if option_string is None else option_string} is given twice: "
+                       "give it once")
 
 
 class _Invoke(argparse.Action):
@@ -84,19 +135,19 @@ class _Invoke(argparse.Action):
 
 def _add_roll_options(p: argparse.ArgumentParser, replay: bool, command: str) -> None:
     p.add_argument("system", choices=SYSTEMS, help="the game: exalted, scifi, v5 or fate")
-    p.add_argument("--pool", type=int, help="exalted, scifi, v5: dice (dots), 0 to 100")
+    p.add_argument("--pool", type=_whole, help="exalted, scifi, v5: dice (dots), 0 to 100")
     p.add_argument("--difficulty", help="successes needed, 0 to 100 (v5 1 to 100; scifi also easy|common|hard|"
                                         "very-hard|extreme); fate: the Ladder value to beat, -50 to 50; "
                                         "extended: each roll's own difficulty, 0 to 100")
-    p.add_argument("--stunt", type=int, help="exalted: stunt dice, 0 to 3")
+    p.add_argument("--stunt", type=_whole, help="exalted: stunt dice, 0 to 3")
     p.add_argument("--willpower", action="store_true", default=None, help="exalted: spend 1 Willpower, +1 success")
-    p.add_argument("--skill", type=int, help="scifi: the skill's level, 0 to 100 (easy and hard up depend on it)")
-    p.add_argument("--hunger", type=int, help="v5: Hunger 0 to 5 (that many dice are Hunger dice)")
+    p.add_argument("--skill", type=_whole, help="scifi: the skill's level, 0 to 100 (easy and hard up depend on it)")
+    p.add_argument("--hunger", type=_whole, help="v5: Hunger 0 to 5 (that many dice are Hunger dice)")
     p.add_argument("--specialty", action="store_true", default=None, help="v5: a Specialty, +1 die")
-    p.add_argument("--bonus", type=int, help="fate: approach + stunts + helpers + invokes, -50 to 50")
-    p.add_argument("--modifier", type=int, action="append", help="a modifier to the pool, -100 to 100 (fate: the bonus, -50 to 50); repeatable "
+    p.add_argument("--bonus", type=_whole, help="fate: approach + stunts + helpers + invokes, -50 to 50")
+    p.add_argument("--modifier", type=_whole, action="append", help="a modifier to the pool, -100 to 100 (fate: the bonus, -50 to 50); repeatable "
                                                                "(exalted: at most 200 dice in all)")
-    p.add_argument("--actions-penalty", type=int,
+    p.add_argument("--actions-penalty", type=_whole,
                    help="exalted: dice lost to the turn's multiple actions, 0 to 200; an action it takes to 0 dice "
                         "cannot be taken (a stunt does not revive it)")
     p.add_argument("--no-equipment", action="store_true", default=None,
@@ -104,7 +155,7 @@ def _add_roll_options(p: argparse.ArgumentParser, replay: bool, command: str) ->
     if command in ("roll", "odds", "reroll"):  # the difficulty, the skill checked against it, the Hunger dice
         p.add_argument("--remorse", action="store_true", default=None,
                        help="v5: the Humanity (remorse) roll: no Hunger dice, whatever --hunger (no Willpower reroll)")
-        p.add_argument("--difficulty-modifier", type=int, action="append",
+        p.add_argument("--difficulty-modifier", type=_whole, action="append",
                        help="v5: the GM's ad-hoc change to the difficulty, -100 to 100; repeatable (a net beyond "
                             "±2 warns)")
         p.add_argument("--improvised", action="store_true", default=None, help="v5: improvised equipment, +1 difficulty")
@@ -123,7 +174,7 @@ def _add_roll_options(p: argparse.ArgumentParser, replay: bool, command: str) ->
         p.add_argument("--faces", type=_int_list, help="replay: the dice as drawn, comma-separated "
                                                        "(v5: the normal dice; a d10's 10 may be written 0)")
         p.add_argument("--hunger-faces", type=_int_list, help="v5 replay: the Hunger dice")
-        p.add_argument("--seed", type=int, help="seed the random draw (without --faces): any whole number")
+        p.add_argument("--seed", type=_whole, help="seed the random draw (without --faces): any whole number")
 
 
 def _help_parser(commands: Any, name: str, text: str, epilog: str) -> Parser:
@@ -139,7 +190,7 @@ def build_parser() -> Parser:
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     roll = _help_parser(commands, "roll", "roll (or replay with --faces) one action", ROLL_EXAMPLES)
     _add_roll_options(roll, replay=True, command="roll")
-    roll.add_argument("--times", type=int, help="roll N times anew, 1 to 1,000,000: a JSON list of N answers "
+    roll.add_argument("--times", type=_whole, help="roll N times anew, 1 to 1,000,000: a JSON list of N answers "
                                                 "(its time grows with N)")
     roll.add_argument("--rouse", action="store_true", default=None,
                       help="v5: a rouse check (one die, not a Hunger die: replay it with --faces)")
@@ -156,7 +207,7 @@ def build_parser() -> Parser:
     odds = _help_parser(commands, "odds", "exact odds of an action", ODDS_EXAMPLES)
     _add_roll_options(odds, replay=False, command="odds")
     odds.add_argument("--deck", type=_int_list, help="fate: the odds of the next card of a Fate deck (the cards left)")
-    odds.add_argument("--helper", type=int, action="append",
+    odds.add_argument("--helper", type=_whole, action="append",
                       help=f"exalted teamwork: a helper's pool, 1 to 100, rolled apart and its successes added to "
                            f"the lead's; repeatable (at most {MAX_HELPERS})")
     reroll = _help_parser(commands, "reroll", "reroll a roll's dice: v5 Willpower, fate an invoked aspect",
@@ -167,30 +218,30 @@ def build_parser() -> Parser:
     reroll.add_argument("--new-faces", type=_int_list, help="the rerolled dice's new faces (else drawn)")
     contest = _help_parser(commands, "contest", "exact odds of an opposed action", CONTEST_EXAMPLES)
     _add_roll_options(contest, replay=False, command="contest")
-    contest.add_argument("--vs", type=int, required=True,
+    contest.add_argument("--vs", type=_whole, required=True,
                          help="the opposing side's pool, 0 to 100 (exalted 1 to 100; fate: its bonus, -50 to 50), "
                               "rolled bare")
-    contest.add_argument("--penalty", type=int,
+    contest.add_argument("--penalty", type=_whole,
                          help=f"exalted: successes taken away from this side's roll, 0 to {MAX_TAKEN} (never below 0)")
-    contest.add_argument("--vs-penalty", type=int,
+    contest.add_argument("--vs-penalty", type=_whole,
                          help=f"exalted: successes taken away from the opposing side's roll, 0 to {MAX_TAKEN} "
                               "(the seed's drunk guard)")
     extended = _help_parser(commands, "extended", "exact odds of an extended action (exalted, scifi, v5), "
                             "alone or against another side (--race, --tug)", EXTENDED_EXAMPLES)
     _add_roll_options(extended, replay=False, command="extended")
-    extended.add_argument("--goal", type=int, required=True,
+    extended.add_argument("--goal", type=_whole, required=True,
                           help="successes to accumulate (--tug: the lead that wins), 1 to 200")
     extended.add_argument("--botch", help="what a botch does: reset (default), ruin or ignore")
-    extended.add_argument("--rolls", type=int, default=20, help="rolls (rounds) to look ahead, 1 to 1000 (--tug: 1 to 500); default 20")
-    extended.add_argument("--progress", type=int, default=0,
+    extended.add_argument("--rolls", type=_whole, help="rolls (rounds) to look ahead, 1 to 1000 (--tug: 1 to 500); default 20")
+    extended.add_argument("--progress", type=_whole,
                           help="successes already accumulated, 0 to --goal (--tug: minus --vs-progress, the lead so far)")
     kind = extended.add_mutually_exclusive_group()
     kind.add_argument("--race", action="store_true", default=None,
                       help="a race: both sides accumulate toward --goal, the first there wins")
     kind.add_argument("--tug", action="store_true", default=None,
                       help="a tug-of-war: each round's margin moves the difference; the first to lead by --goal wins")
-    extended.add_argument("--vs", type=int, help="with --race or --tug: the other side's pool, 0 to 100, rolled bare")
-    extended.add_argument("--vs-progress", type=int, help="with --race or --tug: the other side's successes so far, 0 to --goal")
+    extended.add_argument("--vs", type=_whole, help="with --race or --tug: the other side's pool, 0 to 100, rolled bare")
+    extended.add_argument("--vs-progress", type=_whole, help="with --race or --tug: the other side's successes so far, 0 to --goal")
     return parser
 
 
@@ -236,11 +287,22 @@ def _given(args: argparse.Namespace, names: set[str]) -> set[str]:
     return {name for name in names if getattr(args, name, None) is not None}
 
 
+# Options of a system that a command's answer never looks at: a contest and an extended action count
+# successes only, and v5's Hunger dice and scifi's skill (checked against a difficulty ladder) change
+# which successes mean what, never how many.
+UNUSED = {("contest", "v5"): {"hunger"}, ("extended", "v5"): {"hunger"},
+          ("contest", "scifi"): {"skill"}, ("extended", "scifi"): {"skill"}}
+
+
 def _check_options(args: argparse.Namespace) -> None:
     allowed = OPTIONS[args.system] | REPLAY | COMMAND_OPTIONS
     stray = _given(args, set(vars(args)) - allowed)
     if stray:
         raise BadInput(f"{_names(stray, args)} does not apply to {args.system}")
+    unused = _given(args, UNUSED.get((args.command, args.system), set()))
+    if unused:
+        raise BadInput(f"{_names(unused)} does not apply to {args.command} {args.system}: "
+                       "it changes no success that it counts")
 
 
 def _pool(value: int | None, name: str = "--pool") -> int:
@@ -254,10 +316,9 @@ def _pool(value: int | None, name: str = "--pool") -> int:
 def _difficulty(args: argparse.Namespace, default: int) -> int:
     if args.difficulty is None:
         return default
-    try:
-        return int(args.difficulty)
-    except ValueError:
-        raise BadInput(f"--difficulty must be a whole number, got {args.difficulty!r}") from None
+    if not WHOLE.fullmatch(args.difficulty.strip(" ")):
+        raise BadInput(f"--difficulty must be a whole number (digits 0-9), got {args.difficulty!r}")
+    return int(args.difficulty)
 
 
 def _d10(faces: Sequence[int] | None) -> tuple[int, ...] | None:
@@ -563,16 +624,20 @@ def _extended(args: argparse.Namespace) -> dict:
     if args.system not in D10_SYSTEMS:
         raise BadInput(f"extended actions are for {', '.join(D10_SYSTEMS)}, not {args.system}")
     # The extended action's own per-roll difficulty (default 0) is --difficulty; the request rolls at 0.
+    if args.botch is not None and args.system not in BOTCHES:
+        raise BadInput(f"--botch does not apply to {args.system}: its rolls never botch")
     difficulty = _difficulty(args, 0)
     request = _request(argparse.Namespace(**{**vars(args), "difficulty": None}))
     policy = botch_policy(args.botch or "reset")
     module = _module(args.system)
+    rolls = 20 if args.rolls is None else args.rolls
+    progress = 0 if args.progress is None else args.progress
     if not (args.race or args.tug):
         against = _given(args, {"vs", "vs_progress"})
         if against:
             raise BadInput(f"{_names(against)} applies with --race or --tug (an extended action against another side)")
         return module.extended(
-            request, goal=args.goal, difficulty=difficulty, policy=policy, rolls=args.rolls, progress=args.progress
+            request, goal=args.goal, difficulty=difficulty, policy=policy, rolls=rolls, progress=progress
         ).as_json()
     kind = "race" if args.race else "tug"
     if args.vs is None:
@@ -582,18 +647,22 @@ def _extended(args: argparse.Namespace) -> dict:
     if theirs < 0:
         raise BadInput(f"--vs-progress must be at least 0, got {theirs}")
     if args.race:
-        odds = race_odds(module.extended(request, args.goal, difficulty, policy, args.rolls, args.progress),
-                         module.extended(other, args.goal, difficulty, policy, args.rolls, theirs))
+        try:  # the engine names its field "progress": for the other side that is --vs-progress
+            theirs_so_far = module.extended(other, args.goal, difficulty, policy, rolls, theirs)
+        except RulesError as error:
+            raise BadInput(_blame(" ".join(str(error).split()), "--vs-progress")
+                           if str(error).startswith("progress") else _blame(str(error))) from None
+        odds = race_odds(module.extended(request, args.goal, difficulty, policy, rolls, progress), theirs_so_far)
     else:
         stray = _given(args, {"difficulty", "botch"})
         if stray:
             raise BadInput(f"{_names(stray)} does not apply to --tug: each round is a contest, its margin pulls")
-        start = args.progress - theirs
+        start = progress - theirs
         if args.goal >= 1 and not -args.goal < start < args.goal:  # a goal below 1 is the engine's to refuse
             raise BadInput(f"--progress minus --vs-progress must be within ±{args.goal - 1} (--goal {args.goal} "
                            f"would already be won), got {start}")
-        odds = tug_of_war_odds(module.contest(request, other).margin, args.goal, args.rolls, start)
-    return {"kind": kind, "goal": args.goal, "rounds": args.rolls, **odds.as_json()}
+        odds = tug_of_war_odds(module.contest(request, other).margin, args.goal, rolls, start)
+    return {"kind": kind, "goal": args.goal, "rounds": rolls, **odds.as_json()}
 
 
 COMMANDS = {"roll": _roll, "odds": _odds, "reroll": _reroll, "contest": _contest, "extended": _extended}
@@ -613,7 +682,9 @@ ABOUT = (("a pool of", "--pool"), ("an automatic success", "--automatic"), ("no 
          ("no taking half", "--take-half"), ("Hunger dice cannot be rerolled", "--dice"),
          ("Willpower rerolls", "--dice"), ("each die can be rerolled", "--dice"),
          ("the multiple-action penalty", "--actions-penalty"),
-         ("the task is impossible without equipment", "--no-equipment"))
+         ("the task is impossible without equipment", "--no-equipment"),
+         # exalted: --pool is at most 100 on its own, so past 200 dice it is the modifiers (and stunt) that add
+         ("at most", "--modifier"))
 
 
 def _blame(message: str, option: str | None = None) -> str:
@@ -653,6 +724,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             message = _blame(message)
         print(f"python -m rules: error: {message}", file=sys.stderr)
         return 2
-    json.dump(answer, sys.stdout, separators=(",", ":") if isinstance(answer, list) else None)
-    sys.stdout.write("\n")
+    try:
+        json.dump(answer, sys.stdout, separators=(",", ":") if isinstance(answer, list) else None)
+        sys.stdout.write("\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader stopped reading (``| head -c 10``): what it read is all it wanted, as ripgrep
+        # and grep see it; no traceback. Python's flush at exit would fail again on the closed pipe.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0

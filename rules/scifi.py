@@ -103,7 +103,7 @@ def parse_difficulty(value: int | str | Difficulty) -> int | Difficulty:
         return value
     if isinstance(value, str):
         text = value.strip().lower().replace("_", "-").replace(" ", "-")
-        if text.isdigit():
+        if text.isascii() and text.isdigit():  # int() would read a fullwidth "５" too
             return check_int(int(text), "difficulty", 0, MAX_DIFFICULTY)
         try:
             return Difficulty(text)

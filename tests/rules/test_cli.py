@@ -698,3 +698,82 @@ def test_fate_invocations_are_refused_where_they_do_not_apply():
 
 def test_an_option_no_command_offers_is_named():
     assert error_of("roll", "exalted", "--pool", "3", "--bogus", "1").startswith("--bogus is not an option of roll")
+
+
+# --- the contract without exceptions (issue 22) --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args, option",
+    [(["odds", "exalted", "--pool", "3", "--difficulty", "9", "--difficulty", "1"], "--difficulty"),
+     (["odds", "exalted", "--pool", "3", "--pool", "5"], "--pool"),
+     (["odds", "v5", "--pool", "5", "--hunger", "1", "--hunger=2"], "--hunger"),
+     (["odds", "exalted", "--pool", "5", "--willpower", "--willpower"], "--willpower"),
+     (["extended", "exalted", "--pool", "5", "--goal", "5", "--rolls", "20", "--rolls", "5"], "--rolls"),
+     (["extended", "exalted", "--pool", "5", "--goal", "5", "--progress", "0", "--progress", "2"], "--progress")],
+)
+def test_a_single_value_option_given_twice_is_refused_by_name(args, option):
+    # argparse keeps the last one silently: the first answered for difficulty 1.
+    assert error_of(*args) == f"{option} is given twice: give it once"
+
+
+def test_repeatable_options_stay_repeatable():
+    two = answer("odds", "exalted", "--pool", "5", "--modifier", "1", "--modifier", "1")
+    assert two["modifiers"] == [1, 1] and two["p_success"] == answer("odds", "exalted", "--pool", "7")["p_success"]
+
+
+@pytest.mark.parametrize(
+    "args, option",
+    [(["odds", "exalted", "--pool", "５"], "--pool"),
+     (["odds", "exalted", "--pool", "1_0"], "--pool"),
+     (["roll", "v5", "--pool", "3", "--faces", "1,٥,3"], "--faces"),
+     (["odds", "v5", "--pool", "3", "--difficulty", "３"], "--difficulty"),
+     (["odds", "scifi", "--pool", "3", "--difficulty", "３"], "difficulty"),
+     (["contest", "fate", "--bonus", "1", "--vs", "٣"], "--vs")],
+)
+def test_only_ascii_digits_are_numbers(args, option):
+    assert option in error_of(*args)
+
+
+def test_negative_and_spaced_numbers_still_read():
+    assert answer("contest", "fate", "--bonus", "0", "--vs=-1")["p_win"] > 0.5
+    assert answer("roll", "exalted", "--pool", "3", "--faces", "1, 2, 3")["faces"] == [1, 2, 3]
+
+
+@pytest.mark.parametrize(
+    "args, says",
+    [(["extended", "v5", "--pool", "6", "--goal", "5", "--botch", "ruin"], "--botch does not apply to v5"),
+     (["extended", "v5", "--pool", "6", "--goal", "5", "--hunger", "2"], "--hunger does not apply to extended v5"),
+     (["contest", "v5", "--pool", "6", "--vs", "4", "--hunger", "2"], "--hunger does not apply to contest v5"),
+     (["contest", "scifi", "--pool", "5", "--vs", "4", "--skill", "2"], "--skill does not apply to contest scifi"),
+     (["extended", "scifi", "--pool", "5", "--goal", "3", "--skill", "2"], "--skill does not apply to extended scifi")],
+)
+def test_an_option_the_answer_never_looks_at_is_refused(args, says):
+    assert error_of(*args).startswith(says)
+
+
+def test_scifi_fumbles_are_its_botches():
+    ruin = answer("extended", "scifi", "--pool", "5", "--goal", "3", "--botch", "ruin")
+    ignore = answer("extended", "scifi", "--pool", "5", "--goal", "3", "--botch", "ignore")
+    assert ruin["p_complete"] < ignore["p_complete"]
+
+
+@pytest.mark.parametrize(
+    "args, says",
+    [(["extended", "v5", "--pool", "6", "--goal", "5", "--race", "--vs", "4", "--vs-progress", "6"],
+      "--vs-progress must be at most 5"),
+     (["extended", "v5", "--pool", "6", "--goal", "5", "--race", "--vs", "4", "--progress", "6"],
+      "--progress must be at most 5"),
+     (["roll", "exalted", "--pool", "100", "--modifier", "100", "--modifier", "100"], "--modifier: at most 200 dice")],
+)
+def test_a_refusal_names_the_option_at_fault(args, says):
+    assert error_of(*args).startswith(says)
+
+
+def test_a_reader_that_closes_the_pipe_early_gets_no_traceback():
+    rules = subprocess.Popen([sys.executable, "-m", "rules", "roll", "exalted", "--pool", "5", "--times", "20000"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert len(rules.stdout.read(10)) == 10
+    rules.stdout.close()  # as `| head -c 10` does
+    assert rules.wait(timeout=60) == 0
+    assert rules.stderr.read() == b""
