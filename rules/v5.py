@@ -44,7 +44,8 @@ Decisions where the rules digest and the seed are silent (what a V5 table expect
   minimum 1 die.
 - **Rouse check**: one die, 6+ passes, a failure raises Hunger by 1 up to 5. At Hunger 5 a
   vampire cannot rouse the Blood by choice; a forced check is still resolved, with a note
-  calling for a hunger frenzy test (difficulty 4).
+  calling for a hunger frenzy test (difficulty 4) if it fails, and one warning of that risk if it
+  passes (Hunger stays 5: the next failure calls for the test).
 - **Teamwork**: the largest pool rolls; when several tie for it, an unskilled one rolls so that
   skilled helpers still add their die.
 - **Static opposition**: half the NPC's pool rounded down, or the NPC's skill rating; either
@@ -477,6 +478,11 @@ def rouse(face: int, hunger: int) -> RouseResult:
                           hunger=hunger, difficulty=HUNGER_FRENZY_DIFFICULTY))
     if passed:
         notes.append(note("rouse_pass", f"rouse check {face}: Hunger stays {hunger}", hunger=hunger))
+        if hunger == MAX_HUNGER:
+            notes.append(note("hunger_frenzy_risk",
+                              f"Hunger is still {MAX_HUNGER}: the next failed rouse check calls for a hunger "
+                              f"frenzy test (difficulty {HUNGER_FRENZY_DIFFICULTY})",
+                              hunger=hunger, difficulty=HUNGER_FRENZY_DIFFICULTY))
     elif after > hunger:
         notes.append(note("rouse_fail", f"rouse check {face}: Hunger rises to {after}", hunger=after))
     else:

@@ -312,12 +312,12 @@ def test_rouse_answer_carries_the_keys_of_every_roll_answer():
             answer("roll", "v5", "--rouse", "--times", "20", "--seed", "5")] == [True] * 20
 
 
-def test_rouse_check_at_hunger_five_calls_for_frenzy_only_when_it_fails():
+def test_rouse_check_at_hunger_five_calls_for_frenzy_only_when_it_fails_and_warns_when_it_passes():
     passed = answer("roll", "v5", "--rouse", "--hunger", "5", "--faces", "7")
     failed = answer("roll", "v5", "--rouse", "--hunger", "5", "--faces", "2")
     assert (passed["outcome"], failed["outcome"]) == ("pass", "fail")
-    assert not any("frenzy" in n["text"] for n in passed["notes"])
-    assert any("frenzy" in n["text"] for n in failed["notes"])
+    assert [n["code"] for n in passed["notes"] if "frenzy" in n["text"]] == ["hunger_frenzy_risk"]
+    assert [n["code"] for n in failed["notes"] if "frenzy" in n["text"]] == ["hunger_at_maximum"]
 
 
 def test_contest_blames_the_opposing_side_not_the_bonus():

@@ -193,11 +193,13 @@ def test_rouse_check_at_hunger_five_stays_at_five_and_says_so():
     assert "hunger_at_maximum" not in codes(rouse(1, hunger=4))
 
 
-def test_a_passed_rouse_check_at_hunger_five_calls_for_no_frenzy_test():
+def test_a_passed_rouse_check_at_hunger_five_calls_for_no_frenzy_test_but_warns_of_the_risk():
     passed = rouse(6, hunger=5)
     assert (passed.outcome, passed.hunger_after) == ("pass", 5)
     assert "hunger_at_maximum" not in codes(passed)
-    assert not any("frenzy" in n.text for n in passed.notes)
+    assert "hunger_frenzy_risk" in codes(passed)
+    assert "hunger_frenzy_risk" not in codes(rouse(6, hunger=4))
+    assert "hunger_frenzy_risk" not in codes(rouse(1, hunger=5))  # that one calls for the test itself
 
 
 def test_rouse_json_keys():

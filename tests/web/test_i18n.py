@@ -191,7 +191,7 @@ def engine_notes() -> list[dict]:
     out += v5.reroll(request, first, (0, 1), (6, 7)).notes
     out += v5.automatic_win(v5.Request(pool=6, difficulty=3)).notes
     out += v5.take_half(v5.Request(pool=6, difficulty=3)).notes
-    out += v5.rouse(7, 2).notes + v5.rouse(3, 2).notes + v5.rouse(3, 5).notes
+    out += v5.rouse(7, 2).notes + v5.rouse(3, 2).notes + v5.rouse(3, 5).notes + v5.rouse(8, 5).notes
 
     # fate: dice, bonus, total, each outcome, invocations, rerolls, opposed, the deck, hits
     plain = fate.Request(bonus=2, difficulty=1)

@@ -302,6 +302,16 @@ def test_follow_ups_through_the_views(gm_client, table, scripted_dice):
     assert Character.objects.get(pk=vampire.pk).v5_hunger == 2
 
 
+def test_a_passed_rouse_check_at_hunger_five_warns_of_frenzy_on_the_card(gm_client, table, scripted_dice):
+    vampire = table(Game.V5)
+    Character.objects.filter(pk=vampire.pk).update(v5_hunger=5)
+    scripted_dice(8)
+    response = gm_client.post(reverse("rouse", args=[vampire.campaign_id, vampire.pk]))
+    assert response.status_code == 200
+    assert "Hunger is still 5: the next failed rouse check calls for a hunger frenzy test" in html(response)
+    assert Character.objects.get(pk=vampire.pk).v5_hunger == 5
+
+
 def test_invoke_and_reward_through_the_views(gm_client, table, scripted_dice):
     hero = table(Game.FATE)
     aspect = hero.aspects.get()

@@ -185,6 +185,9 @@ NOTE_TEXTS: dict[str, Line] = {
     "hunger_at_maximum": lambda p: pgettext(
         "v5", "Hunger is already %(hunger)d: a forced rouse check calls for a hunger frenzy test "
               "(difficulty %(difficulty)d)") % p,
+    "hunger_frenzy_risk": lambda p: pgettext(
+        "v5", "Hunger is still %(hunger)d: the next failed rouse check calls for a hunger frenzy test "
+              "(difficulty %(difficulty)d)") % p,
     "rouse_pass": lambda p: _v5_rouse(p, pgettext_lazy("v5", "rouse check %(face)d: Hunger stays %(hunger)d"),
                                       pgettext_lazy("v5", "rouse check passed: Hunger stays %(hunger)d")),
     "rouse_fail": lambda p: _v5_rouse(p, pgettext_lazy("v5", "rouse check %(face)d: Hunger rises to %(hunger)d"),
