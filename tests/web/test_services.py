@@ -593,6 +593,14 @@ def test_fate_opposed_roll_nets_the_totals(hero):
     assert roll.result["effect"]["code"] == "defend_style"
 
 
+def test_fate_opposition_may_be_poor_or_terrible_but_not_below_the_ladder(hero):
+    # Forceful +2 rolling 0,0,0,0 against Poor (-1) rolling 0,0,0,0: +3 shifts.
+    roll = fate_roll(hero, (0, 0, 0, 0, 0, 0, 0, 0), opponent_dice=-1, opponent="Rat")
+    assert roll.result["opponent"]["total"] == -1 and roll.result["opposed"] == {"net": 3, "winner": "first"}
+    form = ComposerForm(hero.campaign, {**COMMON, **DEFAULTS[hero.campaign.game], "character": hero.pk, "opponent_dice": -3})
+    assert not form.is_valid() and "opponent_dice" in form.errors
+
+
 def test_fate_defence_against_an_opponent_reads_the_net_shifts(hero):
     # Zara defends with Forceful +2 and rolls -1,-1,0,0 (total 0); the attacker, +2, rolls 0,0,0,0 (total 2).
     roll = fate_roll(hero, (-1, -1, 0, 0, 0, 0, 0, 0), opponent_dice=2, opponent="Thug", action="defend")

@@ -62,7 +62,12 @@ FIELDS = {
 
 
 def setup(form: ComposerForm, character: Character | None) -> None:
-    form.fields["opponent_dice"].label = _("Opposed by (bonus)")
+    # The other side's bonus, down the Ladder as the difficulty goes: Poor and Terrible opposition
+    # are ordinary (a field's bounds are its validators, so the field is made anew, not altered).
+    shared = form.fields["opponent_dice"]
+    form.fields["opponent_dice"] = forms.IntegerField(
+        initial=0, min_value=min(value for value, _name in LADDER), max_value=shared.max_value, required=False,
+        label=_("Opposed by (bonus)"), help_text=shared.help_text, widget=shared.widget)
     # Only what the character can pay for: an aspect in play with a free invocation, or any while
     # it has fate points (how many it can pay for is checked with the roll). In play: its own, the
     # scene's, the other characters' in the scene (gmtools.aspects).
