@@ -26,6 +26,9 @@ Decisions where the seed and RULES.md are silent:
 - The automatic success counts the dice after modifiers and stunt; it is refused in stressful
   situations (always in combat), with Willpower spent, which only adds to a roll, and where no
   roll of the pool could reach the difficulty (more than 2 successes a die, every die a 10).
+  Seed 000's "se tratará de un éxito normal" is read as the difficulty met with no extra
+  successes (margin 0), whatever the difficulty: the seed leaves it to the GM ("si el Narrador lo
+  juzga apropiado"), so the table shows the rolling odds beside it and warns when they are low.
 - Opposed actions may take successes away from either side (the seed's drunk guard "podría
   restar un éxito o más de su tirada de Percepción"): ``contest`` and ``resolve_opposed`` take
   ``first_penalty`` / ``second_penalty``, subtracted from that side's successes, never below 0.

@@ -222,6 +222,18 @@ def test_the_odds_fragment_shows_what_a_choice_buys(gm_client, table):
     assert f"Willpower: {percent(before)} → {percent(after)}" in fragment
 
 
+def test_an_automatic_success_shows_the_rolling_odds_and_warns_when_they_are_low(gm_client, gm):
+    """Seed 000 leaves the automatic success to the GM: 7 dice at difficulty 10 would succeed 0.1% rolled."""
+    campaign = Campaign.objects.create(name="Calm", game=Game.EXALTED, gm=gm)
+    hard = odds_of(gm_client, campaign, character="", dice=7, difficulty=10, calm="on")
+    rolled = exalted.odds(exalted.Request(pool=7, difficulty=10)).p_success
+    assert chances(hard) == ["100%", percent(rolled)] and rolled < 0.002
+    assert 'data-testid="pool-note"' in hard and f"{percent(rolled)} of the time" in unescape(hard)
+    easy = odds_of(gm_client, campaign, character="", dice=7, difficulty=1, calm="on")
+    assert chances(easy) == ["100%", percent(exalted.odds(exalted.Request(pool=7, difficulty=1)).p_success)]
+    assert 'data-testid="pool-note"' not in easy
+
+
 def test_the_odds_fragment_explains_an_unplayable_pool(gm_client, table):
     campaign = table(Game.EXALTED).campaign
     fragment = odds_of(gm_client, campaign, character="", dice=0)

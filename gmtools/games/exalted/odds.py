@@ -10,12 +10,15 @@ from rules import exalted as engine
 
 from gmtools.composer import Composition
 from gmtools.odds import Buy, Chance, OddsPanel, bars
+from gmtools.templatetags.table import percent
+
+# Below this chance of meeting the difficulty by rolling, the composer warns that an automatic
+# success gives what the dice seldom would.
+LOW_ROLLING_ODDS = 0.5
 
 
 def panel(comp: Composition) -> OddsPanel:
     req = comp.request
-    if comp.shortcut == "automatic":
-        return OddsPanel((Chance(_("Automatic success"), 1.0),), message=_("No roll: the difficulty is met, no extra successes."))
     helpers = [helper for _name, helper in comp.team]
 
     def price(r: engine.Request) -> engine.Odds:
@@ -23,6 +26,14 @@ def panel(comp: Composition) -> OddsPanel:
         return engine.teamwork_odds(r, helpers)
 
     o = price(req)
+    if comp.shortcut == "automatic":
+        # Seed 000: "se tratará de un éxito normal", read as the difficulty met with no extra successes
+        # (RULES.md), and only "si el Narrador lo juzga apropiado": the dice's odds beside it inform that call.
+        low = (_("Rolled, these dice would meet the difficulty %(p)s of the time: an automatic success is your "
+                 "call, for a task the character does as a matter of course.") % {"p": percent(o.p_success)},)
+        return OddsPanel((Chance(_("Automatic success"), 1.0), Chance(_("If rolled"), o.p_success)),
+                         message=_("No roll: the difficulty is met, no extra successes."),
+                         pool_notes=low if o.p_success < LOW_ROLLING_ODDS else ())
     buys = []
     if not req.willpower and comp.willpower_on_offer:
         buys.append(Buy(_("Willpower"), o.p_success, price(replace(req, willpower=True)).p_success))
