@@ -54,12 +54,14 @@ test: $(VENV)/.test
 	$(PY) manage.py migrate --noinput >/dev/null
 	$(PY) -m pytest
 
-# The same suite on PostgreSQL (CI runs both): the server at 127.0.0.1:5432, database `test` (pytest
-# makes test_test beside it). Override with POSTGRES_URL=postgres://user@host:port/name.
-# Without the fuzz (tests/web/test_fuzz.py): `make test` runs it, and it takes ~8 min on PostgreSQL.
+# What depends on the database, again on PostgreSQL (CI runs both): the server at 127.0.0.1:5432,
+# database `test` (pytest makes test_test beside it). Override with POSTGRES_URL=postgres://user@host:port/name.
+# Without the fuzz (tests/web/test_fuzz.py: ~8 min on PostgreSQL) and the browser tests (the pages
+# they drive are the same on either database; the models, services, concurrency, live push and
+# access tests beneath them run here): `make test` runs both.
 POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/test
 test-postgres: $(VENV)/.test
-	DATABASE_URL=$(POSTGRES_URL) $(PY) -m pytest -m 'not fuzz'
+	DATABASE_URL=$(POSTGRES_URL) $(PY) -m pytest -m 'not fuzz and not browser'
 
 bench: $(VENV)/.test
 	$(PY) -m bench

@@ -71,8 +71,8 @@ from tests.web.test_access import (
     url_of,
 )
 
-# In `make test` (SQLite); `make test-postgres` leaves it out (`-m 'not fuzz'`): CI runs the whole
-# suite on both databases, and the fuzz costs about 1.5 times as long on PostgreSQL (10,932 inputs:
+# In `make test` (SQLite); `make test-postgres` leaves it out (`-m 'not fuzz and not browser'`): CI runs
+# most of the suite on both databases, and the fuzz costs about 1.5 times as long on PostgreSQL (10,932 inputs:
 # 1 min 40 s on SQLite and 2 min 35 s on PostgreSQL on an idle machine, up to 4.5 and 8 min on a busy
 # one). What only PostgreSQL refuses (a NUL byte) the models' own tests check on both (test_models.py).
 # `pytest -m fuzz tests/web/test_fuzz.py` runs it alone.
