@@ -26,6 +26,7 @@ drawing per roll.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import sys
 import threading
@@ -202,17 +203,40 @@ def render_change(change_id: int, viewer: Viewer) -> str:
     return _cache.once((change_id, viewer), draw)
 
 
-def render_page(page: str, campaign: Campaign, cursor: int, viewer: Viewer, draw: Callable[[], str]) -> str:
+def render_page(page: str, campaign: Campaign, cursor: int, viewer: Viewer, draw: Callable[[], str], *,
+                shared: bool = False) -> str:
     """A page's body as the table stood at change ``cursor``, drawn once per process and viewer.
 
     Every write a viewer could see announces a change, so the table at a cursor never changes:
     the body drawn for it holds until the next change (the same rule as ``render_change``). The
     campaign row's own values are part of the key, for an edit of the campaign that announces
     nothing. The body carries nothing of the request (no CSRF token, no user): ``draw`` renders it
-    without one.
+    without one. ``shared``: a page that costs seconds to draw (a whole-campaign export) is drawn once
+    for every process that shares the "live" cache, not once in each.
     """
     row = repr([getattr(campaign, field.attname) for field in Campaign._meta.concrete_fields])  # lists too
-    return _cache.once((page, row, cursor, viewer), draw)
+    key = (page, row, cursor, viewer)
+    return _cache.once(key, _through_shared(key, draw) if shared else draw)
+
+
+# Seconds a page drawn by one process stays in the shared cache for the others: long enough for
+# each worker to read it once, short enough that a busy table's past pages (a whole-campaign export is
+# a few MB) do not pile up in Redis.
+PAGE_SHARED_TIMEOUT = 120
+
+
+def _through_shared(key: tuple, draw: Callable[[], str]) -> Callable[[], str]:
+    """``draw`` for a page another process may have drawn already: read from the "live" cache
+    (Redis), else drawn and put there. Without Redis that cache keeps nothing: ``draw`` it is."""
+    name = "gmtools:page:" + hashlib.sha256(repr(key).encode()).hexdigest()
+
+    def drawn() -> str:
+        html = caches["live"].get(name)
+        if html is None:
+            html = draw()
+            caches["live"].set(name, html, PAGE_SHARED_TIMEOUT)
+        return html
+    return drawn
 
 
 def _draw(change_id: int, viewer: Viewer) -> str:

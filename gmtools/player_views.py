@@ -87,7 +87,8 @@ def player_recap(request: HttpRequest, token: str) -> HttpResponse:
     """The session recap in Markdown, of what the players may see.
 
     ``part`` is ``scene`` or ``episode`` for the one in play (the last one played if none is),
-    the default being the scene; or ``campaign``, or a scene's or episode's own key.
+    the default being the scene; or ``campaign``, or a scene's or episode's own key. A few a minute
+    from each address and for the link (gmtools.throttle).
     """
     campaign = _campaign(token)
     part = request.GET.get("part") or "scene"
@@ -97,6 +98,8 @@ def player_recap(request: HttpRequest, token: str) -> HttpResponse:
     form = recap.ExportForm(campaign, {"part": part, "format": "md"}, inline=True)
     if not form.is_valid():
         raise Http404
+    if throttle.export_refused(request, link=campaign.pk):
+        return throttle.export_refused_page(request)
     return recap.download(campaign, form, player=True)
 
 

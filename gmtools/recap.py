@@ -27,10 +27,11 @@ from django.http import HttpResponse
 from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.text import slugify
+from django.utils import translation
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from gmtools import games, notes, stats
+from gmtools import board, games, live, notes, stats
 from gmtools.luck import band_words
 from gmtools.models import Campaign, Episode, Roll, RollKind, Scene
 from gmtools.verdicts import headline, notes_shown
@@ -125,16 +126,35 @@ def download(campaign: Campaign, form: ExportForm, player: bool) -> HttpResponse
     recap is shown as plain text instead, which a phone can select and paste into Discord."""
     fmt = "md" if form.inline else form.cleaned_data["format"]  # the players' link only ever reads Markdown
     player = player or form.cleaned_data.get("players", False)
-    rolls = rolls_for(campaign, form, player)
     name = slugify(f"{campaign.name} {form.title()}")[:80] or "log"
+    text = written(campaign, form, fmt, player)
     if fmt == "csv":
-        response = HttpResponse(to_csv(rolls, player), content_type="text/csv; charset=utf-8")
+        response = HttpResponse(text, content_type="text/csv; charset=utf-8")
     else:
-        luck = luck_lines(stats.of_rolls(Roll.objects.all(), campaign, form.scope(player)))
-        response = HttpResponse(to_markdown(campaign, form.title(), rolls, player, luck),
+        response = HttpResponse(markdown_heading(campaign, form.title()) + text,
                                 content_type="text/plain; charset=utf-8" if form.inline else "text/markdown; charset=utf-8")
     response["Content-Disposition"] = ("inline" if form.inline else "attachment") + f'; filename="{name}.{fmt}"'
     return response
+
+
+def written(campaign: Campaign, form: ExportForm, fmt: str, player: bool) -> str:
+    """The part's rolls in ``fmt`` (the Markdown without its heading, which says when it was asked for),
+    in the viewer's language, written once per change at the table (``live.render_page``).
+
+    A whole campaign of 20,000 rolls takes seconds to write and a player link can ask for it in a
+    loop: the log at a change cursor never changes (every write a viewer sees announces one), so the
+    text written for it serves every later request until the next change, in this process and,
+    through the shared cache (Redis), in the others.
+    """
+    cursor = board.cursor(campaign)  # first: the text holds at least the rolls of this change
+
+    def draw() -> str:
+        rolls = rolls_for(campaign, form, player)
+        if fmt == "csv":
+            return to_csv(rolls, player)
+        return to_markdown(rolls, player, luck_lines(stats.of_rolls(Roll.objects.all(), campaign, form.scope(player))))
+    viewer = live.Viewer("player" if player else "gm", translation.get_language())
+    return live.render_page(f"export:{form.cleaned_data['part']}:{fmt}", campaign, cursor, viewer, draw, shared=True)
 
 
 # --- what a roll says, in words -------------------------------------------------------------
@@ -263,11 +283,15 @@ def luck_lines(numbers: stats.Stats) -> list[str]:
     return [f"**{labels[0]}**: {md(rolled)}  ", f"**{labels[1]}**: {md(specials)}  ", f"**{labels[2]}**: {md(dice)}"]
 
 
-def to_markdown(campaign: Campaign, title: str, rolls: Iterable[Roll], player: bool, luck: Iterable[str] = ()) -> str:
-    lines = [f"# {md(campaign.name)} — {md(title)}", "",
-             f"_{campaign.get_game_display()} · " + gettext("exported %(when)s") % {
-                 "when": f"{timezone.localtime():%Y-%m-%d %H:%M}"} + "_"]
-    heading, count = None, 0
+def markdown_heading(campaign: Campaign, title: str) -> str:
+    when = f"{timezone.localtime():%Y-%m-%d %H:%M}"
+    return "\n".join([f"# {md(campaign.name)} — {md(title)}", "",
+                      f"_{campaign.get_game_display()} · " + gettext("exported %(when)s") % {"when": when} + "_"]) + "\n"
+
+
+def to_markdown(rolls: Iterable[Roll], player: bool, luck: Iterable[str] = ()) -> str:
+    """The log under the heading (``markdown_heading``): a section per scene, a line per roll, the luck."""
+    lines, heading, count = [], None, 0
     for roll in rolls:
         where = _where(roll)
         if where != heading:

@@ -1,9 +1,18 @@
-"""Guessing the player link: an address that tries too many wrong tokens waits before it tries more.
+"""Limits per address: guessing the player link, and exporting the roll log.
 
-A token is 192 random bits (``models.new_player_token``), so guessing one is hopeless; the limit
-keeps a scanner from costing the server anything. While an address is held back, every player URL
-answers it 429, a right token included: a guess learns nothing either way. The count lives in the
-cache (Redis when ``REDIS_URL`` is set, so every worker shares it; else each process counts its own).
+Guessing: a token is 192 random bits (``models.new_player_token``), so guessing one is hopeless;
+the limit keeps a scanner from costing the server anything. An address that tries too many wrong
+tokens is held back: every player URL answers it 429, a right token included, so a guess learns
+nothing either way.
+
+Exporting: a whole campaign's log in Markdown or CSV takes seconds to write on a long campaign
+(20,000 rolls: 4-10 s), and six loops of them from one player link slowed another GM's table from
+0.03 s to 1.35 s a page. Each export is drawn once per change at the table (gmtools.recap), and each
+address, and each campaign's player link whatever addresses share it, may ask for a few a minute;
+past that it is answered 429 until its minute is over.
+
+The counts live in the "default" cache (Redis when ``REDIS_URL`` is set, so every worker shares them;
+else each process counts its own). Each count's window starts at its first use.
 """
 
 from __future__ import annotations
@@ -15,9 +24,30 @@ from django.shortcuts import render
 MISSES = 20  # wrong tokens an address may try in a window
 WINDOW = 10 * 60  # seconds, counted from its first wrong token
 
+# A GM exports a scene, an episode or the campaign in two formats now and then, and a table's phones
+# read the recap at a scene's end: a few a minute each; the link's share is the table's.
+EXPORTS_PER_ADDRESS = 10
+EXPORTS_PER_LINK = 30
+EXPORT_WINDOW = 60  # seconds, counted from the first export
+
+
+def _address(request: HttpRequest) -> str:
+    return request.META.get("REMOTE_ADDR", "")
+
+
+def _count(key: str, window: int) -> int:
+    """One more use of ``key`` in its window (started now if none is running); the uses so far."""
+    if cache.add(key, 1, window):
+        return 1
+    try:
+        return cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.add(key, 1, window)
+        return 1
+
 
 def _key(request: HttpRequest) -> str:
-    return f"player-link-misses:{request.META.get('REMOTE_ADDR', '')}"
+    return f"player-link-misses:{_address(request)}"
 
 
 def held_back(request: HttpRequest) -> bool:
@@ -26,13 +56,25 @@ def held_back(request: HttpRequest) -> bool:
 
 def missed(request: HttpRequest) -> None:
     """Count one wrong token from the request's address."""
-    key = _key(request)
-    if not cache.add(key, 1, WINDOW):
-        try:
-            cache.incr(key)
-        except ValueError:  # expired between add and incr
-            cache.add(key, 1, WINDOW)
+    _count(_key(request), WINDOW)
 
 
 def held_back_page(request: HttpRequest) -> HttpResponse:
     return render(request, "too_many_guesses.html", {"minutes": WINDOW // 60}, status=429)
+
+
+def export_refused(request: HttpRequest, link: int | None = None) -> bool:
+    """Count one export for the request's address, and for the player link of campaign ``link`` when
+    it came through one; True when either has had its share of this window (the export is refused).
+
+    An address over its share spends nothing of the link's, so one phone in a loop cannot use up
+    the rest of the table's recaps."""
+    if _count(f"exports:address:{_address(request)}", EXPORT_WINDOW) > EXPORTS_PER_ADDRESS:
+        return True
+    return link is not None and _count(f"exports:link:{link}", EXPORT_WINDOW) > EXPORTS_PER_LINK
+
+
+def export_refused_page(request: HttpRequest) -> HttpResponse:
+    response = render(request, "too_many_exports.html", {"minutes": max(1, EXPORT_WINDOW // 60)}, status=429)
+    response["Retry-After"] = str(EXPORT_WINDOW)
+    return response

@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget, trigger_client_event
 
-from gmtools import aspects, board, links, live, recap, services, stats, undo
+from gmtools import aspects, board, links, live, recap, services, stats, throttle, undo
 from gmtools.composer import ComposerForm
 from gmtools.models import Aspect, Campaign, ChangeKind, Character, Roll, Scene
 from gmtools.forms import ExtendedForm, LogFilter, SceneForm
@@ -461,12 +461,15 @@ def player_link(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def export(request: HttpRequest, pk: int) -> HttpResponse:
-    """The log of this scene, this episode or the whole campaign, as Markdown or CSV."""
+    """The log of this scene, this episode or the whole campaign, as Markdown or CSV (a few a minute:
+    gmtools.throttle)."""
     campaign = _campaign(request, pk)
     form = recap.ExportForm(campaign, request.GET)
     if not form.is_valid():
         return HttpResponse(" ".join(str(e) for errors in form.errors.values() for e in errors), status=400,
                             content_type="text/plain; charset=utf-8")
+    if throttle.export_refused(request):
+        return throttle.export_refused_page(request)
     return recap.download(campaign, form, player=False)
 
 

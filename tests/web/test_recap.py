@@ -27,7 +27,7 @@ from django.shortcuts import resolve_url
 from django.test import Client
 from django.urls import reverse
 
-from gmtools import services
+from gmtools import services, throttle
 from gmtools.composer import ComposerForm
 from gmtools.models import Aspect, Campaign, Character, Roll, Scene
 from gmtools.sheets import Game
@@ -129,6 +129,13 @@ def rows(response) -> list[list[str]]:
 
 def as_dicts(response) -> list[dict[str, str]]:
     return [dict(zip(HEADER, row, strict=True)) for row in rows(response)]
+
+
+@pytest.fixture(autouse=True)
+def no_export_limit(monkeypatch):
+    """These tests export a dozen times in a row from one address: the limit has tests of its own
+    (test_export_cache.py)."""
+    monkeypatch.setattr(throttle, "EXPORTS_PER_ADDRESS", 1000)
 
 
 # --- the table ---------------------------------------------------------------------------------
