@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
 
-from asgiref.sync import sync_to_async
+from asgiref.sync import SyncToAsync, sync_to_async
 from django.core.cache import caches
 from django.core.cache.backends.dummy import DummyCache
 from django.core.handlers.asgi import ASGIRequest
@@ -598,6 +598,7 @@ async def stream(campaign_id: int, cursor: int, viewer: Viewer, token: str = "")
     far behind gets ``reload``.
     """
     audience = viewer.audience
+    _release_request_thread()
     shared = hub(campaign_id)
     waiter = shared.subscribe()
     try:
@@ -627,6 +628,25 @@ async def stream(campaign_id: int, cursor: int, viewer: Viewer, token: str = "")
                 await shared.refresh()
     finally:
         shared.unsubscribe(waiter)
+
+
+def _release_request_thread() -> None:
+    """Give back the thread Django's ASGI handler keeps for this request, for as long as it streams.
+
+    Each request runs in its own ``ThreadSensitiveContext``: its first thread-sensitive call (every
+    ``MiddlewareMixin`` middleware's process_request and process_response, the session, the view's
+    own ``sync_to_async``) starts a one-thread executor for that request, shut down only when the
+    request ends. A stream's request ends when the phone leaves: 200 phones held ~208 threads
+    (issue 28, 13a). By the time the stream is read, the middleware and the view are done, and the
+    stream itself reads through ``read`` (a shared pool), so the executor is dropped here; the one
+    thread-sensitive call left, closing the response, starts another for a moment at the end.
+    """
+    context = SyncToAsync.thread_sensitive_context.get(None)
+    if context is None:
+        return
+    executor = SyncToAsync.context_to_thread_executor.pop(context, None)
+    if executor is not None:
+        executor.shutdown(wait=False)  # idle: its thread ends now
 
 
 def backlog(campaign_id: int, cursor: int, viewer: Viewer) -> tuple[int, list[dict]] | None:
