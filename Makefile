@@ -35,20 +35,24 @@ run: $(VENV)/.base
 	DEBUG=1 $(PY) -m gmtools.serve
 
 # The same on the local network, for the players' phones: DEBUG off, the QR code carries the LAN address.
+# No account keeps a password printed in the README there: the demo's are generated, printed once
+# here, and any account that still has one gets a new one (serve --lan refuses to start otherwise).
 table: $(VENV)/.base
 	$(PY) manage.py migrate --noinput
-	$(PY) manage.py load_demo
+	$(PY) manage.py load_demo --lan
 	$(PY) -m gmtools.serve --lan
 
 # A club's server behind a reverse proxy (README, "Production"): DEBUG off, SECRET_KEY and
-# DATABASE_URL (PostgreSQL) from the environment, WORKERS processes on HOST:PORT.
+# DATABASE_URL (PostgreSQL) from the environment, WORKERS processes on HOST:PORT. PROXY: the
+# proxy's address, whose X-Forwarded-For names each client (PROXY= trusts no forwarded header).
 WORKERS ?= 4
 HOST ?= 127.0.0.1
 PORT ?= 8000
+PROXY ?= 127.0.0.1
 serve: $(VENV)/.base
 	$(PY) -m pip install --quiet -e '.[server]'
 	$(PY) manage.py migrate --noinput
-	$(PY) -m gmtools.serve --workers $(WORKERS) --host $(HOST) --port $(PORT)
+	$(PY) -m gmtools.serve --workers $(WORKERS) --host $(HOST) --port $(PORT) --proxy '$(PROXY)'
 
 test: $(VENV)/.test
 	$(PY) manage.py migrate --noinput >/dev/null

@@ -9,6 +9,6 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gmtools.settings")
 warnings.filterwarnings("ignore", message="StreamingHttpResponse must consume synchronous iterators")
 application = get_asgi_application()
 
-from gmtools.startup import refuse_development_key  # noqa: E402 - needs the settings
+from gmtools.startup import refuse_weak_key  # noqa: E402 - needs the settings
 
-refuse_development_key()
+refuse_weak_key()

@@ -177,6 +177,9 @@ class Campaign(*CAMPAIGN_STATE, NulFree):
     # cuts off the old link at once, open streams included.
     player_token = models.CharField(_("player link token"), max_length=64, unique=True, default=new_player_token,
                                     editable=False)
+    # The game whose demo this campaign was loaded from (gmtools.demo), else None: the demo knows
+    # its campaigns by this, not by their names, which the GM may change.
+    demo = models.CharField(_("demo of"), max_length=10, null=True, blank=True, editable=False)
 
     objects = CampaignQuerySet.as_manager()
 
@@ -197,6 +200,8 @@ class Campaign(*CAMPAIGN_STATE, NulFree):
                 name="campaign_name_unique_per_gm",
                 violation_error_message=_("This game master already has a campaign with this name."),
             ),
+            models.UniqueConstraint(fields=["gm", "demo"], condition=Q(demo__isnull=False),
+                                    name="campaign_demo_unique_per_gm"),
         ]
 
     def __str__(self) -> str:

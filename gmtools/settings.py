@@ -147,15 +147,34 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # and "live" holds nothing (one process has no one to share a drawing with, and the drawings would
 # crowd the counts out of a small in-memory cache). Their keys hold row ids, so they are prefixed
 # with the database's name: two databases sharing one Redis (a test server beside a club's) never
-# read each other's entries.
+# read each other's entries. While Redis does not answer (at start or later), each process falls
+# back to what it uses without REDIS_URL ("fallback"), with a warning, instead of answering 500
+# (gmtools.shared_cache); short socket timeouts, so that a Redis gone silent costs a request 1-2 s
+# once, not Redis's default 5 s each time.
 if os.environ.get("REDIS_URL"):
-    _REDIS = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ["REDIS_URL"],
+    _REDIS = {"BACKEND": "gmtools.shared_cache.SharedCache", "LOCATION": os.environ["REDIS_URL"],
               "KEY_PREFIX": str(DATABASES["default"]["NAME"]),
-              "OPTIONS": {"pool_class": "gmtools.redis_pool.SharedConnectionPool"}}  # see that module
-    CACHES = {"default": _REDIS, "live": _REDIS}
+              "OPTIONS": {"pool_class": "gmtools.redis_pool.SharedConnectionPool",  # see that module
+                          "socket_connect_timeout": 1, "socket_timeout": 2}}
+    CACHES = {"default": {**_REDIS, "OPTIONS": {**_REDIS["OPTIONS"], "fallback": "memory"}},
+              "live": {**_REDIS, "OPTIONS": {**_REDIS["OPTIONS"], "fallback": "none"}}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
               "live": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
+
+# Server errors (django.request: each 500 with its traceback) and gmtools' own messages (Redis gone,
+# the change listener reconnecting) go to stderr in every mode: with DEBUG off Django's default
+# sends them only to the admins' mail, which nothing configures, so 500s left no trace anywhere.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "loggers": {
+        "django.request": {"handlers": ["stderr"], "level": "ERROR", "propagate": False},
+        "gmtools": {"handlers": ["stderr"], "level": "INFO", "propagate": False},
+    },
+}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -165,12 +184,18 @@ AUTH_PASSWORD_VALIDATORS = [
 
 # Guessing passwords: django-axes counts failed logins in the database (shared by every worker) and
 # locks a username out from the address that failed, for a while; the right password during the
-# lockout opens nothing. By username *and* address, so a stranger cannot lock the GM out.
-AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+# lockout opens nothing. By username *and* address, so a stranger cannot lock the GM out; and an
+# address that fails ADDRESS_FAILURE_LIMIT times, whatever the usernames, is locked out too
+# (gmtools.accounts, which also bounds what a flood of password checks costs).
+AUTHENTICATION_BACKENDS = ["gmtools.accounts.LoginBackend"]
+AXES_HANDLER = "gmtools.accounts.LockoutHandler"
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+# A login refused during a lockout is not recorded: a flood that goes on costs no database write
+# (a row per new username), and the lockout still ends 15 minutes after the last failure it counted.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 
 LOGIN_URL = "login"

@@ -1,10 +1,19 @@
+import threading
+import time
 from datetime import timedelta
 
 import pytest
+from axes.backends import AxesStandaloneBackend
+from axes.exceptions import AxesBackendPermissionDenied
 from axes.models import AccessAttempt
 from django.conf import settings
+from django.contrib.auth.backends import ModelBackend
+from django.contrib.auth.hashers import get_hasher
+from django.test import RequestFactory
 from django.urls import reverse
 from django.utils import timezone
+
+from gmtools.accounts import ADDRESS_FAILURE_LIMIT, PASSWORD_CHECKS, LoginBackend
 
 from gmtools.models import Campaign
 from gmtools.sheets import Game
@@ -100,3 +109,83 @@ def test_the_lockout_speaks_spanish(client, gm):
     for _ in range(settings.AXES_FAILURE_LIMIT):
         response = client.post(url, {"username": "gm1", "password": "wrong"}, HTTP_ACCEPT_LANGUAGE="es")
     assert response.status_code == 429 and "Demasiados" in response.content.decode()
+
+
+# --- a flood of wrong logins (issue 28) ----------------------------------------------------------
+
+@pytest.fixture
+def hashes(monkeypatch) -> list[str]:
+    """The passwords hashed from now on (each costs ~0.4 s of CPU with Django's PBKDF2; the tests' hasher is faster)."""
+    hashed: list[str] = []
+    hasher = type(get_hasher())
+    encode = hasher.encode
+
+    def counted(self, password, salt, *args):
+        hashed.append(password)
+        return encode(self, password, salt, *args)
+
+    monkeypatch.setattr(hasher, "encode", counted)
+    return hashed
+
+
+def test_an_address_that_tries_many_usernames_is_locked_out(client, gm, hashes):
+    """The probe: 4 passwords on each of 12 usernames from one address, never locked out."""
+    url, address = reverse("login"), "203.0.113.7"
+    guesses = [(f"user{n}", f"guess{p}") for n in range(12) for p in range(4)]
+    for username, password in guesses[:ADDRESS_FAILURE_LIMIT - 1]:
+        assert client.post(url, {"username": username, "password": password}, REMOTE_ADDR=address).status_code == 200
+    assert client.post(url, dict(zip(("username", "password"), guesses[19])), REMOTE_ADDR=address).status_code == 429
+    assert len(hashes) == ADDRESS_FAILURE_LIMIT
+    # Locked out: the rest is refused before any password is hashed, the right one included.
+    for username, password in [*guesses[20:], ("gm1", "table-secret-1")]:
+        assert client.post(url, {"username": username, "password": password}, REMOTE_ADDR=address).status_code == 429
+    assert len(hashes) == ADDRESS_FAILURE_LIMIT
+    # Another address, the GM's, is not held back by it.
+    assert client.post(url, {"username": "gm1", "password": "table-secret-1"}, REMOTE_ADDR="127.0.0.1").status_code == 302
+
+
+def test_fewer_failures_than_the_address_limit_lock_out_only_their_username(client, gm):
+    url, address = reverse("login"), "203.0.113.8"
+    for n in range(ADDRESS_FAILURE_LIMIT - settings.AXES_FAILURE_LIMIT):
+        client.post(url, {"username": f"someone{n}", "password": "x"}, REMOTE_ADDR=address)
+    assert client.post(url, {"username": "gm1", "password": "table-secret-1"}, REMOTE_ADDR=address).status_code == 302
+
+
+def test_password_checks_run_one_at_a_time_and_look_at_the_lockout_in_their_turn(monkeypatch):
+    """20 logins at once hashed 20 passwords at once: both cores, every other request ~20x slower.
+    Here the first check locks the address out; the others, waiting meanwhile, hash nothing."""
+    running, most, checked = [0], [0], []
+    lock = threading.Lock()
+    locked_out = threading.Event()
+
+    def lockout_check(self, request, username=None, password=None, **kwargs):
+        if locked_out.is_set():
+            raise AxesBackendPermissionDenied("locked out")
+
+    def password_check(self, request, username=None, password=None, **kwargs):
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(0.05)
+        checked.append(username)
+        locked_out.set()  # this failure reached the limit
+        with lock:
+            running[0] -= 1
+
+    monkeypatch.setattr(AxesStandaloneBackend, "authenticate", lockout_check)
+    monkeypatch.setattr(ModelBackend, "authenticate", password_check)
+    refused: list[str] = []
+
+    def log_in(n: int) -> None:
+        try:
+            LoginBackend().authenticate(RequestFactory().post("/accounts/login/"), username=f"user{n}", password="x")
+        except AxesBackendPermissionDenied:
+            refused.append(f"user{n}")
+
+    threads = [threading.Thread(target=log_in, args=(n,)) for n in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert most[0] == PASSWORD_CHECKS == 1
+    assert len(checked) == 1 and len(refused) == 7
