@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from django.db.models import Max, Prefetch, QuerySet, prefetch_related_objects
+from django.utils.functional import SimpleLazyObject
 
 from gmtools import games
 from gmtools.composer import ComposerForm
@@ -91,6 +92,99 @@ def _turn_done(c: Character, player: bool) -> bool:
     return done(c, rolls) if done is not None else bool(rolls)
 
 
+class PlayersCopy:
+    """The characters' cards and the scene's aspects as the players see them while secret rolls are
+    not revealed: the ``Ledger`` those rolls and their follow-ups are given back to, newest first, as
+    voiding them would give them back (``TablePlay.give_back``), but in copies, so the players see no
+    trace of what they spent or gained while every other change still shows. The GM's drawing of the
+    same reads (``Table``) keeps the originals. A copy is made of what a secret entry touches only:
+    with no secret roll standing, the players' cards are the GM's rows.
+
+    Only aspects already read are found (a card's prefetched aspects, the scene's): a card not drawn
+    needs no copy.
+    """
+
+    def __init__(self, cast: list[Character], scene: Scene | None, scene_aspects: list[Aspect]) -> None:
+        self.originals = {c.pk: c for c in cast}
+        self.copies: dict[int, Character] = {}
+        self.scene = scene
+        self.scene_aspects = scene_aspects
+        self._scene_copied = False
+
+    def seen(self, characters: list[Character]) -> list[Character]:
+        return [self.copies.get(c.pk, c) for c in characters]
+
+    # --- the Ledger ---
+
+    def character(self, pk: int | None) -> Character | None:
+        if pk in self.copies:
+            return self.copies[pk]
+        original = self.originals.get(pk)
+        if original is None:
+            return None  # deleted since
+        copied = self.copies[pk] = copy.copy(original)
+        cache = getattr(original, "_prefetched_objects_cache", {})
+        if "aspects" in cache:  # its own list of copies, to change as the entries are given back
+            copied._prefetched_objects_cache = {**cache, "aspects": _prefetched([copy.copy(a) for a in cache["aspects"]])}
+        return copied
+
+    def update(self, character: Character, **fields: object) -> None:
+        for name, value in fields.items():
+            setattr(character, name, value)
+
+    def aspect(self, pk: int | None) -> Aspect | None:
+        if pk is None:
+            return None
+        if any(a.pk == pk for a in self.scene_aspects):
+            rows = self._scene_list()
+        else:
+            owner = next((c.pk for c in self.originals.values()
+                          if any(a.pk == pk for a in getattr(c, "_prefetched_objects_cache", {}).get("aspects", ()))),
+                         None)
+            if owner is None:
+                return None  # gone, or on no card drawn
+            rows = self._aspects_of(self.character(owner))
+        return next((a for a in rows if a.pk == pk), None)
+
+    def update_aspect(self, aspect: Aspect, **fields: object) -> None:
+        for name, value in fields.items():
+            setattr(aspect, name, value)
+
+    def delete_aspect(self, aspect: Aspect) -> None:
+        owner = self.copies.get(aspect.character_id) if aspect.character_id else None
+        rows = self._aspects_of(owner) if owner is not None else self._scene_list()
+        if aspect in rows:
+            rows.remove(aspect)
+
+    def make_aspect(self, **fields: object) -> None:
+        aspect = Aspect(**fields)
+        if aspect.character_id is not None:
+            owner = self.character(aspect.character_id)
+            if owner is not None and "aspects" in getattr(owner, "_prefetched_objects_cache", {}):
+                self._aspects_of(owner).append(aspect)
+        elif self.scene_open(aspect.scene_id):
+            self._scene_list().append(aspect)
+
+    def scene_open(self, pk: int | None) -> bool:
+        return pk is not None and self.scene is not None and pk == self.scene.pk
+
+    def _scene_list(self) -> list[Aspect]:
+        if not self._scene_copied:
+            self.scene_aspects, self._scene_copied = [copy.copy(a) for a in self.scene_aspects], True
+        return self.scene_aspects
+
+    @staticmethod
+    def _aspects_of(character: Character) -> list[Aspect]:
+        return character._prefetched_objects_cache["aspects"]._result_cache
+
+
+def _prefetched(rows: list[Aspect]) -> QuerySet[Aspect]:
+    """These rows as a character's prefetched aspects (what ``character.aspects.all`` gives)."""
+    cached = Aspect.objects.none()
+    cached._result_cache, cached._prefetch_done = rows, True
+    return cached
+
+
 @dataclass
 class Table:
     """The reads behind the time bar, the turn order and the cast, drawn for either audience
@@ -119,9 +213,29 @@ class Table:
         """What the GM's Undo button offers (read once for every GM drawing of these reads)."""
         return undo.offer(self.campaign)
 
+    @cached_property
+    def players_copy(self) -> PlayersCopy:
+        """The table as the players see it (``PlayersCopy``): one query, for the secret entries standing.
+
+        Read once for every players' drawing of these reads, after the cards drawn have their aspects
+        (``Redraw.context``)."""
+        held = PlayersCopy(self.cast, self.scene, self.scene_aspects)
+        secrets = (Roll.objects.filter(campaign=self.campaign, voided_at__isnull=True).kept_from_players()
+                   .only("system", "kind", "character_id", "parent_id", "spends", "result").order_by("-id"))
+        for entry in secrets:
+            games.get(entry.system).at_table.give_back(entry, held)
+        return held
+
     def context(self, player: bool = False) -> dict:
-        return {"campaign": self.campaign, "scene": self.scene, "characters": self.cast, "scene_form": SceneForm(),
-                "scene_aspects": self.scene_aspects, "participants": turn_order(self.order, self.cast, player),
+        cast, scene_aspects = self.cast, self.scene_aspects
+        if player:
+            # The players' copy is read when a card (or a scene aspect, which only a game with them may
+            # give back) is drawn: a turn order's or an extended action's drawing does without it.
+            cast = SimpleLazyObject(lambda: self.players_copy.seen(self.cast))
+            if games.get(self.campaign.game).at_table.situation_aspects:
+                scene_aspects = SimpleLazyObject(lambda: self.players_copy.scene_aspects)
+        return {"campaign": self.campaign, "scene": self.scene, "characters": cast, "scene_form": SceneForm(),
+                "scene_aspects": scene_aspects, "participants": turn_order(self.order, self.cast, player),
                 "undo": None if player else self.undo_offer}
 
 
@@ -156,7 +270,9 @@ def roll_into(campaign: Campaign, scene: Scene | None, chosen: object = None, oo
 # Which parts of the page each kind of change redraws.
 PARTS: dict[str, frozenset[str]] = {
     ChangeKind.ROLL: frozenset({"cards", "character", "order", "extended", "time", "undo"}),
-    ChangeKind.REVEAL: frozenset({"cards", "order"}),  # a revealed roll may show who has acted
+    # A revealed roll may show who has acted, and what it spent or gained shows on the players' cards
+    # and the scene's aspects (``PlayersCopy``): on any character's (a Fate aspect invoked, an advantage made).
+    ChangeKind.REVEAL: frozenset({"cards", "order", "characters", "time"}),
     ChangeKind.CHARACTER: frozenset({"character", "undo"}),  # undo: the GM's Undo button (what it would undo)
     ChangeKind.TIME: frozenset({"time", "order", "characters", "extended", "undo"}),
     ChangeKind.ORDER: frozenset({"order"}),
@@ -209,10 +325,13 @@ class Redraw:
 
     def context(self, player: bool = False, oob: bool = False) -> dict:
         campaign, parts = self.table.campaign, self.parts
-        context = self.table.context(player) | self.extended_context
         shown = [c for c in self.shown if not player or c.kind == CharacterKind.PC]
         if not self.every_card:
-            prefetch_related_objects(shown, *CARD_PREFETCH)  # one card: not the whole cast's traits
+            # One card: not the whole cast's traits. Before the players' copies are made of it.
+            prefetch_related_objects(shown, *CARD_PREFETCH)
+        context = self.table.context(player) | self.extended_context
+        if player and shown:
+            shown = self.table.players_copy.seen(shown)
         cards = self.cards
         if player and cards:
             seen = set(Roll.objects.filter(pk__in=[r.pk for r in cards]).for_players().values_list("pk", flat=True))

@@ -516,6 +516,10 @@ def _label_part(system: str, token: str) -> str:
     return known_name(system, value)  # "name:…": a trait the GM named, as named (or as the game names it)
 
 
+# A secret roll (and each follow-up, as secret as its roll) until the GM reveals it.
+KEPT_FROM_PLAYERS = Q(hidden=True, revealed_at__isnull=True)
+
+
 class RollQuerySet(models.QuerySet):
     def this_turn(self, scene: "Scene", character: Character) -> Self:
         """The character's own rolls (not follow-ups) in the scene's current turn, oldest first;
@@ -535,7 +539,11 @@ class RollQuerySet(models.QuerySet):
 
     def for_players(self) -> Self:
         """What the player link may see: every roll but the secret ones the GM has not revealed."""
-        return self.exclude(hidden=True, revealed_at__isnull=True)
+        return self.exclude(KEPT_FROM_PLAYERS)
+
+    def kept_from_players(self) -> Self:
+        """The rest: the secret rolls not revealed yet, with their follow-ups."""
+        return self.filter(KEPT_FROM_PLAYERS)
 
 
 class Roll(NulFree):

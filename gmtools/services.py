@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 
 from gmtools import games
 from gmtools.composer import Composition, Spend
-from gmtools.games.base import CharacterCheck, FollowUp, SpendKind, TablePlay
+from gmtools.games.base import CharacterCheck, FollowUp, Ledger, SpendKind, TablePlay
 from gmtools.live import announce
 from gmtools.luck import stored
 from gmtools.notes import refusal_text
@@ -95,12 +95,38 @@ def character_spend(give_back: Callable[[Character, dict[str, Any]], dict[str, A
         update_character(character, **pay(character))
         return {}
 
-    def given_back(entry: Roll, spend: dict[str, Any]) -> None:
-        character = locked_or_none(spend.get("character") or entry.character_id)
+    def given_back(entry: Roll, spend: dict[str, Any], ledger: Ledger) -> None:
+        character = ledger.character(spend.get("character") or entry.character_id)
         if character is not None:
-            update_character(character, **give_back(character, spend))
+            ledger.update(character, **give_back(character, spend))
 
     return SpendKind(pay=paid if pay is not None else None, give_back=given_back)
+
+
+class Database:
+    """The ``Ledger`` of a void: what an entry spent is given back to the rows themselves, each
+    locked before it is read (in the void's transaction)."""
+
+    def character(self, pk: int | None) -> Character | None:
+        return locked_or_none(pk)
+
+    def update(self, character: Character, **fields: Any) -> None:
+        update_character(character, **fields)
+
+    def aspect(self, pk: int | None) -> Aspect | None:
+        return Aspect.objects.select_for_update().filter(pk=pk).first() if pk is not None else None
+
+    def update_aspect(self, aspect: Aspect, **fields: Any) -> None:
+        Aspect.objects.filter(pk=aspect.pk).update(**fields)
+
+    def delete_aspect(self, aspect: Aspect) -> None:
+        Aspect.objects.filter(pk=aspect.pk).delete()
+
+    def make_aspect(self, **fields: Any) -> None:
+        Aspect.objects.create(**fields)
+
+    def scene_open(self, pk: int | None) -> bool:
+        return pk is not None and Scene.objects.filter(pk=pk, ended_at__isnull=True).exists()
 
 
 # --- rolling ----------------------------------------------------------------------------------
@@ -597,18 +623,6 @@ def _chain_locked(roll: Roll) -> list[Roll]:
     return sorted(found, key=lambda r: r.pk, reverse=True)
 
 
-def _give_back(entry: Roll) -> None:
-    """What one log entry spent comes back, what it gained goes, each within the sheet's bounds:
-    each spend as its game's kind of spend gives it back, then what the game takes back."""
-    play = games.get(entry.system).at_table
-    for spend in entry.spends:
-        kind = play.spends.get(spend.get("what"))
-        if kind is not None:
-            kind.give_back(entry, spend)
-    if play.take_back is not None:
-        play.take_back(entry)
-
-
 def _extended_inputs(entry: Roll) -> tuple[int, bool, int | None]:
     """What a roll brought to its extended action: successes, botched, the other side's successes."""
     rolled = entry.result.get("extended", {}).get("rolled")
@@ -658,7 +672,7 @@ def void_roll(roll: Roll, user: Any) -> list[Roll]:
         raise Refused(_("This roll has already been voided."))
     voiding = [entry for entry in chain if entry.voided_at is None]  # a follow-up voided before stays as it was
     for entry in voiding:
-        _give_back(entry)
+        games.get(entry.system).at_table.give_back(entry, Database())
     Roll.objects.filter(pk__in=[entry.pk for entry in voiding]).update(
         voided_at=timezone.now(), voided_by=user if getattr(user, "is_authenticated", False) else None)
     for action_id in sorted({entry.extended_id for entry in voiding if entry.extended_id}):

@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -24,7 +24,7 @@ from rules.luck import Luck
 
 if TYPE_CHECKING:  # the models import this registry: the table's types are named, never imported, here
     from gmtools.composer import Composition, Spend
-    from gmtools.models import Campaign, Character, Roll, Scene
+    from gmtools.models import Aspect, Campaign, Character, Roll, Scene
 
 
 # A note's (or an effect's, or a refusal's) parameters, as the engine wrote them.
@@ -209,6 +209,36 @@ class DemoCampaign:
 
 # --- playing at the table (issue 12): what a game adds to rolling, spending and following up ---
 
+class Ledger(Protocol):
+    """What a log entry's spends are given back to, and its gains taken back from (``SpendKind.give_back``,
+    ``TablePlay.take_back``): the database when the GM voids the entry (``gmtools.services``: each row
+    locked, then written), or the players' copy of the table while the entry is a secret roll not yet
+    revealed (``gmtools.board.PlayersCopy``: their cards show the table as it was before it). A game
+    reads and writes through it alone, so that voiding a roll and keeping its spends from the players
+    are one piece of knowledge of what the roll spent and gained."""
+
+    def character(self, pk: int | None) -> "Character | None":
+        """The character to give back to (locked), or None when there is none (deleted since)."""
+
+    def update(self, character: "Character", **fields: Any) -> None:
+        """Set the character's fields."""
+
+    def aspect(self, pk: int | None) -> "Aspect | None":
+        """The aspect (locked), or None when it is gone."""
+
+    def update_aspect(self, aspect: "Aspect", **fields: Any) -> None:
+        """Set the aspect's fields."""
+
+    def delete_aspect(self, aspect: "Aspect") -> None:
+        """Take the aspect off the table."""
+
+    def make_aspect(self, **fields: Any) -> None:
+        """Put an aspect (back) on the table."""
+
+    def scene_open(self, pk: int | None) -> bool:
+        """Whether that scene is still in play."""
+
+
 @dataclass(frozen=True, kw_only=True)
 class SpendKind:
     """One kind of resource a roll spends (``Spend.what``: Exalted's Willpower, a Fate point, ...)."""
@@ -217,8 +247,8 @@ class SpendKind:
     # ``services.Refused`` when there is none to spend. None: only ever logged, never paid through
     # a roll (a rouse check's Hunger).
     pay: Callable[["Character", "Spend"], dict[str, Any]] | None = None
-    # Give one logged spend (its record) of a log entry back, when the entry is voided.
-    give_back: Callable[["Roll", dict[str, Any]], None]
+    # Give one logged spend (its record) of a log entry back (see ``Ledger``).
+    give_back: Callable[["Roll", dict[str, Any], Ledger], None]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -322,9 +352,9 @@ class TablePlay:
 
     # Spending and following up. The kinds of resource its rolls spend, by ``Spend.what``.
     spends: Mapping[str, SpendKind] = field(default_factory=dict)
-    # What voiding a log entry takes back beyond its spends (Fate: the advantage it created; Exalted:
-    # what a stunt reward regained); called with the entry's rows locked.
-    take_back: Callable[["Roll"], None] | None = None
+    # What giving a log entry back takes back beyond its spends (Fate: the advantage it created;
+    # Exalted: what a stunt reward regained), through the ``Ledger`` (see ``give_back``).
+    take_back: Callable[["Roll", Ledger], None] | None = None
     follow_ups: tuple[FollowUp, ...] = ()
     checks: tuple[CharacterCheck, ...] = ()
     # The character card's one-click changes (spend, regain, damage, heal...), by action: the
@@ -370,6 +400,17 @@ class TablePlay:
     thrown: Callable[[str, Mapping[str, Any]], Iterable[tuple[str, Iterable[Any]]]] | None = None
     # The resources the statistics count as spent (Willpower, fate points).
     spent: tuple[Spent, ...] = ()
+
+    def give_back(self, entry: "Roll", ledger: Ledger) -> None:
+        """What one log entry spent comes back and what it gained goes, each within the sheet's
+        bounds: each spend as its kind gives it back, then what the game takes back. Voiding the entry
+        does it in the database; the players' view, in their copy of the table while it is secret."""
+        for spend in entry.spends:
+            kind = self.spends.get(spend.get("what"))
+            if kind is not None:
+                kind.give_back(entry, spend, ledger)
+        if self.take_back is not None:
+            self.take_back(entry, ledger)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -12,12 +12,12 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from gmtools.games.base import D10, FollowUp, Spent, TablePlay
+from gmtools.games.base import D10, FollowUp, Ledger, Spent, TablePlay
 from gmtools.games.exalted import TERMS
 from gmtools.models import Character, Roll, RollKind
 from gmtools.services import (
-    Refused, character_spend, contest, lock_character, locked_or_none, log_follow_up, logged_request, rebuild,
-    request_args, step, update_character,
+    Refused, character_spend, contest, lock_character, log_follow_up, logged_request, rebuild, request_args, step,
+    update_character,
 )
 from rules import exalted
 from rules.dice import RandomSource
@@ -78,18 +78,18 @@ def _stunt_reward(parent: Roll, rng: RandomSource | None, choice: str) -> Roll:
                          result={"reward": reward.as_json(), "regained": regained}, outcome=choice, spends=[])
 
 
-def take_back(entry: Roll) -> None:
-    """A voided stunt reward: what it regained goes again (never below 0)."""
+def take_back(entry: Roll, ledger: Ledger) -> None:
+    """A stunt reward given back: what it regained goes again (never below 0)."""
     if entry.kind != RollKind.REWARD:
         return
-    character = locked_or_none(entry.character_id)
+    character = ledger.character(entry.character_id)
     reward = entry.result.get("reward", {})
     # Older rewards did not store what they regained: the reward itself, as near as it gets.
     regained = entry.result.get("regained") or (
         {"exalted_willpower_temporary": 1} if reward.get("willpower") else {"exalted_motes": reward.get("motes", 0)})
     if character is not None:
-        update_character(character, **{field: max(0, getattr(character, field) - int(amount))
-                                       for field, amount in regained.items()})
+        ledger.update(character, **{field: max(0, getattr(character, field) - int(amount))
+                                    for field, amount in regained.items()})
 
 
 REWARD = FollowUp(

@@ -14,13 +14,13 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from django.db.models import F
-from django.db.models.functions import Greatest, Least
+from django.db.models.functions import Least
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from gmtools import aspects
 from gmtools.composer import Composition, Spend
-from gmtools.games.base import Die, FollowUp, Spent, SpendKind, TablePlay
+from gmtools.games.base import Die, FollowUp, Ledger, Spent, SpendKind, TablePlay
 from gmtools.live import announce
 from gmtools.luck import stored
 from gmtools.models import CHARACTER_BOUNDS, Aspect, Campaign, ChangeKind, Character, Roll, RollKind, Scene
@@ -186,8 +186,8 @@ def logged(campaign: Campaign, scene: Scene | None, comp: Composition, main: fat
     return added
 
 
-def take_back(entry: Roll) -> None:
-    """A voided Create an advantage (or an invocation that improved one) goes back to what stood
+def take_back(entry: Roll, ledger: Ledger) -> None:
+    """A Create an advantage given back (or an invocation that improved one) goes back to what stood
     before it: the aspect it made is deleted, the free invocations it added are taken back (never
     below 0: some may have been used since), a boost it turned into an aspect is a boost again."""
     now = entry.result.get("advantage")
@@ -196,14 +196,16 @@ def take_back(entry: Roll) -> None:
     parent = Roll.objects.filter(pk=entry.parent_id).values_list("result", flat=True).first() if entry.parent_id else None
     before = (parent or {}).get("advantage") or {"aspect": now["aspect"] if now.get("known") else None,
                                                   "free": 0, "boost": False}
+    aspect = ledger.aspect(now["aspect"])
+    if aspect is None:
+        return  # gone since
     if before.get("aspect") != now["aspect"]:
-        Aspect.objects.filter(pk=now["aspect"]).delete()
+        ledger.delete_aspect(aspect)
         return
     less = now.get("free", 0) - before.get("free", 0)
     if less > 0 or before.get("boost") != now.get("boost"):
-        Aspect.objects.filter(pk=now["aspect"]).update(
-            free_invocations=Greatest(F("free_invocations") - max(0, less), 0),
-            boost=bool(before.get("boost")) and not now.get("known"))
+        ledger.update_aspect(aspect, free_invocations=max(0, aspect.free_invocations - max(0, less)),
+                             boost=bool(before.get("boost")) and not now.get("known"))
 
 
 # --- what invoking spends: a free invocation, or a fate point --------------------------------
@@ -226,16 +228,17 @@ def _use_free_invocation(character: Character, spend: Spend) -> dict[str, Any]:
     return {"boost": {"text": aspect.text, "scene": aspect.scene_id, "character": aspect.character_id}} if aspect.boost else {}
 
 
-def _give_back_free_invocation(entry: Roll, spend: dict[str, Any]) -> None:
+def _give_back_free_invocation(entry: Roll, spend: dict[str, Any], ledger: Ledger) -> None:
     if boost := spend.get("boost"):
         # A boost used up: back as it was, while its scene is still in play (it would have ended with it).
-        if Scene.objects.filter(pk=boost["scene"], ended_at__isnull=True).exists() or (
-                boost["scene"] is None and Character.objects.filter(pk=boost["character"]).exists()):
-            Aspect.objects.create(text=boost["text"], scene_id=boost["scene"], character_id=boost["character"],
-                                  boost=True, free_invocations=1)
+        if ledger.scene_open(boost["scene"]) or (boost["scene"] is None and ledger.character(boost["character"])):
+            ledger.make_aspect(text=boost["text"], scene_id=boost["scene"], character_id=boost["character"],
+                               boost=True, free_invocations=1)
         return
     # At most 9, as the aspect's constraint says; an aspect deleted since gets nothing back.
-    Aspect.objects.filter(pk=spend.get("aspect"), free_invocations__lt=9).update(free_invocations=F("free_invocations") + 1)
+    aspect = ledger.aspect(spend.get("aspect"))
+    if aspect is not None and aspect.free_invocations < 9:
+        ledger.update_aspect(aspect, free_invocations=aspect.free_invocations + 1)
 
 
 def _consequence(severity: str) -> Callable[[Character, str], dict[str, Any]]:
