@@ -12,12 +12,12 @@ import io
 import re
 import zipfile
 from collections import Counter
+from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.core.files.uploadedfile import UploadedFile
 from django.db.models import Count, QuerySet
 from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -34,9 +34,6 @@ from gmtools.models import Aspect, Campaign, ChangeKind, Character, PerGame, Tra
 from gmtools.sheets import AspectKind, TraitCategory
 
 BOTH_LOCATIONS = [admin.ActionLocation.CHANGE_LIST, admin.ActionLocation.CHANGE_FORM]
-
-# An exported campaign is a few hundred kilobytes at most; refuse anything far larger unread.
-MAX_IMPORT_BYTES = 5 * 1024 * 1024
 
 CATEGORY_PLURALS = {
     TraitCategory.ATTRIBUTE: _("Attributes"),
@@ -259,11 +256,12 @@ class CampaignImportForm(forms.Form):
         label=_("new name"), max_length=120, required=False, help_text=_("Leave empty to keep the name in the file.")
     )
 
-    def clean_file(self) -> UploadedFile:
-        upload = self.cleaned_data["file"]
-        if upload.size > MAX_IMPORT_BYTES:
-            raise ValidationError(_("The file is too large to be a campaign export."))
-        return upload
+    def clean_file(self) -> Any:
+        """The file's document (refused by its size before it is read, or as not a campaign file)."""
+        try:
+            return backup.read_upload(self.cleaned_data["file"])
+        except backup.BackupError as error:
+            raise ValidationError(str(error)) from None
 
 
 @admin.register(Campaign)
@@ -332,9 +330,8 @@ class CampaignAdmin(admin.ModelAdmin):
         form = CampaignImportForm(*posted, initial={"gm": request.user.pk})
         if request.method == "POST" and form.is_valid():
             try:
-                campaign = backup.import_campaign(
-                    backup.loads(form.cleaned_data["file"].read()), form.cleaned_data["gm"], form.cleaned_data["name"]
-                )
+                campaign = backup.import_campaign(form.cleaned_data["file"], form.cleaned_data["gm"],
+                                                  form.cleaned_data["name"])
             except backup.BackupError as error:
                 form.add_error("file", str(error))
             else:

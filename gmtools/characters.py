@@ -34,7 +34,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from gmtools import backup, games
-from gmtools.admin import CATEGORY_PLURALS, MAX_IMPORT_BYTES, AspectFormSet, TraitForm, TraitFormSet
+from gmtools.admin import CATEGORY_PLURALS, AspectFormSet, TraitForm, TraitFormSet
 from gmtools.composer import trait_slots
 from gmtools.games.base import POOL_NAMES, NpcTemplate
 from gmtools.games.base import Row as GameRow
@@ -515,50 +515,37 @@ class ImportForm(forms.Form):
         self.helper.disable_csrf = True
 
     def clean_file(self) -> Any:
-        upload = self.cleaned_data["file"]
-        if upload.size > MAX_IMPORT_BYTES:
-            raise ValidationError(_("The file is too large to be a campaign export."))
-        return upload
+        """The file's document (refused by its size before it is read, or as not a campaign file)."""
+        try:
+            return backup.read_upload(self.cleaned_data["file"])
+        except backup.BackupError as error:
+            raise ValidationError(str(error)) from None
 
     def save(self) -> list[Character]:
         try:
-            return import_characters(self.campaign, backup.loads(self.cleaned_data["file"].read()),
-                                     self.cleaned_data["name"])
+            return import_characters(self.campaign, self.cleaned_data["file"], self.cleaned_data["name"])
         except backup.BackupError as error:
             self.add_error("file", str(error))
             return []
 
 
 def import_characters(campaign: Campaign, document: Any, only: str = "") -> list[Character]:
-    """The characters of a campaign file, added to this campaign with the importer's own checks, all or none."""
-    backup._check_header(document)
-    game = backup._object(document["campaign"], "campaign").get("game")
+    """The characters of a campaign file (or the one named ``only``), added to this campaign with the
+    importer's own checks, in one transaction of bulk writes (``backup.add_characters``), all or none."""
+    game, rows = backup.characters_of(document)
     if not campaign.plays(game):
         raise backup.BackupError(gettext("The file's characters are of another game (%(game)s).")
                                  % {"game": dict(game_choices()).get(game, game)})
-    rows = list(enumerate(backup._list(document["characters"], "characters")))
-    if only:
-        rows = [(i, row) for i, row in rows if isinstance(row, dict) and str(row.get("name", "")).casefold() == only.casefold()]
-        if not rows:
-            raise backup.BackupError(gettext("The file has no character named “%(name)s”.") % {"name": only})
-    if not rows:
+    chosen = {i for i, row in enumerate(rows)
+              if not only or (isinstance(row, dict) and str(row.get("name", "")).casefold() == only.casefold())}
+    if only and not chosen:
+        raise backup.BackupError(gettext("The file has no character named “%(name)s”.") % {"name": only})
+    if not chosen:
         raise backup.BackupError(gettext("The file has no characters."))
-    before = set(campaign.characters.values_list("pk", flat=True))
     with transaction.atomic():
-        for index, row in rows:
-            backup._import_character(campaign, backup._object(row, f"characters[{index}]"), f"characters[{index}]")
+        made = backup.add_characters(campaign, rows, chosen)
         announce_cast(campaign.pk)
-    return list(campaign.characters.exclude(pk__in=before))
-
-
-def character_document(character: Character) -> dict[str, Any]:
-    """One character as the campaign file writes it (see ``gmtools.backup``)."""
-    return {
-        **backup._values(character, backup.CHARACTER_FIELDS),
-        "resources": backup._values(character, Character.RESOURCE_FIELDS[character.game]),
-        "traits": [backup._values(t, backup.TRAIT_FIELDS) for t in character.traits.order_by("id")],
-        "aspects": [backup._values(a, backup.ASPECT_FIELDS) for a in character.aspects.order_by("id")],
-    }
+    return made
 
 
 class CopyForm(forms.Form):
@@ -578,9 +565,9 @@ class CopyForm(forms.Form):
         target = self.cleaned_data["campaign"]
         try:
             with transaction.atomic():
-                backup._import_character(target, character_document(self.character), "character")
+                [copy] = backup.add_characters(target, [backup.export_character(self.character)])
                 announce_cast(target.pk)
         except backup.BackupError as error:
             self.add_error("campaign", str(error))
             return None
-        return target.characters.order_by("-id").first()
+        return copy

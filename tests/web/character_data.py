@@ -60,7 +60,8 @@ def character_file(character: Character, name: str = "character.json"):
 
     from gmtools import backup
 
-    document = backup.export_campaign(character.campaign)
-    document["characters"] = [c for c in document["characters"] if c["name"] == character.name]
+    document = {**backup.export_campaign(character.campaign), "characters": [backup.export_character(character)]}
+    for table in backup.TABLES:  # the character alone, not the campaign's log
+        del document[table]
     # One line: the access walk also sends it in a GET's query string, where each line would be a value.
     return SimpleUploadedFile(name, json.dumps(document).encode(), content_type="application/json")

@@ -57,7 +57,7 @@ def test_round_trip_keeps_edited_state(demo_campaign, other_gm):
 
 def test_the_file_is_versioned(demo_campaign):
     document = backup.export_campaign(demo_campaign(Game.EXALTED))
-    assert (document["format"], document["version"]) == ("gmtools-campaign", 1)
+    assert (document["format"], document["version"]) == ("gmtools-campaign", 2)
     smith = next(c for c in document["characters"] if c["name"] == "Smith")
     assert smith["resources"]["exalted_willpower"] == 7
     assert "v5_hunger" not in smith["resources"]  # only the campaign's own game
@@ -80,7 +80,7 @@ def broken(mutate) -> dict:
     [
         ([], "not a gmtools campaign file"),
         ({"format": "gmtools-campaign"}, "no valid version"),
-        (broken(lambda d: d.update(version=2)), "newer gmtools"),
+        (broken(lambda d: d.update(version=backup.VERSION + 1)), "newer gmtools"),
         (broken(lambda d: d.update(version=0)), "Unknown file version 0"),
         (broken(lambda d: d.pop("characters")), "“characters” is missing"),
         (broken(lambda d: d.update(extra=1)), "file: unknown keys extra"),
@@ -117,7 +117,7 @@ def test_loads_refuses_what_is_not_json():
     [
         ("[" * 100_000 + "]" * 100_000, "nests lists or objects too deeply"),  # was a RecursionError
         ('{"format": "gmtools-campaign", "version": ' + "9" * 5000 + "}", "number too long"),  # was a ValueError
-        (" " * (backup.MAX_BYTES + 1), "larger than 4 MB"),
+        (" " * (backup.MAX_BYTES + 1), "larger than 32 MB"),
     ],
     ids=["deep", "digits", "large"],
 )
@@ -170,7 +170,7 @@ def test_an_upload_too_large_is_refused_before_it_is_read():
         def read(self):
             raise AssertionError("read into memory")
 
-    with pytest.raises(backup.BackupError, match="larger than 4 MB"):
+    with pytest.raises(backup.BackupError, match="larger than 32 MB"):
         backup.read_upload(Upload())
 
 
