@@ -41,7 +41,7 @@ from typing import Any, NoReturn
 
 from rules import SYSTEMS, exalted, fate, scifi, v5
 from rules.dice import RandomSource, RulesError, check_fate_faces, system_random
-from rules.extended import botch_policy, race_odds, tug_of_war_odds
+from rules.extended import botch_policy, race_odds, tie_break, tug_of_war_odds
 
 MAX_POOL = 100
 MAX_TIMES = 1_000_000
@@ -61,7 +61,8 @@ OPTIONS = {
 }
 REPLAY = {"faces", "seed", "times"}
 # Options of one command, whatever the system (each exists only on its own subcommand).
-COMMAND_OPTIONS = {"command", "system", "vs", "goal", "botch", "rolls", "progress", "race", "tug", "vs_progress"}
+COMMAND_OPTIONS = {"command", "system", "vs", "goal", "botch", "rolls", "progress", "race", "tug", "vs_progress",
+                   "tie_break"}
 # A rouse check is one die at a Hunger rating: nothing of a test's pool applies to it.
 ROUSE_OPTIONS = {"rouse", "hunger", "faces", "seed", "times"}
 NOT_ROLLED = ("automatic", "take_half")  # v5/exalted: the GM skips the roll
@@ -242,6 +243,8 @@ def build_parser() -> Parser:
                       help="a tug-of-war: each round's margin moves the difference; the first to lead by --goal wins")
     extended.add_argument("--vs", type=_whole, help="with --race or --tug: the other side's pool, 0 to 100, rolled bare")
     extended.add_argument("--vs-progress", type=_whole, help="with --race or --tug: the other side's successes so far, 0 to --goal")
+    extended.add_argument("--tie-break", help="with --race, when both sides reach --goal on the same roll: tie (default), "
+                          "roll (more successes on that roll wins) or rolloff (roll again until one rolls more)")
     return parser
 
 
@@ -279,7 +282,7 @@ examples:
 EXTENDED_EXAMPLES = """\
 examples:
   extended exalted --pool 6 --goal 10 [--difficulty 0] [--botch reset|ruin|ignore] [--rolls 20] [--progress 3]
-  extended v5 --pool 6 --goal 8 --race --vs 5 [--vs-progress 2]
+  extended v5 --pool 6 --goal 8 --race --vs 5 [--vs-progress 2] [--tie-break tie|roll|rolloff]
   extended scifi --pool 5 --goal 3 --tug --vs 4 [--progress 1 --vs-progress 0]"""
 
 
@@ -632,6 +635,8 @@ def _extended(args: argparse.Namespace) -> dict:
     module = _module(args.system)
     rolls = 20 if args.rolls is None else args.rolls
     progress = 0 if args.progress is None else args.progress
+    if args.tie_break is not None and not args.race:
+        raise BadInput("--tie-break applies with --race (a dead heat: both sides reach --goal on the same roll)")
     if not (args.race or args.tug):
         against = _given(args, {"vs", "vs_progress"})
         if against:
@@ -652,7 +657,9 @@ def _extended(args: argparse.Namespace) -> dict:
         except RulesError as error:
             raise BadInput(_blame(" ".join(str(error).split()), "--vs-progress")
                            if str(error).startswith("progress") else _blame(str(error))) from None
-        odds = race_odds(module.extended(request, args.goal, difficulty, policy, rolls, progress), theirs_so_far)
+        rule = tie_break(args.tie_break or "tie")
+        odds = race_odds(module.extended(request, args.goal, difficulty, policy, rolls, progress), theirs_so_far,
+                         rule, module.contest(request, other), difficulty)
     else:
         stray = _given(args, {"difficulty", "botch"})
         if stray:
@@ -662,7 +669,8 @@ def _extended(args: argparse.Namespace) -> dict:
             raise BadInput(f"--progress minus --vs-progress must be within ±{args.goal - 1} (--goal {args.goal} "
                            f"would already be won), got {start}")
         odds = tug_of_war_odds(module.contest(request, other).margin, args.goal, rolls, start)
-    return {"kind": kind, "goal": args.goal, "rounds": rolls, **odds.as_json()}
+    return {"kind": kind, "goal": args.goal, "rounds": rolls, **({"tie_break": rule.value} if args.race else {}),
+            **odds.as_json()}
 
 
 COMMANDS = {"roll": _roll, "odds": _odds, "reroll": _reroll, "contest": _contest, "extended": _extended}
@@ -673,7 +681,7 @@ FIELDS = (("hunger faces", "--hunger-faces"), ("new faces", "--new-faces"), ("re
           ("multiple-action penalty", "--actions-penalty"), ("difficulty modifier", "--difficulty-modifier"),
           ("difficulty", "--difficulty"), ("stunt", "--stunt"), ("skill", "--skill"), ("bonus", "--bonus"),
           ("modifier", "--modifier"), ("goal", "--goal"), ("lead", "--goal"), ("rolls", "--rolls"),
-          ("rounds", "--rolls"), ("progress", "--progress"), ("card", "--deck"))
+          ("rounds", "--rolls"), ("progress", "--progress"), ("card", "--deck"), ("tie-break", "--tie-break"))
 
 
 # Refusals that name no field, by how they begin: the option they are about goes before them.

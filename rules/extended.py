@@ -11,11 +11,11 @@ infinite whenever a botch is possible); ``p_complete`` says how likely completio
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from rules.dice import RulesError, check_int, parse_choice
-from rules.dist import Distribution
+from rules.dist import ContestOdds, Distribution
 
 
 # Bounds of the odds (the command line's too): beyond them a query is refused, not computed.
@@ -84,6 +84,9 @@ class ExtendedOdds:
     expected_rolls: float | None  # None: the task can never be completed
     p_complete: float  # chance of ever completing (1 unless it can be ruined or never progresses)
     p_done_by: tuple[float, ...]  # p_done_by[k-1]: completed within k rolls
+    # What the walk was given (the moves ``g``, a botch's way back, where it started), so that a
+    # race can look at the totals round by round (``race_odds``' tie-breaks); not part of the answer.
+    walk: tuple[tuple[float, ...], float, int] = field(default=((), 0.0, 0), compare=False, repr=False)
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -136,6 +139,7 @@ def extended_odds(
         expected_rolls=_expected_rolls(g, p_botch, goal, policy, progress),
         p_complete=_p_complete(g, p_botch, goal, policy, progress),
         p_done_by=_p_done_by(g, p_botch, goal, policy, rolls, progress),
+        walk=(tuple(g), p_botch if policy is BotchPolicy.RESET else 0.0, progress),
     )
 
 
@@ -169,13 +173,15 @@ def _slot_sum(raw: bytes) -> int:
 
 
 def _walk(width: int, start: int, moves: list[float], offset: int, rounds: int,
-          back: float = 0.0) -> tuple[list[int], list[int]]:
+          back: float = 0.0, rows: list[list[int]] | None = None) -> tuple[list[int], list[int]]:
     """Cumulative mass (in 2**-64) banked below state 0 and at or above ``width``, round by round.
 
     ``moves[m]`` is the chance of moving by ``offset + m``; ``back`` the chance of going back to
     state 0 (a botch under ``reset``); whatever is left of 1 leaves the row uncounted (ruin).
     The row itself stays packed as bytes between rounds: each round is one multiplication and a
-    few slice copies, with no Python loop over the states.
+    few slice copies, with no Python loop over the states. ``rows``, when given, gets the mass on
+    each state at the start of each round (a Python loop over the states: only a race's
+    tie-break asks for it).
     """
     kernel = _fixed([*moves, back])  # the moves and the way back together never pass 1
     back_int = kernel.pop()
@@ -192,6 +198,8 @@ def _walk(width: int, start: int, moves: list[float], offset: int, rounds: int,
     lows: list[int] = []
     highs: list[int] = []
     for _ in range(rounds):
+        if rows is not None:
+            rows.append([int.from_bytes(state[i * _SLOT:(i + 1) * _SLOT], "little") for i in range(width)])
         body = state.rstrip(b"\0")
         if not body:  # nothing left in play: the rest of the rounds change nothing
             break
@@ -219,6 +227,8 @@ def _walk(width: int, start: int, moves: list[float], offset: int, rounds: int,
         highs.append(high)
     lows += [low] * (rounds - len(lows))
     highs += [high] * (rounds - len(highs))
+    if rows is not None:
+        rows += [[0] * width for _ in range(rounds - len(rows))]
     return lows, highs
 
 
@@ -287,7 +297,29 @@ def _expected_rolls(g: list[float], p_botch: float, goal: int, policy: BotchPoli
 # Two ways to run an extended contest (Exalted 2e, "acciones prolongadas y enfrentadas"):
 # a race, won by the first side to accumulate `goal` successes, and a tug-of-war, won by the
 # first side to lead by `lead`. Both sides roll every round. When both reach the goal in the
-# same round of a race it is a dead heat (``tie``): the GM rules or they roll on.
+# same round of a race the seed says nothing: the GM chooses beforehand (``TieBreak``).
+
+
+class TieBreak(StrEnum):
+    """What a race's dead heat (both sides reach the goal on the same roll) comes to."""
+
+    TIE = "tie"  # a tie: the GM rules
+    ROLL = "roll"  # the side with more successes on that roll wins; as many is a tie
+    ROLL_OFF = "rolloff"  # both roll again, as often as it takes, until one rolls more successes
+
+
+def tie_break(value: str | TieBreak) -> TieBreak:
+    return parse_choice(TieBreak, value, "tie-break")
+
+
+def broken_tie(rule: TieBreak, first_successes: int, second_successes: int, roll_off: bool) -> int | None:
+    """Who a dead heat goes to on this roll: 1, 2, or None (a tie, or a roll-off still level).
+
+    ``roll_off``: the race was level before this roll, so this is a roll-off's roll; else it is
+    the roll on which both sides reached the goal."""
+    if rule is TieBreak.TIE or (rule is TieBreak.ROLL_OFF) != roll_off or first_successes == second_successes:
+        return None
+    return 1 if first_successes > second_successes else 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,13 +334,28 @@ class OpposedOdds:
         return {"p_first_by": list(self.p_first_by), "p_second_by": list(self.p_second_by), "p_tie_by": list(self.p_tie_by)}
 
 
-def race_odds(first: ExtendedOdds, second: ExtendedOdds) -> OpposedOdds:
+def race_odds(first: ExtendedOdds, second: ExtendedOdds, rule: TieBreak = TieBreak.TIE,
+              rolls: ContestOdds | None = None, difficulty: int = 0) -> OpposedOdds:
     """A race: each side's progress is its own extended action, independent of the other's.
 
     So the first side wins in round t when it finishes then and the second has not yet, and
-    the round-by-round answer follows from each side's ``p_done_by`` alone.
+    the round-by-round answer follows from each side's ``p_done_by`` alone. A dead heat in
+    round t stays one (``p_tie_by``) unless the ``rule`` breaks it, from one roll of each side
+    (``rolls``, the contest of the two pools, which the rule needs; ``difficulty``, each roll's):
+
+    - ``ROLL``: the side that rolled more successes on the finishing roll takes it. Both sides
+      finish from where their totals stood (``_finishing``), independently, so the chance that
+      the first finishes with k successes and the second with fewer is a sum over k.
+    - ``ROLL_OFF``: the roll-offs repeat until one side rolls more, so the first side takes
+      ``p_win / (p_win + p_lose)`` of every dead heat; the roll-offs are not counted as rounds.
     """
+    rule = tie_break(rule)
+    if rule is not TieBreak.TIE and rolls is None:
+        raise RulesError(f"the tie-break {rule.value!r} needs both sides' rolls")
     rounds = min(len(first.p_done_by), len(second.p_done_by))
+    if rule is TieBreak.ROLL:
+        mine, theirs = _finishing(first, rolls.first, difficulty, rounds), _finishing(second, rolls.second, difficulty, rounds)
+    decided = rolls.p_win + rolls.p_lose if rule is TieBreak.ROLL_OFF else 0.0
     p1 = p2 = tie = 0.0
     done1_before = done2_before = 0.0
     by1, by2, byt = [], [], []
@@ -316,12 +363,52 @@ def race_odds(first: ExtendedOdds, second: ExtendedOdds) -> OpposedOdds:
         f1, f2 = first.p_done_by[t] - done1_before, second.p_done_by[t] - done2_before
         p1 += f1 * (1.0 - second.p_done_by[t])
         p2 += f2 * (1.0 - first.p_done_by[t])
-        tie += f1 * f2
+        if rule is TieBreak.ROLL:
+            won, lost = _more(mine[t], theirs[t]), _more(theirs[t], mine[t])
+            p1, p2, tie = p1 + won, p2 + lost, tie + max(0.0, f1 * f2 - won - lost)
+        elif rule is TieBreak.ROLL_OFF and decided > 0:
+            p1, p2 = p1 + f1 * f2 * rolls.p_win / decided, p2 + f1 * f2 * rolls.p_lose / decided
+        else:
+            tie += f1 * f2  # a tie, or a roll-off that can never be decided (neither pool ever wins)
         done1_before, done2_before = first.p_done_by[t], second.p_done_by[t]
         by1.append(p1)
         by2.append(p2)
         byt.append(tie)
     return OpposedOdds(tuple(by1), tuple(by2), tuple(byt))
+
+
+def _finishing(odds: ExtendedOdds, roll: Distribution, difficulty: int, rounds: int) -> list[dict[int, float]]:
+    """For each round, the chance that the side finishes in it with each number of successes.
+
+    Finishing with k successes takes a roll of k (not a botch: a botch adds nothing) from a total
+    of at least ``goal - gain(k)``, so it is ``P(k) · P(total at least that, not finished, not
+    ruined)`` at the round's start: the walk's states, summed from the top. ``roll`` is one
+    roll's successes whatever else it is, which for every roll that adds something is the same
+    as the walk's non-botch roll (a botch scores nothing above the difficulty).
+    """
+    g, back, start = odds.walk
+    goal = odds.goal
+    if start >= goal:
+        return [{} for _ in range(rounds)]
+    rows: list[list[int]] = []
+    _walk(goal, start, list(g), 0, rounds, back, rows)
+    found = []
+    for row in rows:
+        at_least = [0.0] * (goal + 1)  # at_least[m]: mass on the totals m..goal-1
+        for m in range(goal - 1, -1, -1):
+            at_least[m] = at_least[m + 1] + row[m] / _ONE
+        found.append({k: p * at_least[max(0, goal - gain(k, difficulty))]
+                      for k, p in zip(range(roll.offset, roll.high + 1), roll.probs) if p > 0 and gain(k, difficulty) > 0})
+    return found
+
+
+def _more(mine: dict[int, float], theirs: dict[int, float]) -> float:
+    """The chance that this side finishes with more successes than the other, both this round."""
+    total = below = 0.0
+    for k in sorted(mine.keys() | theirs.keys()):  # theirs summed from the fewest successes up
+        total += mine.get(k, 0.0) * below
+        below += theirs.get(k, 0.0)
+    return total
 
 
 def tug_of_war_odds(margin: Distribution, lead: int, rounds: int = 20, start: int = 0) -> OpposedOdds:

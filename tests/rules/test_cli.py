@@ -478,6 +478,37 @@ def test_extended_race_matches_the_python_api():
     assert isclose(even["p_first_by"][-1], even["p_second_by"][-1], abs_tol=1e-12)
 
 
+@pytest.mark.parametrize("rule", ["roll", "rolloff"])
+def test_extended_race_with_a_tie_break_matches_the_python_api(rule):
+    from rules import exalted
+    from rules.extended import race_odds
+
+    r = answer("extended", "exalted", "--pool", "5", "--goal", "5", "--race", "--vs", "4", "--rolls", "4",
+               "--difficulty", "1", "--tie-break", rule)
+    mine, theirs = exalted.Request(5), exalted.Request(4)
+    api = race_odds(exalted.extended(mine, 5, 1, rolls=4), exalted.extended(theirs, 5, 1, rolls=4), rule,
+                    exalted.contest(mine, theirs), 1)
+    assert r["tie_break"] == rule
+    assert {k: r[k] for k in ("p_first_by", "p_second_by", "p_tie_by")} == api.as_json()
+    plain = answer("extended", "exalted", "--pool", "5", "--goal", "5", "--race", "--vs", "4", "--rolls", "4",
+                   "--difficulty", "1")
+    assert plain["tie_break"] == "tie"
+    # The dead heats are shared out: the first side's chance grows, and no tie is left after a roll-off.
+    assert r["p_first_by"][-1] > plain["p_first_by"][-1] and r["p_tie_by"][-1] < plain["p_tie_by"][-1]
+    assert (r["p_tie_by"][-1] == 0) == (rule == "rolloff")
+
+
+def test_a_tie_break_is_refused_where_there_is_no_race():
+    assert error_of("extended", "v5", "--pool", "5", "--goal", "5", "--tie-break", "roll").startswith(
+        "--tie-break applies with --race")
+    assert error_of("extended", "v5", "--pool", "5", "--goal", "5", "--tug", "--vs", "3", "--tie-break", "roll"
+                    ).startswith("--tie-break applies with --race")
+    assert error_of("extended", "v5", "--pool", "5", "--goal", "5", "--race", "--vs", "3", "--tie-break", "coin"
+                    ) == "--tie-break must be one of tie, roll, rolloff, got 'coin'"
+    assert "--tie-break is given twice" in error_of("extended", "v5", "--pool", "5", "--goal", "5", "--race", "--vs",
+                                                    "3", "--tie-break", "roll", "--tie-break", "tie")
+
+
 def test_extended_tug_of_war_matches_the_python_api():
     from rules import scifi
     from rules.extended import tug_of_war_odds

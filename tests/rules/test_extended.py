@@ -120,18 +120,30 @@ from rules.dist import contest  # noqa: E402
 from rules.extended import TugOfWar, race_odds, race_winner, tug_of_war_odds  # noqa: E402
 
 
-def brute_race(d1: Distribution, d2: Distribution, goal: int, rounds: int):
-    """Enumerate joint totals round by round (no botches): an independent route to the answer."""
-    states = {(0, 0): 1.0}
+def brute_race(d1: Distribution, d2: Distribution, goal: int, rounds: int, rule: str = "tie", difficulty: int = 0,
+               start: tuple[int, int] = (0, 0)):
+    """Enumerate joint totals round by round (no botches): an independent route to the answer.
+    A dead heat under ``roll`` goes to the one that rolled more on that roll; under ``rolloff``
+    both roll again until one rolls more, enumerated as a geometric series of roll-offs."""
+    states = {start: 1.0}
     p1 = p2 = tie = 0.0
     out = []
+    win = sum(pa * pb for i, pa in enumerate(d1.probs) for j, pb in enumerate(d2.probs) if i > j)
+    lose = sum(pa * pb for i, pa in enumerate(d1.probs) for j, pb in enumerate(d2.probs) if i < j)
+    level = 1.0 - win - lose
     for _ in range(rounds):
         nxt: dict[tuple[int, int], float] = {}
         for (a, b), m in states.items():
             for i, pa in enumerate(d1.probs):
                 for j, pb in enumerate(d2.probs):
-                    na, nb, p = min(goal, a + i), min(goal, b + j), m * pa * pb
-                    if na >= goal and nb >= goal:
+                    na, nb = min(goal, a + max(0, i - difficulty)), min(goal, b + max(0, j - difficulty))
+                    p = m * pa * pb
+                    if na >= goal and nb >= goal and rule == "roll" and i != j:
+                        p1, p2 = (p1 + p, p2) if i > j else (p1, p2 + p)
+                    elif na >= goal and nb >= goal and rule == "rolloff" and level < 1:
+                        # sum over n roll-offs level, then one decided: level**n * win, 1/(1-level) in all
+                        p1, p2 = p1 + p * win / (1 - level), p2 + p * lose / (1 - level)
+                    elif na >= goal and nb >= goal:
                         tie += p
                     elif na >= goal:
                         p1 += p
@@ -153,6 +165,43 @@ def test_race_odds_match_brute_force(w1, w2, goal):
     odds = race_odds(extended_odds(d1, 0.0, goal, rolls=5), extended_odds(d2, 0.0, goal, rolls=5))
     for t, (p1, p2, tie) in enumerate(brute_race(d1, d2, goal, 5)):
         assert (odds.p_first_by[t], odds.p_second_by[t], odds.p_tie_by[t]) == pytest.approx((p1, p2, tie), abs=1e-12)
+
+
+@given(st.lists(st.integers(0, 4), min_size=2, max_size=5).filter(lambda w: sum(w[1:]) > 0),
+       st.lists(st.integers(0, 4), min_size=2, max_size=5).filter(lambda w: sum(w[1:]) > 0),
+       st.integers(1, 6), st.sampled_from(["tie", "roll", "rolloff"]), st.integers(0, 1), st.integers(0, 3),
+       st.integers(0, 3))
+def test_race_odds_with_a_tie_break_match_brute_force(w1, w2, goal, rule, difficulty, mine, theirs):
+    d1 = Distribution(tuple(x / sum(w1) for x in w1))
+    d2 = Distribution(tuple(x / sum(w2) for x in w2))
+    mine, theirs = min(mine, goal - 1), min(theirs, goal - 1)
+    odds = race_odds(extended_odds(d1, 0.0, goal, difficulty, rolls=5, progress=mine),
+                     extended_odds(d2, 0.0, goal, difficulty, rolls=5, progress=theirs),
+                     rule, contest(d1, d2), difficulty)
+    for t, expected in enumerate(brute_race(d1, d2, goal, 5, rule, difficulty, (mine, theirs))):
+        assert (odds.p_first_by[t], odds.p_second_by[t], odds.p_tie_by[t]) == pytest.approx(expected, abs=1e-12)
+
+
+def test_a_broken_tie_goes_by_the_rule():
+    from rules.extended import TieBreak, broken_tie
+
+    # The roll on which both reached the goal: only "most successes on that roll" looks at it.
+    assert broken_tie(TieBreak.ROLL, 4, 3, roll_off=False) == 1
+    assert broken_tie(TieBreak.ROLL, 2, 3, roll_off=False) == 2
+    assert broken_tie(TieBreak.ROLL, 3, 3, roll_off=False) is None  # as many: a tie
+    assert broken_tie(TieBreak.TIE, 4, 3, roll_off=False) is None
+    assert broken_tie(TieBreak.ROLL_OFF, 4, 3, roll_off=False) is None  # the roll-off comes after
+    # A roll-off's roll: the one that rolls more; level, they roll again.
+    assert broken_tie(TieBreak.ROLL_OFF, 1, 3, roll_off=True) == 2
+    assert broken_tie(TieBreak.ROLL_OFF, 2, 2, roll_off=True) is None
+
+
+def test_a_tie_break_needs_the_sides_rolls():
+    one = extended_odds(Distribution((0.5, 0.5)), 0.0, 2, rolls=3)
+    with pytest.raises(RulesError, match="needs both sides' rolls"):
+        race_odds(one, one, "roll")
+    with pytest.raises(RulesError, match="tie-break"):
+        race_odds(one, one, "coin", contest(Distribution((0.5, 0.5)), Distribution((0.5, 0.5))))
 
 
 def brute_tug(d1: Distribution, d2: Distribution, lead: int, rounds: int):
