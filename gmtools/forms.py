@@ -9,6 +9,7 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from gmtools.models import Campaign, Episode, ExtendedAction, Roll, Scene
+from rules.extended import TieBreak
 
 
 class LogFilter(forms.Form):
@@ -54,11 +55,15 @@ class ExtendedForm(forms.ModelForm):
     class Meta:
         model = ExtendedAction
         fields = ["name", "character", "traits", "kind", "goal", "pool", "interval", "difficulty", "botch", "limit",
-                  "opponent", "opponent_pool"]
+                  "opponent", "opponent_pool", "tie_break"]
 
     def __init__(self, *args, campaign: Campaign, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["character"].queryset = campaign.characters.all()
+        self.fields["tie_break"].required = False  # left out: a dead heat is a tie, as before there was a choice
+
+    def clean_tie_break(self) -> str:
+        return self.cleaned_data["tie_break"] or TieBreak.TIE
 
 
 class LoginForm(AuthenticationForm):

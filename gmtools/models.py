@@ -36,7 +36,17 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext, ngettext_lazy, override, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from rules.extended import MAX_GOAL, MAX_ROLLS, MAX_TUG_ROUNDS
+from rules.extended import (
+    MAX_GOAL,
+    MAX_ROLLS,
+    MAX_TUG_ROUNDS,
+    ExtendedState,
+    TieBreak,
+    advance,
+    botch_policy,
+    broken_tie,
+    gain,
+)
 
 from gmtools import games, luck
 from gmtools.games.base import GameSystem
@@ -824,6 +834,9 @@ class ExtendedKind(models.TextChoices):
     TUG = "tug", _("Tug-of-war (lead by the goal)")
 
 
+_SIDES = {1: "first", 2: "second"}  # ``rules.extended.broken_tie``'s answer, as ``ExtendedAction`` names the sides
+
+
 class ExtendedAction(NulFree):
     """A long task rolled again and again until its goal, or a contest of two sides over rounds.
 
@@ -857,6 +870,14 @@ class ExtendedAction(NulFree):
     opponent_pool = models.PositiveSmallIntegerField(_("opponent's dice"), default=0, validators=[MaxValueValidator(100)])
     total = models.PositiveIntegerField(_("successes"), default=0)
     opponent_total = models.PositiveIntegerField(_("opponent's successes"), default=0)
+    # A race's dead heat (both sides reach the goal on the same roll): the seed is silent, so the
+    # GM chooses when creating it (``rules.extended.TieBreak``); ``tie_winner`` is the side it went to.
+    tie_break = models.CharField(_("on a dead heat"), max_length=7, default=TieBreak.TIE.value,
+                                 choices=[(TieBreak.TIE.value, _("a tie")),
+                                          (TieBreak.ROLL.value, _("most successes on that roll wins")),
+                                          (TieBreak.ROLL_OFF.value, _("roll off until one rolls more"))])
+    tie_winner = models.CharField(_("dead heat won by"), max_length=6, blank=True,
+                                  choices=[("first", _("the first side")), ("second", _("the second side"))])
     rolls = models.PositiveIntegerField(_("rolls"), default=0)
     ruined = models.BooleanField(_("ruined"), default=False)
     stopped = models.BooleanField(_("stopped by the GM"), default=False)
@@ -870,6 +891,8 @@ class ExtendedAction(NulFree):
             models.CheckConstraint(condition=Q(goal__gte=1, goal__lte=200), name="extended_goal_range"),
             models.CheckConstraint(condition=Q(kind__in=ExtendedKind.values), name="extended_kind_known"),
             models.CheckConstraint(condition=Q(botch__in=["reset", "ruin", "ignore"]), name="extended_botch_known"),
+            models.CheckConstraint(condition=Q(tie_break__in=[rule.value for rule in TieBreak]), name="extended_tie_break_known"),
+            models.CheckConstraint(condition=Q(tie_winner__in=["", "first", "second"]), name="extended_tie_winner_known"),
         ]
 
     def __str__(self) -> str:
@@ -880,22 +903,50 @@ class ExtendedAction(NulFree):
         # A tug-of-war's odds walk twice the lead: the engine looks at most MAX_TUG_ROUNDS ahead.
         if self.kind == ExtendedKind.TUG and self.limit is not None and self.limit > MAX_TUG_ROUNDS:
             raise ValidationError({"limit": _("A tug-of-war's limit is at most %(most)d rounds.") % {"most": MAX_TUG_ROUNDS}})
+        if self.kind != ExtendedKind.RACE and self.tie_break != TieBreak.TIE:
+            raise ValidationError({"tie_break": _("Only a race has a dead heat to break.")})
 
     @property
     def winner(self) -> str | None:
-        """"first", "second", "tie" (a race's dead heat) once decided, else None."""
+        """"first", "second", "tie" (a race's dead heat, unbroken) once decided, else None."""
         if self.kind == ExtendedKind.SOLO:
             return "first" if self.total >= self.goal else None
         if self.kind == ExtendedKind.RACE:
             first, second = self.total >= self.goal, self.opponent_total >= self.goal
-            return "tie" if first and second else "first" if first else "second" if second else None
+            if first and second:
+                return self.tie_winner or (None if self.tie_break == TieBreak.ROLL_OFF else "tie")
+            return "first" if first else "second" if second else None
         lead = self.total - self.opponent_total
         return "first" if lead >= self.goal else "second" if -lead >= self.goal else None
 
     @property
+    def rolling_off(self) -> bool:
+        """A race's dead heat waiting for its roll-off: the next roll into it is one (the limit
+        does not end it, and it adds to neither total)."""
+        return (self.kind == ExtendedKind.RACE and self.tie_break == TieBreak.ROLL_OFF and not self.tie_winner
+                and self.total >= self.goal and self.opponent_total >= self.goal)
+
+    @property
     def over(self) -> bool:
         return (self.ruined or self.stopped or self.winner is not None
-                or (self.limit is not None and self.rolls >= self.limit))
+                or (self.limit is not None and self.rolls >= self.limit and not self.rolling_off))
+
+    def after_roll(self, successes: int, botched: bool, other: int | None) -> dict[str, object]:
+        """The columns one more roll makes of it: the acting side's successes, whether it botched
+        (the game's reading), the other side's successes in a contest. RulesError if it is over."""
+        if self.rolling_off:
+            side = broken_tie(TieBreak.ROLL_OFF, successes, other or 0, roll_off=True)
+            return {"tie_winner": _SIDES.get(side, "")}
+        state = advance(ExtendedState(goal=self.goal if self.kind == ExtendedKind.SOLO else 10**6, total=self.total,
+                                      rolls=self.rolls, ruined=self.ruined),
+                        successes, botched, self.difficulty, botch_policy(self.botch))
+        fields: dict[str, object] = {"total": state.total, "rolls": state.rolls, "ruined": state.ruined}
+        if self.kind != ExtendedKind.SOLO:
+            fields["opponent_total"] = self.opponent_total + gain(other or 0, self.difficulty)
+            if self.kind == ExtendedKind.RACE and min(state.total, fields["opponent_total"]) >= self.goal:
+                side = broken_tie(TieBreak(self.tie_break), successes, other or 0, roll_off=False)
+                fields["tie_winner"] = _SIDES.get(side, "")
+        return fields
 
     @property
     def percent(self) -> int:

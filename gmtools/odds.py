@@ -125,11 +125,12 @@ class ExtendedPanel:
     expected_rolls_left: float | None
     horizon: int  # the rolls p_done looks ahead
     p_lose: float | None = None  # race and tug-of-war: the other side first
+    roll_off: bool = False  # a race's dead heat being rolled off: the chances of winning it
 
 
 # Which fields of an extended action its odds depend on: a new value is a new state to compute.
 _PANEL_STATE = ("kind", "goal", "difficulty", "botch", "limit", "pool", "opponent_pool", "total", "opponent_total",
-                "rolls", "ruined", "stopped")
+                "rolls", "ruined", "stopped", "tie_break", "tie_winner")
 PANEL_TIMEOUT = 24 * 3600
 
 
@@ -142,7 +143,7 @@ def extended_panel(action: Any, game: str) -> ExtendedPanel | None:
     if action.pk is None:
         return compute_extended_panel(action, game)
     state = ":".join(str(getattr(action, name)) for name in _PANEL_STATE)
-    key = f"gmtools:extended-panel:v1:{action.pk}:{game}:{state}"
+    key = f"gmtools:extended-panel:v2:{action.pk}:{game}:{state}"
     panel = cache.get(key, _MISSING)
     if panel is _MISSING:
         panel = compute_extended_panel(action, game)
@@ -169,11 +170,16 @@ def compute_extended_panel(action: Any, game: str) -> ExtendedPanel | None:
     if action.opponent_pool < 1:
         return None
     theirs = module.Request(pool=action.opponent_pool)
+    rolls = module.contest(mine, theirs)
+    if action.rolling_off:  # repeated until one side rolls more
+        decided = rolls.p_win + rolls.p_lose
+        return ExtendedPanel(rolls.p_win / decided, None, 1, rolls.p_lose / decided, roll_off=True)
     if action.kind == "race":
         race = rules_extended.race_odds(
             module.extended(mine, action.goal, action.difficulty, action.botch, horizon, action.total),
-            module.extended(theirs, action.goal, action.difficulty, action.botch, horizon, action.opponent_total))
+            module.extended(theirs, action.goal, action.difficulty, action.botch, horizon, action.opponent_total),
+            rule=action.tie_break, rolls=rolls, difficulty=action.difficulty)
         return ExtendedPanel(race.p_first_by[-1], None, horizon, race.p_second_by[-1])
-    tug = rules_extended.tug_of_war_odds(module.contest(mine, theirs).margin, action.goal, horizon,
+    tug = rules_extended.tug_of_war_odds(rolls.margin, action.goal, horizon,
                                          start=action.total - action.opponent_total)
     return ExtendedPanel(tug.p_first_by[-1], None, horizon, tug.p_second_by[-1])

@@ -202,8 +202,11 @@ def extras(roll: Roll, player: bool) -> list[str]:
         lines.append(f"{helped}: {helpers}")
     if result.get("extended"):
         extended = result["extended"]
-        lines.append(gettext("Into “%(name)s”: %(total)s so far") % {"name": extended.get("name", ""),
-                                                                    "total": extended.get("total", 0)})
+        if extended.get("rolled", {}).get("roll_off"):
+            lines.append(gettext("Roll-off of the dead heat in “%(name)s”") % {"name": extended.get("name", "")})
+        else:
+            lines.append(gettext("Into “%(name)s”: %(total)s so far") % {"name": extended.get("name", ""),
+                                                                        "total": extended.get("total", 0)})
     if result.get("helpers") and not result.get("team"):
         lines.append(gettext("Helped by") + " " + ", ".join(result["helpers"]))
     if result.get("effect"):

@@ -50,7 +50,6 @@ from gmtools.models import (
     TurnDeclaration,
 )
 from rules.dice import RandomSource, RulesError
-from rules.extended import ExtendedState, advance, botch_policy, gain
 
 
 class Refused(Exception):
@@ -197,11 +196,14 @@ def _advance_extended(comp: Composition, play: TablePlay, main: Any, document: d
                else str(main.outcome) == "botch")
     # What voiding this roll needs to replay the action without it (see ``_replay_extended``).
     before = {"total": action.total, "opponent_total": action.opponent_total, "rolls": action.rolls,
-              "ruined": action.ruined}
+              "ruined": action.ruined, "tie_winner": action.tie_winner}
     rolled: dict[str, Any] = {"successes": successes, "botched": botched}
-    state = advance(ExtendedState(goal=action.goal if action.kind == ExtendedKind.SOLO else 10**6, total=action.total,
-                                  rolls=action.rolls), successes, botched, action.difficulty, botch_policy(action.botch))
-    fields: dict[str, Any] = {"total": state.total, "rolls": state.rolls, "ruined": state.ruined}
+    other = document["opponent"]["successes"] if action.kind != ExtendedKind.SOLO else None
+    if other is not None:
+        rolled["opponent"] = other
+    if action.rolling_off:
+        rolled["roll_off"] = True
+    fields: dict[str, Any] = action.after_roll(successes, botched, other)
     # The first roll tells who rolls it, with what and how many dice, unless the GM said so.
     if action.character_id is None and comp.character is not None:
         fields["character"] = comp.character
@@ -211,15 +213,12 @@ def _advance_extended(comp: Composition, play: TablePlay, main: Any, document: d
         fields["pool"] = min(100, comp.request.dice)
     if action.kind != ExtendedKind.SOLO and not action.opponent_pool:
         fields["opponent_pool"] = min(100, comp.opponent.dice)
-    if action.kind != ExtendedKind.SOLO:
-        other = document["opponent"]["successes"]
-        fields["opponent_total"] = action.opponent_total + gain(other, action.difficulty)
-        rolled["opponent"] = other
     ExtendedAction.objects.filter(pk=action.pk).update(**fields)
     for name, value in fields.items():
         setattr(action, name, value)
     return {"id": action.pk, "name": action.name, "total": action.total, "opponent_total": action.opponent_total,
-            "rolls": action.rolls, "ruined": action.ruined, "winner": action.winner, "before": before, "rolled": rolled}
+            "rolls": action.rolls, "ruined": action.ruined, "winner": action.winner, "tie_winner": action.tie_winner,
+            "before": before, "rolled": rolled}
 
 
 @transaction.atomic
@@ -642,22 +641,17 @@ def _replay_extended(action_id: int) -> None:
         return
     rolls = list(Roll.objects.filter(extended=action, kind=RollKind.ROLL).order_by("id"))
     start = (rolls[0].result.get("extended", {}).get("before") if rolls else None) or {}
-    goal = action.goal if action.kind == ExtendedKind.SOLO else 10**6
-    state = ExtendedState(goal=goal, total=start.get("total", 0), rolls=start.get("rolls", 0),
-                          ruined=start.get("ruined", False))
-    opponent_total = start.get("opponent_total", 0)
+    for name in ("total", "opponent_total", "rolls", "ruined", "tie_winner"):
+        setattr(action, name, start.get(name, ExtendedAction._meta.get_field(name).get_default()))
     for entry in rolls:
-        if entry.voided_at is not None:
-            continue
-        successes, botched, other = _extended_inputs(entry)
-        try:
-            state = advance(state, successes, botched, action.difficulty, botch_policy(action.botch))
-        except RulesError:
-            break  # over sooner without the voided roll: what came after adds nothing
-        if action.kind != ExtendedKind.SOLO and other is not None:
-            opponent_total += gain(other, action.difficulty)
-    ExtendedAction.objects.filter(pk=action.pk).update(total=state.total, rolls=state.rolls, ruined=state.ruined,
-                                                       opponent_total=opponent_total)
+        if entry.voided_at is None:
+            if action.winner is not None or action.ruined:
+                break  # over sooner without the voided roll: what came after adds nothing
+            for name, value in action.after_roll(*_extended_inputs(entry)).items():
+                setattr(action, name, value)
+    ExtendedAction.objects.filter(pk=action.pk).update(total=action.total, rolls=action.rolls, ruined=action.ruined,
+                                                       opponent_total=action.opponent_total,
+                                                       tie_winner=action.tie_winner)
 
 
 @transaction.atomic

@@ -17,7 +17,7 @@ from django.db import close_old_connections, connection
 from django.test import Client
 from django.urls import reverse
 
-from gmtools import services
+from gmtools import recap, services
 from gmtools.composer import ComposerForm, Composition
 from gmtools.models import Campaign, Character, ExtendedAction, Roll, Scene
 from gmtools.odds import extended_panel
@@ -630,3 +630,86 @@ def test_an_actions_odds_are_computed_once_per_state_not_on_every_render(campaig
     mine = exalted.Request(pool=100, difficulty=0)
     odds = rules_extended.tug_of_war_odds(exalted.contest(mine, mine).margin, 200, rules_extended.MAX_TUG_ROUNDS)
     assert panel.p_done == pytest.approx(odds.p_first_by[-1], abs=1e-12)
+
+
+# --- a race's dead heat, broken as the GM chose (issue 22, item 8) ---------------------------------
+
+
+def test_a_dead_heat_goes_to_the_most_successes_on_that_roll(campaign, gm_client):
+    race = make(campaign, kind="race", goal=5, opponent="Rival", tie_break="roll")
+    roll_into(race, (10, 10, 2) + (10, 10, 2), dice=3, opponent_dice=3)  # 4 vs 4
+    last = roll_into(race, (7, 2, 2) + (10, 2, 2), dice=3, opponent_dice=3)  # +1 vs +2: both there
+    race = fresh(race)
+    assert (race.total, race.opponent_total, race.winner, race.tie_winner, race.over) == (5, 6, "second", "second", True)
+    assert (last.result["extended"]["winner"], last.result["extended"]["tie_winner"]) == ("second", "second")
+    card = status(gm_client.get(reverse("extended-list", args=[campaign.pk])), race)
+    assert "dead heat: most successes on that roll wins" in card
+    assert "Won by Rival on the dead heat's tie-break" in card
+
+
+def test_a_dead_heat_on_as_many_successes_stays_a_tie_under_the_roll_rule(campaign):
+    race = make(campaign, kind="race", goal=5, opponent="Rival", tie_break="roll")
+    roll_into(race, (10, 10, 2) + (10, 10, 2), dice=3, opponent_dice=3)  # 4 vs 4
+    roll_into(race, (7, 2, 2) + (7, 2, 2), dice=3, opponent_dice=3)     # 5 vs 5
+    assert (fresh(race).winner, fresh(race).tie_winner, fresh(race).over) == ("tie", "", True)
+
+
+def test_a_roll_off_is_rolled_until_one_side_rolls_more(campaign, gm, gm_client):
+    # The dead heat comes on the limit's last roll: the roll-off still goes on.
+    race = make(campaign, kind="race", goal=5, opponent="Rival", tie_break="rolloff", limit=2, pool=3, opponent_pool=3)
+    roll_into(race, (10, 10, 2) + (10, 10, 2), dice=3, opponent_dice=3)
+    heat = roll_into(race, (7, 2, 2) + (10, 2, 2), dice=3, opponent_dice=3)  # 5 vs 6 on roll 2 of 2
+    race = fresh(race)
+    assert (race.winner, race.rolling_off, race.over) == (None, True, False)
+    card = status(gm_client.get(reverse("extended-list", args=[campaign.pk])), race)
+    contest = exalted.contest(exalted.Request(pool=3), exalted.Request(pool=3))
+    p_win = contest.p_win / (contest.p_win + contest.p_lose)
+    assert extended_panel(race, Game.EXALTED).p_done == pytest.approx(p_win, abs=1e-12)
+    assert "Dead heat: roll off" in card and f"{percent(p_win)} to win the roll-off" in card
+
+    level = roll_into(race, (7, 2, 2) + (7, 2, 2), dice=3, opponent_dice=3)  # 1 vs 1: again
+    assert level.result["extended"]["rolled"]["roll_off"] is True
+    assert "Roll-off of the dead heat in “Task”" in recap.extras(level, player=True)
+    assert "Roll-off of the dead heat in “Task”" in html(gm_client.get(reverse("table", args=[campaign.pk])))
+    race = fresh(race)
+    assert (race.total, race.opponent_total, race.rolls, race.rolling_off) == (5, 6, 2, True)  # roll-offs add nothing
+    decider = roll_into(race, (10, 7, 2) + (7, 2, 2), dice=3, opponent_dice=3)  # 3 vs 1
+    race = fresh(race)
+    assert (race.winner, race.tie_winner, race.over, race.rolls) == ("first", "first", True, 2)
+    assert decider.result["extended"]["winner"] == "first"
+    assert "is over" in refused_by_composer(campaign, dice=3, opponent_dice=3, extended=race.pk)
+
+    # Voiding the decider reopens the roll-off; voiding the dead heat's roll replays the level
+    # roll as a race roll: 4 + 1 vs 4 + 1, a dead heat again, rolled off.
+    services.void_roll(decider, gm)
+    race = fresh(race)
+    assert (race.winner, race.tie_winner, race.rolling_off) == (None, "", True)
+    services.void_roll(heat, gm)
+    race = fresh(race)
+    assert (race.total, race.opponent_total, race.rolls, race.rolling_off, race.over) == (5, 5, 2, True, False)
+
+
+def test_the_race_odds_split_dead_heats_as_the_gm_chose(campaign):
+    mine, theirs = exalted.Request(pool=4), exalted.Request(pool=4)
+    contest = exalted.contest(mine, theirs)
+    for rule in rules_extended.TieBreak:
+        race = make(campaign, kind="race", goal=4, pool=4, opponent_pool=4, tie_break=rule)
+        odds = rules_extended.race_odds(exalted.extended(mine, 4, 0, "reset", 20, 0),
+                                        exalted.extended(theirs, 4, 0, "reset", 20, 0), rule=rule, rolls=contest)
+        panel = extended_panel(race, Game.EXALTED)
+        assert (panel.p_done, panel.p_lose) == (pytest.approx(odds.p_first_by[-1], abs=1e-12),
+                                                pytest.approx(odds.p_second_by[-1], abs=1e-12))
+    tie, roll_off = (extended_panel(ExtendedAction.objects.get(tie_break=rule), Game.EXALTED)
+                     for rule in ("tie", "rolloff"))
+    assert roll_off.p_done + roll_off.p_lose > tie.p_done + tie.p_lose  # the dead heats went to a side
+
+
+def test_the_tie_break_is_chosen_on_creating_a_race_and_refused_elsewhere(campaign, gm_client):
+    url = reverse("extended-create", args=[campaign.pk])
+    assert gm_client.post(url, {**VALID, "kind": "race", "tie_break": "rolloff"}).status_code == 200
+    assert ExtendedAction.objects.get().tie_break == "rolloff"
+    assert "dead heat" in refusal(gm_client.post(url, {**VALID, "tie_break": "rolloff"}))  # a solo task
+    assert "on a dead heat" in refusal(gm_client.post(url, {**VALID, "kind": "race", "tie_break": "coin"})).lower()
+    assert ExtendedAction.objects.count() == 1
+    gm_client.post(url, VALID)  # left out: a tie, as before
+    assert ExtendedAction.objects.latest("id").tie_break == "tie"

@@ -271,7 +271,8 @@ def test_extended_progress_is_replayed_without_the_voided_roll(solar, gm):
     second = roll(solar, (7, 1, 1, 1, 1), extended=wall.pk)   # 1
     third = roll(solar, (7, 7, 1, 1, 1), extended=wall.pk)    # 2
     assert state(wall) == (7, 0, 3, False)
-    assert first.result["extended"]["before"] == {"total": 0, "opponent_total": 0, "rolls": 0, "ruined": False}
+    assert first.result["extended"]["before"] == {"total": 0, "opponent_total": 0, "rolls": 0, "ruined": False,
+                                                 "tie_winner": ""}
     services.void_roll(second, gm)
     assert state(wall) == (6, 0, 2, False)
     services.void_roll(first, gm)
