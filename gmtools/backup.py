@@ -641,9 +641,13 @@ class _Writer:
             ids = dict(enumerate(traits)) if table == "traits" else self.ids[table]
 
             def new_id(place: Any, ids=ids, path=path, table=table) -> Any:
-                if place in (None, "") or (table == "characters" and place in self.left_out):
-                    return None if place not in (None, "") else place
-                if isinstance(place, bool) or place not in ids:
+                if place is None or place == "":
+                    return place
+                # A place is a position, or an aspect's path: a list or an object is no key (a TypeError).
+                known = type(place) in (int, str) and place in ids
+                if table == "characters" and type(place) is int and place in self.left_out:
+                    return None
+                if not known:
                     raise BackupError(_("%(where)s: %(path)s must name a row of “%(table)s” in the file.")
                                       % {"where": where, "path": ".".join(path), "table": table})
                 return str(ids[place]) if as_text else ids[place]

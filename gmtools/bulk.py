@@ -47,24 +47,34 @@ def validate[M: models.Model](rows: Sequence[tuple[str, M]], exclude: Collection
     uniques = [c for c in model._meta.constraints if isinstance(c, models.UniqueConstraint)]
     seen: dict[str, set[Hashable]] = {constraint.name: set() for constraint in uniques}
     for where, row in rows:
+        # As full_clean(): every error is said, and a constraint on a field already in error is skipped.
+        errors: dict[str, list[ValidationError]] = {}
         try:
             row.full_clean(exclude=exclude, validate_unique=False, validate_constraints=False)
         except ValidationError as error:
-            raise Invalid(where, error) from None
+            errors = error.update_error_dict(errors)
+        # (Not the excluded links: they are rows of the same write, which the constraints are checked among.)
+        skip = set(errors) - {NON_FIELD_ERRORS}
         for constraint in checks:
+            if _names(constraint.condition) & skip:
+                continue
             holds = _holds(constraint.condition, row)
             if holds is None:
-                _validate_in_database(constraint, row, where)
+                _validate_in_database(constraint, row, skip, errors)
             elif not holds:
-                raise Invalid(where, _violation(constraint))
+                errors = _violation(constraint).update_error_dict(errors)
         for constraint in uniques:
+            if _unique_names(constraint) & skip:
+                continue
             key = _unique_key(constraint, row)
             if key is _UNKNOWN:
-                _validate_in_database(constraint, row, where)
+                _validate_in_database(constraint, row, skip, errors)
             elif key is not None:
                 if key in seen[constraint.name]:
-                    raise Invalid(where, _unique_violation(constraint, row))
+                    _add_unique_error(constraint, _unique_violation(constraint, row), errors)
                 seen[constraint.name].add(key)
+        if errors:
+            raise Invalid(where, ValidationError(errors))
     return [row for _where, row in rows]
 
 
@@ -182,9 +192,46 @@ def _unique_violation(constraint: models.UniqueConstraint, row: models.Model) ->
     return _violation(constraint)
 
 
-def _validate_in_database(constraint: models.BaseConstraint, row: models.Model, where: str) -> None:
+def _validate_in_database(constraint: models.BaseConstraint, row: models.Model, skip: set[str],
+                          errors: dict[str, list[ValidationError]]) -> None:
     try:
-        constraint.validate(type(row), row)
+        constraint.validate(type(row), row, exclude=skip)
     except ValidationError as error:
-        raise Invalid(where, error) from None
+        _add_unique_error(constraint, error, errors)
 
+
+def _add_unique_error(constraint: models.BaseConstraint, error: ValidationError,
+                      errors: dict[str, list[ValidationError]]) -> None:
+    """Where ``Model.validate_constraints()`` puts it: a one-field unique error under that field."""
+    fields = getattr(constraint, "fields", ())
+    if getattr(error, "code", None) == "unique" and len(fields) == 1:
+        errors.setdefault(fields[0], []).append(error)
+    else:
+        errors.update(error.update_error_dict(errors))
+
+
+def _names(condition: Q) -> set[str]:
+    """The fields a condition reads: its look-ups' and ``F()``'s."""
+    found: set[str] = set()
+    for child in condition.children:
+        if isinstance(child, Q):
+            found |= _names(child)
+        else:
+            lookup, value = child
+            found.add(lookup.partition("__")[0])
+            if isinstance(value, F):
+                found.add(value.name)
+    return found
+
+
+def _unique_names(constraint: models.UniqueConstraint) -> set[str]:
+    found = set(constraint.fields) | (_names(constraint.condition) if constraint.condition is not None else set())
+    for expression in constraint.expressions:
+        found |= _f_names(expression)
+    return found
+
+
+def _f_names(expression: Any) -> set[str]:
+    if isinstance(expression, F):
+        return {expression.name}
+    return {name for source in expression.get_source_expressions() for name in _f_names(source)}

@@ -10,7 +10,7 @@ from django.test import Client, override_settings
 from django.urls import reverse
 
 from gmtools import backup, demo
-from gmtools.models import Aspect, Campaign, Character
+from gmtools.models import Aspect, Campaign, Character, Trait
 from gmtools.sheets import Game
 
 pytestmark = pytest.mark.django_db
@@ -446,3 +446,81 @@ def test_an_empty_upload_post_is_refused_with_the_fields_errors(demo_data, staff
 def test_import_page_needs_staff(demo_data, gm_client: Client):
     response = gm_client.post(reverse("admin:gmtools_campaign_import"), {})
     assert response.status_code == 302
+
+
+# --- what the security probe sent (issue 28, item 10): a form error each, never a 500 -------------
+
+def _counts() -> tuple[int, ...]:
+    return (Campaign.objects.count(), Character.objects.count(), Trait.objects.count(), Aspect.objects.count())
+
+
+def _with_trait_name(name_json: str) -> str:
+    """The V5 demo's file as text, a trait added by hand to its first character and named by
+    ``name_json`` (JSON text, so that an escape such as ``"\\ud800"`` reaches the parser as sent)."""
+    document = backup.export_campaign(campaign_of(Game.V5))
+    document["characters"][0]["traits"].append(
+        {"category": "background", "key": "", "name": "PLACEHOLDER", "rating": 1, "specialties": ""})
+    return json.dumps(document).replace('"PLACEHOLDER"', name_json)
+
+
+def _added() -> int:
+    """The place of the trait ``_with_trait_name`` adds."""
+    return len(backup.export_campaign(campaign_of(Game.V5))["characters"][0]["traits"])
+
+
+PROBES = [
+    (lambda: _with_trait_name(r'"Dark \ud800 arts"'), lambda: f"characters[0].traits[{_added()}].name: the text holds "
+     r"half of a character (a lone UTF-16 surrogate such as \ud800), which cannot be stored."),
+    (lambda: _with_trait_name(r'"\udfff"'), lambda: f"characters[0].traits[{_added()}].name: the text holds half"),
+    (lambda: json.dumps(backup.export_campaign(campaign_of(Game.V5))).replace('"concept"', r'"con\ud800cept"', 1),
+     lambda: "characters[0]: the text holds half of a character"),  # in a key
+    (lambda: _with_trait_name("[" * 900 + "]" * 900),
+     lambda: "characters[0].traits…: lists or objects nested more than 32 deep; no campaign file is."),
+]
+PROBE_IDS = ["surrogate", "low-surrogate", "surrogate-in-a-key", "900-deep"]
+
+
+@pytest.mark.parametrize(("text", "message"), PROBES, ids=PROBE_IDS)
+def test_upload_of_a_lone_surrogate_or_a_deep_file_is_a_form_error(demo_data, staff_client, staff, text, message):
+    before = _counts()
+    response = staff_client.post(reverse("admin:gmtools_campaign_import"),
+                                 {"file": upload(text()), "gm": staff.pk, "name": "Probe"})
+    assert response.status_code == 200
+    assert message() in str(response.context["form"].errors["file"])
+    assert _counts() == before
+
+
+def _fate_file(deck) -> dict:
+    document = backup.export_campaign(campaign_of(Game.FATE))
+    document["campaign"]["fate_deck"] = deck
+    return document
+
+
+@pytest.mark.parametrize(("deck", "message"), [
+    ("[" * 900 + "]" * 900, "campaign.fate_deck[0]…: lists or objects nested more than 32 deep"),
+    ("[" * 20 + "]" * 20, "campaign: fate_deck: The Fate deck must be a list of distinct card numbers from 0 to 80."),
+    ("[3, 3]", "campaign: fate_deck: The Fate deck must be a list of distinct card numbers from 0 to 80."),
+])
+def test_an_imported_fate_deck_nested_deep_is_a_form_error(demo_data, staff_client, staff, deck, message):
+    text = backup.dumps(_fate_file(["DECK"])).replace('["DECK"]', deck)
+    before = _counts()
+    response = staff_client.post(reverse("admin:gmtools_campaign_import"),
+                                 {"file": upload(text), "gm": staff.pk, "name": "Probe"})
+    assert response.status_code == 200
+    assert message in str(response.context["form"].errors["file"])
+    assert _counts() == before
+
+
+def test_the_change_form_of_a_fate_campaign_takes_no_deck_however_deep(demo_data, staff_client):
+    """The deck is the table's, not a field of the form (only whether to draw from it, and the cards
+    left, read-only): a deck posted, even 900 deep, is not read, so it is no 500 and changes nothing."""
+    campaign = campaign_of(Game.FATE)
+    Campaign.objects.filter(pk=campaign.pk).update(fate_deck=[80, 3, 41], fate_uses_deck=True)
+    url = reverse("admin:gmtools_campaign_change", args=[campaign.pk])
+    form = staff_client.get(url).context["adminform"].form
+    assert "fate_uses_deck" in form.fields and "fate_deck" not in form.fields
+    for deck in ("[" * 900 + "]" * 900, "[" * 100_000 + "]" * 100_000):
+        response = staff_client.post(url, {"name": campaign.name, "gm": campaign.gm_id, "fate_deck": deck})
+        assert response.status_code == 302, response.content.decode()[:2000]
+        saved = Campaign.objects.get(pk=campaign.pk)
+        assert (saved.fate_deck, saved.fate_uses_deck) == ([80, 3, 41], False)  # the box posted unticked

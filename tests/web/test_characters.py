@@ -512,3 +512,70 @@ def test_the_panels_take_a_bounded_number_of_queries(gm_client, campaign, game):
     with CaptureQueriesContext(connection) as save:
         assert gm_client.post(url("character-edit", c, ana), sheet_post(c, ana)).status_code == 200
     assert len(save) <= 16 * ana.traits.count() + 40, len(save)
+
+
+# --- the import's bounds (issue 28, items 5 and 10) -------------------------------------------------
+
+def _cast_file(source: Campaign, n: int, damage=None) -> SimpleUploadedFile:
+    """A file of ``n`` characters, each a copy of the source's first one (renamed), as text; ``damage``
+    changes that text (so that an escape such as ``\\ud800`` reaches the parser as sent)."""
+    one = backup.export_character(source.characters.order_by("id").first())
+    document = {"format": backup.FORMAT, "version": backup.VERSION, "campaign": {"name": source.name, "game": source.game},
+                "characters": [{**one, "name": f"Guard {i}"} for i in range(n)]}
+    content = json.dumps(document)
+    return _file((damage(content) if damage else content).encode())
+
+
+@pytest.fixture
+def source(campaign) -> Campaign:
+    c = campaign(Game.FATE, name="Old table")
+    guard = Character.objects.create_with_sheet(campaign=c, name="Guard", kind=CharacterKind.NPC)
+    Aspect.objects.create(character=guard, kind="high_concept", text="Bored at the gate")
+    Trait.objects.create(character=guard, category="stunt", name="Shield wall", rating=2)
+    return c
+
+
+@pytest.mark.parametrize(("damage", "message"), [
+    (lambda t: t.replace('"Shield wall"', r'"Shield \ud800 wall"', 1),
+     r"characters[0].traits[6].name: the text holds half of a character (a lone UTF-16 surrogate such as \ud800)"),
+    (lambda t: t.replace('"Bored at the gate"', r'"\udc00"', 1), "characters[0].aspects[0].text: the text holds half"),
+    (lambda t: t.replace('"concept"', r'"con\ud800cept"', 1), "characters[0]: the text holds half of a character"),
+    (lambda t: t.replace('"specialties": ""', '"specialties": ' + "[" * 900 + "]" * 900, 1),
+     "characters[0].traits…: lists or objects nested more than 32 deep; no campaign file is."),
+], ids=["surrogate", "low-surrogate-in-an-aspect", "surrogate-in-a-key", "900-deep"])
+def test_a_lone_surrogate_or_a_deep_file_is_refused_inline(gm_client, campaign, source, damage, message):
+    """Found by the security probe: each was a 500 (a UnicodeEncodeError on write, a RecursionError)."""
+    target = campaign(Game.FATE, name="New table")
+    assert source.characters.get().traits.order_by("id").last().name == "Shield wall"
+    assert source.characters.get().traits.count() == 7
+    before = rows(target)
+    response = gm_client.post(url("character-import", target), {"file": _cast_file(source, 2, damage)})
+    assert response.status_code == REFUSED
+    assert message in text(response) and 'data-testid="import-form"' in text(response)
+    assert rows(target) == before
+
+
+def test_a_file_of_more_characters_than_an_import_takes_is_refused_inline(gm_client, campaign, source, monkeypatch):
+    monkeypatch.setattr(backup, "LIMITS", {**backup.LIMITS, "characters": 3})
+    target = campaign(Game.FATE, name="New table")
+    before = rows(target)
+    response = gm_client.post(url("character-import", target), {"file": _cast_file(source, 4)})
+    assert response.status_code == REFUSED
+    assert "The file has 4 rows of “characters”; an import takes at most 3." in text(response)
+    assert rows(target) == before
+    assert gm_client.post(url("character-import", target), {"file": _cast_file(source, 3)}).status_code == 200
+    assert target.characters.count() == 3
+
+
+def test_importing_fifty_characters_makes_as_many_queries_as_five(gm_client, campaign, source):
+    """Found by the security probe: 1,149 characters took 15 minutes (queries per row and per constraint)."""
+    made = []
+    for n in (5, 50):
+        target = campaign(Game.FATE, name=f"{n} guards")
+        with CaptureQueriesContext(connection) as queries:
+            response = gm_client.post(url("character-import", target), {"file": _cast_file(source, n)})
+        assert response.status_code == 200, text(response)[:1000]
+        assert target.characters.count() == n and Trait.objects.filter(character__campaign=target).count() == 7 * n
+        assert Aspect.objects.filter(character__campaign=target).count() == n
+        made.append(len(queries))
+    assert made[0] == made[1], made
