@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from gmtools import games
 from gmtools.composer import Composition, part_of
-from gmtools.templatetags.table import percent
+from gmtools.formatting import percent
 from rules import extended as rules_extended
 from rules.dist import Distribution
 

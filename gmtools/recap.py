@@ -32,6 +32,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from gmtools import board, games, live, notes, stats
+from gmtools.formatting import grouped, signed
 from gmtools.luck import band_words
 from gmtools.models import Campaign, Episode, Roll, RollKind, Scene
 from gmtools.verdicts import headline, notes_shown
@@ -244,10 +245,6 @@ def voided_text(roll: Roll, player: bool) -> str:
     return gettext("Voided by %(who)s at %(when)s") % {"who": roll.voided_by.get_username(), "when": when}
 
 
-def _signed(value: int) -> str:
-    return f"+{value}" if value > 0 else str(value).replace("-", "−")
-
-
 # --- Markdown ------------------------------------------------------------------------------
 
 # What Discord and common Markdown act on in the middle of a line (user text never starts one):
@@ -272,7 +269,7 @@ def luck_lines(numbers: stats.Stats) -> list[str]:
     mean = numbers.mean.mean
     rolled = ngettext("%(count)s roll, mean percentile %(mean)s (%(band)s); fair dice: %(verdict)s",
                       "%(count)s rolls, mean percentile %(mean)s (%(band)s); fair dice: %(verdict)s", numbers.rolls) % {
-        "count": stats.count_text(numbers.rolls), "mean": number_format(round(100 * mean, 1), 1) + "%",
+        "count": grouped(numbers.rolls), "mean": number_format(round(100 * mean, 1), 1) + "%",
         "band": str(band_words(luck_band(mean))).lower(), "verdict": numbers.mean_verdict}
     specials = "; ".join(f"{special.words}: " + gettext("%(seen)s seen, %(expected)s expected") % {
         "seen": special.tally.seen, "expected": number_format(round(special.tally.expected, 1), 1)}

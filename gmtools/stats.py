@@ -44,6 +44,7 @@ from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from gmtools import board, games, live
+from gmtools.formatting import grouped
 from gmtools.forms import LogFilter
 from gmtools.games.base import Die, GameSystem, TablePlay
 from gmtools.luck import special_words, specials
@@ -73,11 +74,6 @@ SMALLEST_P = 0.001  # below, a p-value reads "p < 0.001"
 def p_text(p: float) -> str:
     """A p-value as the active language writes it: 0.43 or 0,43 (three decimals below 0.01)."""
     return number_format(max(p, SMALLEST_P), 2 if p >= 0.01 else 3)
-
-
-def count_text(n: int | float) -> str:
-    """A count, grouped as the active language groups thousands: 1,204 or 1.204."""
-    return number_format(n, force_grouping=True)
 
 
 def verdict_text(verdict: str, p_value: float | None) -> str:
@@ -181,7 +177,7 @@ class DiceFit:
     @property
     def sentence(self) -> str:
         """"1,204 d10s: nothing unusual, p = 0.43"."""
-        dice = self.die.name % {"count": self.fit.dice, "dice": count_text(self.fit.dice)}
+        dice = self.die.name % {"count": self.fit.dice, "dice": grouped(self.fit.dice)}
         return gettext("%(dice)s: %(verdict)s") % {"dice": dice, "verdict": verdict_text(self.fit.verdict, self.fit.p_value)}
 
 

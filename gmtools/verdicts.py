@@ -14,6 +14,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from gmtools import games
+from gmtools.formatting import signed
 from gmtools.models import Roll, RollKind
 
 
@@ -44,10 +45,6 @@ class Headline:
     margin: int | None = None  # by how much: over the difficulty, over the other side, over the team's bar
 
 
-def _signed(value: int) -> str:
-    return f"+{value}" if value > 0 else str(value).replace("-", "−")
-
-
 def _successes(n: int) -> str:
     return ngettext("%(n)s success", "%(n)s successes", n) % {"n": n}
 
@@ -72,7 +69,7 @@ def headline(roll: Roll, player: bool = False) -> Headline:
         count = _successes(main.get("successes") or 0)
         if main.get("margin") is not None:
             margin = gettext("margin")
-            count += f" · {margin} {_signed(main['margin'])}"
+            count += f" · {margin} {signed(main['margin'])}"
     hint = game.degree_hints.get(main.get("degree"))
     return Headline(text, tone, count, str(hint) if hint else "",
                     successes=main.get(game.judged_field), margin=main.get("margin"))
@@ -133,7 +130,7 @@ def _team(roll: Roll) -> Headline:
         text, tone = gettext("Failure"), "bad"
     margin = gettext("margin")
     count = (gettext("%(n)s successes with help (%(own)s own)") % {"n": total, "own": main.get("successes", 0)}
-             + f" · {margin} {_signed(total - difficulty)}")
+             + f" · {margin} {signed(total - difficulty)}")
     return Headline(text, tone, count, successes=total, margin=total - difficulty)
 
 

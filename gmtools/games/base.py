@@ -17,6 +17,7 @@ from django.utils.functional import Promise
 from django.utils.translation import ngettext_lazy, pgettext_lazy
 from django.utils.module_loading import import_string
 
+from gmtools.formatting import signed
 from gmtools.sheets import StandardTrait
 from rules.dice import RandomSource
 from rules.fairness import D10 as D10_FACES
@@ -33,11 +34,6 @@ Params = Mapping[str, Any]
 # KeyError, ValueError, TypeError or IndexError when they do not fit (gmtools.notes then shows
 # the engine's English text).
 Line = Callable[[Params], str]
-
-
-def signed(value: int) -> str:
-    """+2, 0, −1: the typographic minus, as the roll card prints numbers."""
-    return f"{value:+d}".replace("-", "\u2212") if value else "0"
 
 
 def with_text_value(p: Params, name: str, pattern: str, cast: Callable[[str], Any] = int) -> Params:

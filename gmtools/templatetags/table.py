@@ -6,10 +6,11 @@ from datetime import datetime
 
 from django import template
 from django.utils import timezone
-from django.utils.formats import date_format, number_format
+from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
 from gmtools import games, links, luck, models, recap, verdicts
+from gmtools.formatting import grouped, percent, signed
 from gmtools.games.base import FollowUp, GameSystem, TablePlay
 
 register = template.Library()
@@ -83,28 +84,9 @@ def follow_ups(roll: models.Roll) -> list[FollowUp]:
             if roll.follow_up(offer.kind) is None and offer.offered(roll)]
 
 
-@register.filter
-def percent(p: float) -> str:
-    """A chance as the active language writes it: 62.5% in English, 62,5% in Spanish (like the mean beside it)."""
-    if p is None:
-        return ""
-    if 0 < p < 0.001:
-        return "<" + number_format(0.1, 1) + "%"
-    if 0.999 < p < 1:
-        return ">" + number_format(99.9, 1) + "%"
-    value = round(p * 100, 1)
-    return number_format(value, 0 if value == int(value) else 1) + "%"
-
-
-@register.filter
-def grouped(value: int) -> str:
-    """A count with the active language's thousands separator: 5,000 or 5.000."""
-    return number_format(value, force_grouping=True)
-
-
-@register.filter
-def signed(value: int) -> str:
-    return f"+{value}" if value > 0 else str(value).replace("-", "−")
+register.filter("percent", percent)
+register.filter("grouped", grouped)
+register.filter("signed", signed)
 
 
 @register.filter

@@ -59,7 +59,7 @@ import rules.fate  # noqa: E402
 import rules.scifi  # noqa: E402
 from gmtools.models import Aspect, Campaign, Character, Roll, Trait  # noqa: E402
 from gmtools.sheets import Game  # noqa: E402
-from gmtools.templatetags.table import percent  # noqa: E402
+from gmtools.formatting import percent  # noqa: E402
 from rules import exalted, fate, scifi, v5  # noqa: E402
 
 

@@ -55,7 +55,7 @@ from tests.web.test_browser_time import roll_into_wall, start_scene
 
 from gmtools.models import Aspect, Campaign, Character, ExtendedAction, Roll, Trait
 from gmtools.sheets import Game
-from gmtools.templatetags.table import percent
+from gmtools.formatting import percent
 from rules import exalted, fate, scifi, v5
 
 Page = sync_api.Page

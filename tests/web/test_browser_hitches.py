@@ -51,7 +51,7 @@ from gmtools import services  # noqa: E402
 from gmtools.models import Aspect, Campaign, Character, ExtendedAction, Roll, Scene  # noqa: E402
 from gmtools.sheets import Game  # noqa: E402
 from tests.web.test_browser_time import caught_up  # noqa: E402
-from gmtools.templatetags.table import percent  # noqa: E402
+from gmtools.formatting import percent  # noqa: E402
 from rules import exalted, fate, v5  # noqa: E402
 
 Page = sync_api.Page

@@ -43,7 +43,7 @@ from tests.web.test_browser import (  # noqa: F401
 from gmtools import services  # noqa: E402
 from gmtools.models import CharacterKind, SavedRoll  # noqa: E402
 from gmtools.sheets import Game  # noqa: E402
-from gmtools.templatetags.table import percent  # noqa: E402
+from gmtools.formatting import percent  # noqa: E402
 from rules import exalted, v5  # noqa: E402
 
 Page = sync_api.Page

@@ -23,7 +23,7 @@ from gmtools.models import Campaign, Character, ExtendedAction, Roll, Scene
 from gmtools.odds import extended_panel
 from gmtools.services import Refused
 from gmtools.sheets import Game
-from gmtools.templatetags.table import percent
+from gmtools.formatting import percent
 from rules import exalted, scifi, v5
 from rules import extended as rules_extended
 from tests.web.helpers import COMMON, DEFAULTS, Faces, run_at_once

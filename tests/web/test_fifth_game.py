@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from gmtools import games
 from gmtools.models import Campaign, Character, Roll
-from gmtools.templatetags.table import percent
+from gmtools.formatting import percent
 from tests.fifth_game import SYSTEM as D6
 from tests.fifth_game import engine, registered
 

@@ -192,7 +192,7 @@ def test_a_fate_opposed_roll_is_judged_against_the_opponent_not_the_ladder(make_
 # --- teamwork (item 8) -----------------------------------------------------------------------
 
 def test_exalted_teamwork_card_and_odds_count_the_helpers(make_character, set_ratings, gm_client, scripted_dice):
-    from gmtools.templatetags.table import percent
+    from gmtools.formatting import percent
     from rules import exalted
     lead = make_character(Game.EXALTED, name="Smith")
     helper = Character.objects.create_with_sheet(campaign=lead.campaign, name="Lyra")

@@ -21,7 +21,7 @@ from django.db.migrations.loader import MigrationLoader
 from gmtools import luck as stored_luck, services
 from gmtools.models import Aspect, Campaign, Character, Roll
 from gmtools.sheets import Game
-from gmtools.templatetags.table import percent
+from gmtools.formatting import percent
 from rules import exalted, fate, luck, scifi, v5
 from tests.fifth_game import registered
 from tests.web.helpers import Faces, compose_and_roll

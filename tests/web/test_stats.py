@@ -21,7 +21,7 @@ from django.urls import reverse
 from gmtools import live, services, stats
 from gmtools.models import Campaign, Character, ResourceChange, Roll, Scene
 from gmtools.sheets import Game
-from gmtools.templatetags.table import percent
+from gmtools.formatting import percent
 from rules import fairness, v5
 from tests.fifth_game import registered
 from tests.web.helpers import Faces, compose_and_roll

@@ -22,7 +22,7 @@ from gmtools import services
 from gmtools.composer import ComposerForm
 from gmtools.models import Aspect, Campaign, Character, Roll, RollKind, Trait
 from gmtools.sheets import Game, TraitCategory
-from gmtools.templatetags.table import percent
+from gmtools.formatting import percent
 from gmtools.views import LOG_PAGE
 from rules import exalted, fate, scifi, v5
 from tests.web.helpers import COMMON, DEFAULTS, POOL_TRAITS

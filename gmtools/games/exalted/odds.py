@@ -10,7 +10,7 @@ from rules import exalted as engine
 
 from gmtools.composer import Composition
 from gmtools.odds import Buy, Chance, OddsPanel, bars
-from gmtools.templatetags.table import percent
+from gmtools.formatting import percent
 
 # Below this chance of meeting the difficulty by rolling, the composer warns that an automatic
 # success gives what the dice seldom would.
