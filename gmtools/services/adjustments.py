@@ -1,0 +1,66 @@
+"""One-click resource changes on a character's card, each one undoable."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.validators import ProhibitNullCharactersValidator
+from django.db import transaction
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+
+from gmtools import games
+from gmtools.live import announce
+from gmtools.models import (
+    ChangeKind,
+    Character,
+    ResourceChange,
+)
+from gmtools.services.locks import Refused, lock_character, update_character
+
+# Each game's are its ``TablePlay.adjustments``, mostly made with these two.
+
+def step(field: str, delta: int, low: int | Callable[[Character], int], high: int | Callable[[Character], int],
+         message: str | Promise) -> Callable[[Character], dict[str, Any]]:
+    """A count moved by ``delta`` within [low, high] (either may depend on the character), or refused."""
+    def change(c: Character) -> dict[str, Any]:
+        value = getattr(c, field) + delta
+        lo = low(c) if callable(low) else low
+        hi = high(c) if callable(high) else high
+        if not lo <= value <= hi:
+            raise Refused(message % {"name": c.name})
+        return {field: value}
+    return change
+
+
+def toggle(field: str) -> Callable[[Character], dict[str, Any]]:
+    return lambda c: {field: not getattr(c, field)}
+
+
+NO_NUL = ProhibitNullCharactersValidator()
+
+
+@transaction.atomic
+def adjust(character: Character, action: str, value: str = "") -> Character:
+    """Apply one click (spend, regain, damage, heal, refresh) or one text (a consequence) to a character."""
+    try:
+        NO_NUL(value)  # PostgreSQL cannot store one (a 500), SQLite would keep it: refused on both
+    except ValidationError as error:
+        raise Refused(error.messages[0]) from None
+    character = lock_character(character.pk)
+    play = games.get(character.game).at_table
+    if action in play.text_adjustments:
+        fields = play.text_adjustments[action](character, value)
+    elif action in play.adjustments:
+        fields = play.adjustments[action](character)
+    else:
+        raise Refused(_("Unknown change for this game."))
+    before = {name: getattr(character, name) for name in fields}
+    update_character(character, **fields)
+    if before != fields:  # kept for the table's Undo (a refresh at full fate points changed nothing)
+        ResourceChange.objects.create(campaign_id=character.campaign_id, character=character, action=action,
+                                      before=before, after=fields)
+    announce(character.campaign_id, ChangeKind.CHARACTER, character=character)
+    return character

@@ -1,0 +1,164 @@
+"""Rolling: a composed roll logged with its spends, its turn and its extended action, in one transaction."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from gmtools import games
+from gmtools.composer import Composition
+from gmtools.games.base import TablePlay
+from gmtools.live import announce
+from gmtools.luck import stored
+from gmtools.models import (
+    Campaign,
+    ChangeKind,
+    ExtendedAction,
+    ExtendedKind,
+    Roll,
+    RollKind,
+    Scene,
+)
+from gmtools.notes import refusal_text
+from gmtools.services.locks import Refused, lock_character
+from gmtools.services.spending import pay
+from rules.dice import RandomSource, RulesError
+
+
+def request_doc(request: Any) -> dict[str, Any]:
+    """A rules request as JSON-ready arguments; ``rebuild`` turns them back into the request."""
+    return dataclasses.asdict(request)
+
+
+def logged_request(roll: Roll) -> dict[str, Any]:
+    """The arguments of the rules request a logged entry was rolled with (the composer's shortcut aside)."""
+    return request_args(roll.request)
+
+
+def request_args(stored: dict[str, Any]) -> dict[str, Any]:
+    """The arguments of a rules request from an entry's stored ``request`` (the shortcut aside)."""
+    return {k: v for k, v in stored.items() if k != "shortcut"}
+
+
+def rebuild(system: str, doc: dict[str, Any]) -> Any:
+    return games.get(system).engine.Request(**{**doc, "modifiers": tuple(doc.get("modifiers", ()))})
+
+
+def contest(net: int) -> dict[str, Any]:
+    """A contest's summary in the log: the first side's net and who won."""
+    return {"net": net, "winner": "first" if net > 0 else "second" if net < 0 else "tie"}
+
+
+def _opposed(game: str, first: Any, second: Any, handicap: tuple[int, int] = (0, 0)) -> dict[str, Any]:
+    """Who won: the game's own reading of a contest, else the difference of what its verdicts judge."""
+    system = games.get(game)
+    if system.at_table.opposed is not None:
+        return system.at_table.opposed(first, second, handicap)
+    return contest(getattr(first, system.judged_field) - getattr(second, system.judged_field))
+
+
+def _roll_main(campaign: Campaign, comp: Composition, play: TablePlay,
+               rng: RandomSource | None) -> tuple[Any, dict[str, Any]]:
+    """The acting side's result, and what the log adds of how it fell (a Fate card drawn)."""
+    shortcut = play.shortcuts.get(comp.shortcut)
+    if shortcut is not None:
+        # The shortcuts are never for a stressful (combat) scene.
+        return shortcut(comp.request, comp.scene is not None and comp.scene.combat), {}
+    if play.roll is not None:
+        return play.roll(campaign.pk, comp.request, rng)
+    return comp.module.roll(comp.request, rng), {}
+
+
+def _check_turn(comp: Composition) -> tuple[Scene | None, int | None]:
+    """Re-check, under the character's lock, that the turn is as the composer priced it."""
+    if comp.scene is None:
+        return None, None
+    scene = Scene.objects.get(pk=comp.scene.pk)
+    if scene.ended_at is not None:
+        raise Refused(_("This scene has ended; start a new one."))
+    if comp.character is not None and Roll.objects.this_turn(scene, comp.character).count() != comp.earlier_actions:
+        raise Refused(_("%(name)s has just acted this turn; compose the roll again.") % {"name": comp.character.name})
+    return scene, scene.turn
+
+
+def _advance_extended(comp: Composition, play: TablePlay, main: Any, document: dict[str, Any]) -> dict[str, Any]:
+    """Roll into an extended action (locked): add the roll's gain, apply a botch, settle a contest."""
+    action = ExtendedAction.objects.select_for_update().get(pk=comp.extended.pk)
+    if action.over:
+        raise Refused(_("“%(name)s” is already over.") % {"name": action.name})
+    successes = document.get("team_total", main.successes)
+    botched = (play.extended_botch(main, action.difficulty) if play.extended_botch is not None
+               else str(main.outcome) == "botch")
+    # What voiding this roll needs to replay the action without it (see ``_replay_extended``).
+    before = {"total": action.total, "opponent_total": action.opponent_total, "rolls": action.rolls,
+              "ruined": action.ruined, "tie_winner": action.tie_winner}
+    rolled: dict[str, Any] = {"successes": successes, "botched": botched}
+    other = document["opponent"]["successes"] if action.kind != ExtendedKind.SOLO else None
+    if other is not None:
+        rolled["opponent"] = other
+    if action.rolling_off:
+        rolled["roll_off"] = True
+    fields: dict[str, Any] = action.after_roll(successes, botched, other)
+    # The first roll tells who rolls it, with what and how many dice, unless the GM said so.
+    if action.character_id is None and comp.character is not None:
+        fields["character"] = comp.character
+    if not action.traits:
+        fields["traits"] = comp.label[:200]
+    if not action.pool:
+        fields["pool"] = min(100, comp.request.dice)
+    if action.kind != ExtendedKind.SOLO and not action.opponent_pool:
+        fields["opponent_pool"] = min(100, comp.opponent.dice)
+    ExtendedAction.objects.filter(pk=action.pk).update(**fields)
+    for name, value in fields.items():
+        setattr(action, name, value)
+    return {"id": action.pk, "name": action.name, "total": action.total, "opponent_total": action.opponent_total,
+            "rolls": action.rolls, "ruined": action.ruined, "winner": action.winner, "tie_winner": action.tie_winner,
+            "before": before, "rolled": rolled}
+
+
+@transaction.atomic
+def record_roll(campaign: Campaign, comp: Composition, rng: RandomSource | None = None) -> Roll:
+    """Pay the spends, roll, and log it: all of it or none of it."""
+    if comp.character is not None:
+        lock_character(comp.character.pk)  # one roll of a character at a time: budgets and spends stay exact
+    scene, turn = _check_turn(comp)
+    play = games.get(comp.game).at_table
+    paid = [pay(spend) for spend in comp.spends]
+    try:
+        main, extra = _roll_main(campaign, comp, play, rng)
+        document: dict[str, Any] = {"main": main.as_json(), **extra}
+        if comp.opponent is not None:
+            other = comp.module.roll(comp.opponent, rng)
+            document["opponent"] = {"name": comp.opponent_name, **other.as_json()}
+            document["opposed"] = _opposed(comp.game, main, other, comp.handicap)
+        if comp.team:
+            # Each helper rolls their own pool apart; the engine adds up the team (Exalted teamwork).
+            helpers = [(name, comp.module.roll(req, rng)) for name, req in comp.team]
+            document["team"] = [{"name": name, **r.as_json()} for name, r in helpers]
+            document["team_total"] = comp.module.teamwork([main, *(r for _, r in helpers)])
+        if comp.team_names:
+            document["helpers"] = list(comp.team_names)
+        if play.logged is not None:
+            document.update(play.logged(campaign, scene, comp, main, document))
+        if comp.notes:
+            document["turn_notes"] = list(comp.notes)
+        if comp.extended is not None:
+            document["extended"] = _advance_extended(comp, play, main, document)
+        # Where the acting side's dice fell, against their exact odds (issue 14, ``gmtools.luck``).
+        luck = play.luck(campaign.pk, comp.request, main, document) if play.luck is not None else None
+    except RulesError as error:
+        raise Refused(refusal_text(error)) from None
+    logged = Roll.objects.create(
+        campaign=campaign, character=comp.character, actor=comp.actor, system=comp.game, kind=RollKind.ROLL,
+        label=comp.label, label_parts=list(comp.label_parts),
+        request={**request_doc(comp.request), "shortcut": comp.shortcut},
+        result=document, outcome=str(main.outcome), spends=paid, secret=comp.secret,
+        hidden=comp.hidden, scene=scene, turn=turn, extended=comp.extended,
+        action=play.logged_action if play.logged_action is not None else comp.action,
+        willpower_spent=any(s.what == "willpower" for s in comp.spends), luck=stored(luck),
+    )
+    announce(campaign.pk, ChangeKind.ROLL, roll=logged, public=not logged.hidden)
+    return logged

@@ -1,0 +1,70 @@
+"""What rolls spend: a resource paid inside the roll's transaction, and given back by a void."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from gmtools import games
+from gmtools.composer import Spend
+from gmtools.games.base import Ledger, SpendKind
+from gmtools.models import (
+    Aspect,
+    Character,
+    Roll,
+    Scene,
+)
+from gmtools.services.locks import lock_character, locked_or_none, update_character
+
+
+def pay(spend: Spend) -> dict[str, Any]:
+    """Pay one spend, as the character's game pays that kind; what the log records of it (a Fate
+    boost used up records what it was, so that voiding the roll can put it back)."""
+    character = lock_character(spend.character_id)
+    kind = games.get(character.game).at_table.spends.get(spend.what)
+    if kind is None or kind.pay is None:  # pragma: no cover - the composer only makes the game's kinds
+        raise ValueError(spend.what)
+    return {**spend.as_json(), **kind.pay(character, spend)}
+
+
+def character_spend(give_back: Callable[[Character, dict[str, Any]], dict[str, Any]],
+                    pay: Callable[[Character], dict[str, Any]] | None = None) -> SpendKind:
+    """A spend of the paying character's own resource: ``pay`` says what the character's fields
+    become (or raises ``Refused``: none left), ``give_back`` what they become again when the
+    entry is voided (each within the sheet's bounds; a character deleted since gets nothing)."""
+    def paid(character: Character, spend: Spend) -> dict[str, Any]:
+        update_character(character, **pay(character))
+        return {}
+
+    def given_back(entry: Roll, spend: dict[str, Any], ledger: Ledger) -> None:
+        character = ledger.character(spend.get("character") or entry.character_id)
+        if character is not None:
+            ledger.update(character, **give_back(character, spend))
+
+    return SpendKind(pay=paid if pay is not None else None, give_back=given_back)
+
+
+class Database:
+    """The ``Ledger`` of a void: what an entry spent is given back to the rows themselves, each
+    locked before it is read (in the void's transaction)."""
+
+    def character(self, pk: int | None) -> Character | None:
+        return locked_or_none(pk)
+
+    def update(self, character: Character, **fields: Any) -> None:
+        update_character(character, **fields)
+
+    def aspect(self, pk: int | None) -> Aspect | None:
+        return Aspect.objects.select_for_update().filter(pk=pk).first() if pk is not None else None
+
+    def update_aspect(self, aspect: Aspect, **fields: Any) -> None:
+        Aspect.objects.filter(pk=aspect.pk).update(**fields)
+
+    def delete_aspect(self, aspect: Aspect) -> None:
+        Aspect.objects.filter(pk=aspect.pk).delete()
+
+    def make_aspect(self, **fields: Any) -> None:
+        Aspect.objects.create(**fields)
+
+    def scene_open(self, pk: int | None) -> bool:
+        return pk is not None and Scene.objects.filter(pk=pk, ended_at__isnull=True).exists()
