@@ -37,7 +37,7 @@ import random
 import re
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, NoReturn
+from typing import Any, NoReturn, overload
 
 from rules import SYSTEMS, exalted, fate, scifi, v5
 from rules.dice import RandomSource, RulesError, check_fate_faces, system_random
@@ -178,7 +178,7 @@ def _add_roll_options(p: argparse.ArgumentParser, replay: bool, command: str) ->
         p.add_argument("--seed", type=_whole, help="seed the random draw (without --faces): any whole number")
 
 
-def _help_parser(commands: Any, name: str, text: str, epilog: str) -> Parser:
+def _help_parser(commands: argparse._SubParsersAction[Parser], name: str, text: str, epilog: str) -> Parser:
     return commands.add_parser(name, help=text, description=text, epilog=epilog,
                                formatter_class=argparse.RawDescriptionHelpFormatter)
 
@@ -324,6 +324,14 @@ def _difficulty(args: argparse.Namespace, default: int) -> int:
     return int(args.difficulty)
 
 
+@overload
+def _d10(faces: Sequence[int]) -> tuple[int, ...]: ...
+@overload
+def _d10(faces: None) -> None: ...
+@overload
+def _d10(faces: Sequence[int] | None) -> tuple[int, ...] | None: ...
+
+
 def _d10(faces: Sequence[int] | None) -> tuple[int, ...] | None:
     # Physical d10s print 10 as 0; accept either spelling on input.
     return None if faces is None else tuple(10 if f == 0 else f for f in faces)
@@ -393,12 +401,13 @@ def _rng(args: argparse.Namespace) -> RandomSource:
 def _times(args: argparse.Namespace) -> int | None:
     if args.times is None:
         return None
+    times: int = args.times  # argparse's Namespace is untyped; --times is read by _whole
     replayed = _given(args, {"faces", "hunger_faces"})
     if replayed:
         raise BadInput(f"--times rolls anew; it cannot be combined with {_names(replayed)}")
-    if not 1 <= args.times <= MAX_TIMES:
-        raise BadInput(f"--times must be 1 to {MAX_TIMES:,}, got {args.times}")
-    return args.times
+    if not 1 <= times <= MAX_TIMES:
+        raise BadInput(f"--times must be 1 to {MAX_TIMES:,}, got {times}")
+    return times
 
 
 def _names(options: set[str], args: argparse.Namespace | None = None) -> str:
@@ -448,10 +457,11 @@ def _rouse(args: argparse.Namespace, times: int | None, rng: RandomSource) -> An
         raise BadInput(f"{_names(stray)} does not apply to a rouse check (one die at a Hunger rating)")
     hunger = args.hunger or 0
     if args.faces is not None:
+        faces: tuple[int, ...] = args.faces  # given: argparse's Namespace is untyped, --faces is an _int_list
         _no_seed_with_faces(args)
-        if len(args.faces) != 1:
-            raise BadInput(f"--faces: a rouse check rolls one die, got {len(args.faces)} faces")
-        return v5.rouse(_d10(args.faces)[0], hunger).as_json()
+        if len(faces) != 1:
+            raise BadInput(f"--faces: a rouse check rolls one die, got {len(faces)} faces")
+        return v5.rouse(_d10(faces)[0], hunger).as_json()
     return _repeat(times, lambda: v5.roll_rouse(hunger, rng).as_json())
 
 
@@ -485,7 +495,7 @@ def _dice(n: int, kind: str = "") -> str:
     return f"{n} {kind}{'die' if n == 1 else 'dice'}"
 
 
-def _not_rolled(args: argparse.Namespace, request: Any) -> dict:
+def _not_rolled(args: argparse.Namespace, request: Any) -> dict[str, object]:
     """--automatic (exalted, v5) or --take-half (v5): the GM skips the roll."""
     given = _given(args, set(NOT_ROLLED))
     if len(given) > 1:
@@ -507,7 +517,7 @@ def _deck_roll(args: argparse.Namespace, request: fate.Request, times: int | Non
         raise BadInput("--deck draws the faces; it cannot be combined with --faces")
     deck = _deck(args.deck)
 
-    def once() -> dict:
+    def once() -> dict[str, object]:
         nonlocal deck
         result, drawn = fate.roll_deck(request, deck, rng)
         deck = drawn.deck
@@ -523,7 +533,7 @@ def _deck(cards: Sequence[int]) -> fate.Deck:
         raise BadInput(f"--deck: {error}") from None
 
 
-def _repeat(times: int | None, once: Callable[[], dict]) -> Any:
+def _repeat(times: int | None, once: Callable[[], dict[str, object]]) -> Any:
     return once() if times is None else [once() for _ in range(times)]
 
 
@@ -531,7 +541,7 @@ def _module(system: str) -> Any:
     return {"exalted": exalted, "scifi": scifi, "v5": v5, "fate": fate}[system]
 
 
-def _odds(args: argparse.Namespace) -> dict:
+def _odds(args: argparse.Namespace) -> dict[str, object]:
     request = _request(args)
     if args.deck is not None:
         answer = fate.deck_odds(request, _deck(args.deck)).as_json()
@@ -544,7 +554,7 @@ def _odds(args: argparse.Namespace) -> dict:
     return answer
 
 
-def _teamwork(args: argparse.Namespace, lead: exalted.Request) -> dict:
+def _teamwork(args: argparse.Namespace, lead: exalted.Request) -> dict[str, object]:
     """exalted --helper: each helper rolls its pool apart; the team's successes meet the lead's difficulty."""
     if len(args.helper) > MAX_HELPERS:
         raise BadInput(f"--helper: at most {MAX_HELPERS} helpers, got {len(args.helper)}")
@@ -555,7 +565,7 @@ def _teamwork(args: argparse.Namespace, lead: exalted.Request) -> dict:
     return {**exalted.teamwork_odds(lead, helpers).as_json(), "helpers": list(args.helper)}
 
 
-def _reroll(args: argparse.Namespace) -> dict:
+def _reroll(args: argparse.Namespace) -> dict[str, object]:
     """v5: Willpower rerolls up to 3 normal dice; fate: an invoked aspect rerolls all four."""
     if args.system not in ("v5", "fate"):
         raise BadInput(f"reroll is for v5 (Willpower) and fate (an invoked aspect), not {args.system}")
@@ -565,14 +575,26 @@ def _reroll(args: argparse.Namespace) -> dict:
     rng = _rng(args)
     request = _request(args)
     if args.system == "fate":
-        first = fate.resolve(request, args.faces) if replayed else fate.roll(request, rng)
-        if args.new_faces is None:
-            return fate.roll_reroll(request, first, rng).as_json()
-        try:
-            new_faces = check_fate_faces(args.new_faces)
-        except RulesError as error:
-            raise BadInput(_blame(str(error), "--new-faces")) from None
-        return fate.reroll(request, first, new_faces).as_json()
+        return _fate_reroll(args, request, replayed, rng)
+    return _v5_reroll(args, request, replayed, rng)
+
+
+def _fate_reroll(args: argparse.Namespace, request: fate.Request, replayed: bool,
+                 rng: RandomSource) -> dict[str, object]:
+    """fate: an invoked aspect rerolls all four dice."""
+    first = fate.resolve(request, args.faces) if replayed else fate.roll(request, rng)
+    if args.new_faces is None:
+        return fate.roll_reroll(request, first, rng).as_json()
+    try:
+        new_faces = check_fate_faces(args.new_faces)
+    except RulesError as error:
+        raise BadInput(_blame(str(error), "--new-faces")) from None
+    return fate.reroll(request, first, new_faces).as_json()
+
+
+def _v5_reroll(args: argparse.Namespace, request: v5.Request, replayed: bool,
+               rng: RandomSource) -> dict[str, object]:
+    """v5: Willpower rerolls up to 3 normal dice (--dice), to --new-faces or drawn."""
     if request.remorse:
         raise BadInput("--remorse: Willpower cannot reroll a tracker roll (the Humanity roll)")
     if request.no_equipment:
@@ -582,13 +604,16 @@ def _reroll(args: argparse.Namespace) -> dict:
     first = _v5_replay(args, request) if replayed else v5.roll(request, rng)
     if args.new_faces is None:
         return v5.roll_reroll(request, first, args.dice, rng).as_json()
-    return v5.reroll(request, first, args.dice, _d10(args.new_faces)).as_json()
+    new_faces: tuple[int, ...] = args.new_faces  # given: argparse's Namespace is untyped, an _int_list
+    return v5.reroll(request, first, args.dice, _d10(new_faces)).as_json()
 
 
-def _contest(args: argparse.Namespace) -> dict:
+def _contest(args: argparse.Namespace) -> dict[str, object]:
     request = _request(args)
     if args.system != "exalted":
-        return _module(args.system).contest(request, _opponent(args)).as_json()
+        # Each system's contest odds give as_json() -> dict[str, object]; _module (chosen at run time) is Any.
+        answer: dict[str, object] = _module(args.system).contest(request, _opponent(args)).as_json()
+        return answer
     # exalted: successes taken away from either side's roll first (seed 000's drunk guard), never below 0.
     penalty, vs_penalty = (_taken(getattr(args, name), name) for name in ("penalty", "vs_penalty"))
     odds = exalted.contest(request, _opponent(args), penalty, vs_penalty)
@@ -623,7 +648,7 @@ def _plain(args: argparse.Namespace) -> argparse.Namespace:
                               skill=None, hunger=None, specialty=None, bonus=None, pool=None)  # nothing else given
 
 
-def _extended(args: argparse.Namespace) -> dict:
+def _extended(args: argparse.Namespace) -> dict[str, object]:
     if args.system not in D10_SYSTEMS:
         raise BadInput(f"extended actions are for {', '.join(D10_SYSTEMS)}, not {args.system}")
     # The extended action's own per-roll difficulty (default 0) is --difficulty; the request rolls at 0.
@@ -641,9 +666,11 @@ def _extended(args: argparse.Namespace) -> dict:
         against = _given(args, {"vs", "vs_progress"})
         if against:
             raise BadInput(f"{_names(against)} applies with --race or --tug (an extended action against another side)")
-        return module.extended(
+        # Each system's extended() is an ExtendedOdds, as_json() -> dict[str, object]; _module is Any.
+        alone: dict[str, object] = module.extended(
             request, goal=args.goal, difficulty=difficulty, policy=policy, rolls=rolls, progress=progress
         ).as_json()
+        return alone
     kind = "race" if args.race else "tug"
     if args.vs is None:
         raise BadInput(f"--{kind} needs --vs, the other side's pool")
@@ -711,7 +738,9 @@ def _unknown(parser: Parser, command: str, unknown: Sequence[str]) -> str:
     options = [arg.split("=", 1)[0] for arg in unknown if arg.startswith("-")]
     if not options:
         return f"unrecognized arguments: {' '.join(unknown)}"
-    commands = parser._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    # The commands' parsers, from the one subparsers action build_parser added (typed, unlike the group).
+    commands: dict[str, argparse.ArgumentParser] = next(
+        action.choices for action in parser._actions if isinstance(action, argparse._SubParsersAction))
     offered = [name for name, sub in commands.items() if options[0] in sub._option_string_actions]
     if offered:
         return f"{options[0]} does not apply to {command} (an option of {', '.join(offered)})"

@@ -167,8 +167,9 @@ def _fixed(probs: list[float]) -> list[int]:
     return ints
 
 
-def _slot_sum(raw: bytes) -> int:
+def _slot_sum(raw: bytes | bytearray) -> int:
     """The sum of the 17-byte little-endian slots packed in ``raw``, column by column in C."""
+    # A product's bytes, or a window of the state (a bytearray, which the walk writes in place).
     return sum(sum(raw[k::_SLOT]) << (8 * k) for k in range(_SLOT)) if raw else 0
 
 
@@ -354,8 +355,13 @@ def race_odds(first: ExtendedOdds, second: ExtendedOdds, rule: TieBreak = TieBre
         raise RulesError(f"the tie-break {rule.value!r} needs both sides' rolls")
     rounds = min(len(first.p_done_by), len(second.p_done_by))
     if rule is TieBreak.ROLL:
+        assert rolls is not None  # refused above: every rule but TIE needs the rolls
         mine, theirs = _finishing(first, rolls.first, difficulty, rounds), _finishing(second, rolls.second, difficulty, rounds)
-    decided = rolls.p_win + rolls.p_lose if rule is TieBreak.ROLL_OFF else 0.0
+    p_win = p_lose = 0.0  # ROLL_OFF's chances that a roll-off goes either way; no other rule looks at them
+    if rule is TieBreak.ROLL_OFF:
+        assert rolls is not None  # refused above, as for ROLL
+        p_win, p_lose = rolls.p_win, rolls.p_lose
+    decided = p_win + p_lose if rule is TieBreak.ROLL_OFF else 0.0
     p1 = p2 = tie = 0.0
     done1_before = done2_before = 0.0
     by1, by2, byt = [], [], []
@@ -367,7 +373,7 @@ def race_odds(first: ExtendedOdds, second: ExtendedOdds, rule: TieBreak = TieBre
             won, lost = _more(mine[t], theirs[t]), _more(theirs[t], mine[t])
             p1, p2, tie = p1 + won, p2 + lost, tie + max(0.0, f1 * f2 - won - lost)
         elif rule is TieBreak.ROLL_OFF and decided > 0:
-            p1, p2 = p1 + f1 * f2 * rolls.p_win / decided, p2 + f1 * f2 * rolls.p_lose / decided
+            p1, p2 = p1 + f1 * f2 * p_win / decided, p2 + f1 * f2 * p_lose / decided
         else:
             tie += f1 * f2  # a tie, or a roll-off that can never be decided (neither pool ever wins)
         done1_before, done2_before = first.p_done_by[t], second.p_done_by[t]

@@ -271,8 +271,8 @@ def fair_deck(draws: Iterable[tuple[int, bool]]) -> Fit:
     for cycle in cycles:
         # The cards still in the deck come later, in an order unknown: each at their mean position.
         position = [(len(cycle) + 1 + DECK_SIZE) / 2] * DECK_SIZE
-        for at, card in enumerate(cycle, 1):
-            position[card] = at
+        for place, card in enumerate(cycle, 1):  # a whole place, named apart from ``at`` (a float position)
+            position[card] = place
         for card, at in enumerate(position):
             deviation[_group(card)] += at - middle
         spread += fsum((at - middle) ** 2 for at in position) / (DECK_SIZE - 1)

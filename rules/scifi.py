@@ -377,8 +377,10 @@ class Opposed:
     def notes(self) -> tuple[Note, ...]:
         if self.winner is None:
             return (note("stalemate", "equal successes: stalemate"),)
-        won = note("opposed_win", f"{self.winner} side wins {self.victory}", side=self.winner.value,
-                   victory=self.victory.value, by=abs(self.margin))
+        victory = self.victory
+        assert victory is not None  # a winner means a margin, and any margin is a victory
+        won = note("opposed_win", f"{self.winner} side wins {victory}", side=self.winner.value,
+                   victory=victory.value, by=abs(self.margin))
         if self.fumble:
             return (won, note("fumble", f"{self.fumble} side lost with a first die of 1: fumble", side=self.fumble.value))
         return (won,)
@@ -606,7 +608,7 @@ def _action(kind: ActionKind | str, special_name: str | None) -> tuple[ActionKin
         if special_name is not None:
             raise RulesError(f"a {kind} action takes no special name")
         return kind, None
-    if special_name not in SPECIAL_ACTIONS:
+    if special_name is None or special_name not in SPECIAL_ACTIONS:  # None is no name: refused as one unknown
         names = ", ".join(SPECIAL_ACTIONS)
         raise RulesError(f"special action must be one of {names}, got {special_name!r}")
     return kind, SPECIAL_ACTIONS[special_name]

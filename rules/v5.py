@@ -385,8 +385,11 @@ def _unrolled(request: Request, successes: int, automatic: str, why: Note) -> Re
     )
 
 
-def reroll(request: Request, result: Result, indices: Iterable[int], new_faces: Iterable[int]) -> Result:
-    """Spend 1 Willpower to reroll up to 3 normal dice (by index into ``result.faces``)."""
+def reroll(request: Request, result: Result | RouseResult, indices: Iterable[int], new_faces: Iterable[int]) -> Result:
+    """Spend 1 Willpower to reroll up to 3 normal dice (by index into ``result.faces``).
+
+    A rouse check is taken too, to be refused by name: a stored roll handed back may be either.
+    """
     if isinstance(result, RouseResult):
         raise RulesError("Willpower cannot reroll a check")
     if request.tracker:
