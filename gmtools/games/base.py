@@ -17,7 +17,7 @@ from django.utils.functional import Promise
 from django.utils.translation import ngettext_lazy, pgettext_lazy
 from django.utils.module_loading import import_string
 
-from gmtools.formatting import signed
+from gmtools.formatting import signed as signed  # the games print numbers with it
 from gmtools.sheets import StandardTrait
 from rules.dice import RandomSource
 from rules.fairness import D10 as D10_FACES
@@ -313,6 +313,16 @@ def no_luck(entry: Mapping[str, Any], state: dict[str, Any]) -> Luck | None:
     return None
 
 
+@dataclass(frozen=True)
+class AdjustmentWords:
+    """A one-click change in words: what the Undo button says was done ("Willpower −1"), and what
+    the card's −/+ button does, its tooltip and its name for screen readers ("Spend 1 Willpower";
+    None reads as what was done)."""
+
+    done: Promise | str
+    button: Promise | str | None = None
+
+
 @dataclass(frozen=True, kw_only=True)
 class TablePlay:
     """How a game plays at the table beyond its engine's ``roll``: what ``gmtools.services``,
@@ -358,6 +368,18 @@ class TablePlay:
     adjustments: Mapping[str, Callable[["Character"], dict[str, Any]]] = field(default_factory=dict)
     # ... and those that take a text the GM types (Fate's consequences).
     text_adjustments: Mapping[str, Callable[["Character", str], dict[str, Any]]] = field(default_factory=dict)
+    # Both kinds in words, by action; an action without words reads as its code.
+    adjustment_words: Mapping[str, AdjustmentWords] = field(default_factory=dict)
+
+    def adjustment_done(self, action: str) -> str:
+        """What the Undo button says the change did: "Willpower −1"."""
+        words = self.adjustment_words.get(action)
+        return str(words.done) if words else action
+
+    def adjustment_button(self, action: str) -> str:
+        """What the card's button for the change does: "Spend 1 Willpower"."""
+        words = self.adjustment_words.get(action)
+        return str(words.button or words.done) if words else action
 
     # The turn (``gmtools.board``). Whether a character has used up its turn with these rolls
     # (Exalted: its declared actions; scifi: its action slots). None: one roll.

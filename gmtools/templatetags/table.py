@@ -7,7 +7,6 @@ from datetime import datetime
 from django import template
 from django.utils import timezone
 from django.utils.formats import date_format
-from django.utils.translation import gettext_lazy as _
 
 from gmtools import games, links, luck, models, recap, verdicts
 from gmtools.formatting import grouped, percent, signed
@@ -114,16 +113,7 @@ def card_notes(context: template.Context, roll: models.Roll) -> list[dict]:
     return verdicts.notes_shown(roll, bool(context.get("player")))
 
 
-_ADJUST_LABELS = {
-    "willpower-spend": _("Spend 1 Willpower"), "willpower-regain": _("Regain 1 Willpower"),
-    "motes-spend": _("Spend 1 mote"), "motes-regain": _("Regain 1 mote"),
-    "hunger-down": _("Hunger −1"), "hunger-up": _("Hunger +1"),
-    "fate-point-spend": _("Spend a fate point"), "fate-point-gain": _("Gain a fate point"),
-    "health-damage": _("Lose 1 health"), "health-heal": _("Heal 1 health"),
-}
-
-
 @register.filter
-def adjust_label(action: str) -> str:
-    """What a one-click −/+ button does, in words (its tooltip and its name for screen readers)."""
-    return str(_ADJUST_LABELS.get(action, action))
+def adjust_label(action: str, game: str) -> str:
+    """What a one-click −/+ button does, in the game's words (its tooltip and its name for screen readers)."""
+    return games.get(game).at_table.adjustment_button(action)

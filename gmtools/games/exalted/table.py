@@ -12,7 +12,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from gmtools.games.base import D10, FollowUp, Ledger, Spent, TablePlay
+from gmtools.games.base import D10, AdjustmentWords, FollowUp, Ledger, Spent, TablePlay
 from gmtools.games.exalted import TERMS
 from gmtools.models import Character, Roll, RollKind
 from gmtools.services import (
@@ -31,6 +31,12 @@ ADJUSTMENTS = {
     "motes-spend": step("exalted_motes", -1, 0, 100, gettext_lazy("%(name)s has no motes left.")),
     "motes-regain": step("exalted_motes", 1, 0, lambda c: c.exalted_motes_max,
                          gettext_lazy("%(name)s's mote pool is already full.")),
+}
+ADJUSTMENT_WORDS = {
+    "willpower-spend": AdjustmentWords(gettext_lazy("Willpower −1"), gettext_lazy("Spend 1 Willpower")),
+    "willpower-regain": AdjustmentWords(gettext_lazy("Willpower +1"), gettext_lazy("Regain 1 Willpower")),
+    "motes-spend": AdjustmentWords(gettext_lazy("Motes −1"), gettext_lazy("Spend 1 mote")),
+    "motes-regain": AdjustmentWords(gettext_lazy("Motes +1"), gettext_lazy("Regain 1 mote")),
 }
 
 # 1 temporary Willpower for +1 success, as the card's "Spend 1 Willpower" takes it.
@@ -139,6 +145,7 @@ PLAY = TablePlay(
     take_back=take_back,
     follow_ups=(REWARD,),
     adjustments=ADJUSTMENTS,
+    adjustment_words=ADJUSTMENT_WORDS,
     turn_done=turn_done,
     hit_face=7,
     party_card="games/exalted/play.html#party-card",

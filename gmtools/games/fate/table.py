@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from gmtools import aspects
 from gmtools.composer import Composition, Spend
-from gmtools.games.base import Die, FollowUp, Ledger, Spent, SpendKind, TablePlay
+from gmtools.games.base import AdjustmentWords, Die, FollowUp, Ledger, Spent, SpendKind, TablePlay
 from gmtools.live import announce
 from gmtools.luck import stored
 from gmtools.models import CHARACTER_BOUNDS, Aspect, Campaign, ChangeKind, Character, Roll, RollKind, Scene
@@ -259,6 +259,17 @@ ADJUSTMENTS = {
     **{f"stress-{n}": toggle(f"fate_stress_{n}") for n in (1, 2, 3)},
 }
 CONSEQUENCES = {f"consequence-{severity}": _consequence(severity) for severity in ("mild", "moderate", "severe")}
+ADJUSTMENT_WORDS = {
+    "fate-point-spend": AdjustmentWords(gettext_lazy("Fate points −1"), gettext_lazy("Spend a fate point")),
+    "fate-point-gain": AdjustmentWords(gettext_lazy("Fate points +1"), gettext_lazy("Gain a fate point")),
+    "refresh": AdjustmentWords(gettext_lazy("Refresh")),
+    "stress-1": AdjustmentWords(gettext_lazy("Stress box 1")),
+    "stress-2": AdjustmentWords(gettext_lazy("Stress box 2")),
+    "stress-3": AdjustmentWords(gettext_lazy("Stress box 3")),
+    "consequence-mild": AdjustmentWords(gettext_lazy("Mild consequence")),
+    "consequence-moderate": AdjustmentWords(gettext_lazy("Moderate consequence")),
+    "consequence-severe": AdjustmentWords(gettext_lazy("Severe consequence")),
+}
 
 SPENDS = {
     "free_invocation": SpendKind(pay=_use_free_invocation, give_back=_give_back_free_invocation),
@@ -346,6 +357,7 @@ PLAY = TablePlay(
     follow_ups=(INVOKE,),
     adjustments=ADJUSTMENTS,
     text_adjustments=CONSEQUENCES,
+    adjustment_words=ADJUSTMENT_WORDS,
     situation_aspects=True,
     card_dice=card_dice,
     dice_text=dice_text,

@@ -12,7 +12,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy
 
 from gmtools.games.scifi.slots import turn_budget
-from gmtools.games.base import D10, TablePlay
+from gmtools.games.base import D10, AdjustmentWords, TablePlay
 from gmtools.models import Character, Roll, RollKind
 from gmtools.services import contest, rebuild, request_args, step, toggle
 from rules import scifi
@@ -23,6 +23,11 @@ ADJUSTMENTS = {
     "health-damage": step("scifi_health", -1, 0, 99, gettext_lazy("%(name)s has no health left to lose.")),
     "health-heal": step("scifi_health", 1, 0, lambda c: c.scifi_health_max,
                         gettext_lazy("%(name)s is already at full health.")),
+}
+ADJUSTMENT_WORDS = {
+    "adventure": AdjustmentWords(gettext_lazy("In the adventure")),
+    "health-damage": AdjustmentWords(gettext_lazy("Health −1"), gettext_lazy("Lose 1 health")),
+    "health-heal": AdjustmentWords(gettext_lazy("Health +1"), gettext_lazy("Heal 1 health")),
 }
 
 
@@ -68,6 +73,7 @@ PLAY = TablePlay(
     # A fumble is judged against the extended action's own difficulty, as its odds are.
     extended_botch=lambda main, difficulty: scifi.extended_fumble(main.roll, difficulty),
     adjustments=ADJUSTMENTS,
+    adjustment_words=ADJUSTMENT_WORDS,
     turn_done=turn_done,
     turn_slots=lambda rolls: turn_budget(rolls).used,
     hit_face=7,

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from gmtools.composer import Spend
-from gmtools.games.base import D10, CharacterCheck, FollowUp, Spent, TablePlay
+from gmtools.games.base import D10, AdjustmentWords, CharacterCheck, FollowUp, Spent, TablePlay
 from gmtools.games.v5 import TERMS
 from gmtools.live import announce
 from gmtools.luck import stored
@@ -52,6 +52,18 @@ ADJUSTMENTS = {
     "hunger-down": step("v5_hunger", -1, 0, 5, gettext_lazy("%(name)s is already at Hunger 0.")),
     **{f"{track}-{kind}-{verb}": _track(track, kind, verb == "heal")
        for track in ("health", "willpower") for kind in ("superficial", "aggravated") for verb in ("damage", "heal")},
+}
+ADJUSTMENT_WORDS = {
+    "hunger-up": AdjustmentWords(gettext_lazy("Hunger +1")),
+    "hunger-down": AdjustmentWords(gettext_lazy("Hunger −1")),
+    "health-superficial-damage": AdjustmentWords(gettext_lazy("Health +1 superficial")),
+    "health-aggravated-damage": AdjustmentWords(gettext_lazy("Health +1 aggravated")),
+    "health-superficial-heal": AdjustmentWords(gettext_lazy("Health −1 superficial")),
+    "health-aggravated-heal": AdjustmentWords(gettext_lazy("Health −1 aggravated")),
+    "willpower-superficial-damage": AdjustmentWords(gettext_lazy("Willpower +1 superficial")),
+    "willpower-aggravated-damage": AdjustmentWords(gettext_lazy("Willpower +1 aggravated")),
+    "willpower-superficial-heal": AdjustmentWords(gettext_lazy("Willpower −1 superficial")),
+    "willpower-aggravated-heal": AdjustmentWords(gettext_lazy("Willpower −1 aggravated")),
 }
 
 
@@ -179,6 +191,7 @@ PLAY = TablePlay(
     follow_ups=(REROLL,),
     checks=(ROUSE,),
     adjustments=ADJUSTMENTS,
+    adjustment_words=ADJUSTMENT_WORDS,
     hit_face=6,
     party_card="games/v5/play.html#party-card",
     luck=luck,
