@@ -32,7 +32,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from gmtools import board, games, live, notes, stats
-from gmtools.formatting import grouped, signed
+from gmtools.formatting import grouped
 from gmtools.luck import band_words
 from gmtools.models import Campaign, Episode, Roll, RollKind, Scene
 from gmtools.verdicts import headline, notes_shown
@@ -213,28 +213,10 @@ def extras(roll: Roll, player: bool) -> list[str]:
     if result.get("effect"):
         lines.append(notes.effect_text(result["effect"]))
     lines += [notes.note_text(n) for n in notes_shown(roll, player)]
-    spent = [text for text in (spend_text(s) for s in roll.spends) if text]
+    spent = games.get(roll.system).at_table.spends_text(roll.spends)
     if spent:
         lines.append(gettext("Spent") + ": " + ", ".join(spent))
     return lines
-
-
-def spend_text(spend: dict[str, Any]) -> str:
-    """A spend in words, in the viewer's language: never a stored key, nor a label stored in the
-    language the roll was made in. An aspect's text (the GM's) is kept as written.
-
-    A rouse check's Hunger is already in its count ("Hunger 1 → 2"), so it is left out.
-    """
-    what, aspect = spend.get("what", ""), spend.get("label", "")
-    if what in ("willpower", "v5_willpower"):
-        return gettext("1 Willpower")
-    if what == "fate_point":
-        return gettext("1 fate point") + (f" ({aspect})" if aspect else "")
-    if what == "free_invocation":
-        return gettext("free invocation of “%(aspect)s”") % {"aspect": aspect}
-    if what == "hunger":
-        return ""
-    return aspect or what
 
 
 def voided_text(roll: Roll, player: bool) -> str:

@@ -235,6 +235,11 @@ class Ledger(Protocol):
         """Whether that scene is still in play."""
 
 
+def spend_label(spend: Mapping[str, Any]) -> str:
+    """A spend without words of its own: the label it was logged with (an aspect's text), else its kind."""
+    return str(spend.get("label") or spend.get("what", ""))
+
+
 @dataclass(frozen=True, kw_only=True)
 class SpendKind:
     """One kind of resource a roll spends (``Spend.what``: Exalted's Willpower, a Fate point, ...)."""
@@ -245,6 +250,9 @@ class SpendKind:
     pay: Callable[["Character", "Spend"], dict[str, Any]] | None = None
     # Give one logged spend (its record) of a log entry back (see ``Ledger``).
     give_back: Callable[["Roll", dict[str, Any], Ledger], None]
+    # The spend in words, in the viewer's language: never a stored key, nor a label stored in the
+    # language the roll was made in ("1 Willpower"); "" leaves it out of the card's "Spent" line.
+    words: Callable[[Mapping[str, Any]], str] = spend_label
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -418,6 +426,15 @@ class TablePlay:
     thrown: Callable[[str, Mapping[str, Any]], Iterable[tuple[str, Iterable[Any]]]] | None = None
     # The resources the statistics count as spent (Willpower, fate points).
     spent: tuple[Spent, ...] = ()
+
+    def spend_text(self, spend: Mapping[str, Any]) -> str:
+        """One logged spend in words (``SpendKind.words``)."""
+        kind = self.spends.get(spend.get("what", ""))
+        return kind.words(spend) if kind is not None else spend_label(spend)
+
+    def spends_text(self, spends: Iterable[Mapping[str, Any]]) -> list[str]:
+        """What a log entry spent, in words, each spend that has some."""
+        return [text for text in map(self.spend_text, spends) if text]
 
     def give_back(self, entry: "Roll", ledger: Ledger) -> None:
         """What one log entry spent comes back and what it gained goes, each within the sheet's

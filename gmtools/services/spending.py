@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from gmtools import games
 from gmtools.composer import Spend
-from gmtools.games.base import Ledger, SpendKind
+from gmtools.games.base import Ledger, SpendKind, spend_label
 from gmtools.models import (
     Aspect,
     Character,
@@ -28,7 +28,8 @@ def pay(spend: Spend) -> dict[str, Any]:
 
 
 def character_spend(give_back: Callable[[Character, dict[str, Any]], dict[str, Any]],
-                    pay: Callable[[Character], dict[str, Any]] | None = None) -> SpendKind:
+                    pay: Callable[[Character], dict[str, Any]] | None = None,
+                    words: Callable[[Mapping[str, Any]], str] = spend_label) -> SpendKind:
     """A spend of the paying character's own resource: ``pay`` says what the character's fields
     become (or raises ``Refused``: none left), ``give_back`` what they become again when the
     entry is voided (each within the sheet's bounds; a character deleted since gets nothing)."""
@@ -41,7 +42,7 @@ def character_spend(give_back: Callable[[Character, dict[str, Any]], dict[str, A
         if character is not None:
             ledger.update(character, **give_back(character, spend))
 
-    return SpendKind(pay=paid if pay is not None else None, give_back=given_back)
+    return SpendKind(pay=paid if pay is not None else None, give_back=given_back, words=words)
 
 
 class Database:

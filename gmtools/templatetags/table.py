@@ -8,7 +8,7 @@ from django import template
 from django.utils import timezone
 from django.utils.formats import date_format
 
-from gmtools import games, links, luck, models, recap, verdicts
+from gmtools import games, links, luck, models, verdicts
 from gmtools.formatting import grouped, percent, signed
 from gmtools.games.base import FollowUp, GameSystem, TablePlay
 
@@ -94,9 +94,9 @@ def player_link(campaign: models.Campaign, base: str) -> links.PlayerLink:
 
 
 @register.filter
-def spends_text(spends: list[dict]) -> str:
-    """What a roll spent, in words: "1 Willpower, Daring pilot" (never a stored key)."""
-    return ", ".join(text for text in map(recap.spend_text, spends) if text)
+def spends_text(roll: models.Roll) -> str:
+    """What a roll spent, in its game's words: "1 Willpower, Daring pilot" (never a stored key)."""
+    return ", ".join(games.get(roll.system).at_table.spends_text(roll.spends))
 
 
 @register.filter

@@ -44,6 +44,7 @@ WILLPOWER = character_spend(
     pay=ADJUSTMENTS["willpower-spend"],
     give_back=lambda c, spend: {"exalted_willpower_temporary": min(c.exalted_willpower,
                                                                    c.exalted_willpower_temporary + 1)},
+    words=lambda spend: _("1 Willpower"),
 )
 
 

@@ -272,10 +272,13 @@ ADJUSTMENT_WORDS = {
 }
 
 SPENDS = {
-    "free_invocation": SpendKind(pay=_use_free_invocation, give_back=_give_back_free_invocation),
+    # An aspect's text (the GM's) is kept as written.
+    "free_invocation": SpendKind(pay=_use_free_invocation, give_back=_give_back_free_invocation,
+                                 words=lambda spend: _("free invocation of “%(aspect)s”") % {"aspect": spend.get("label", "")}),
     "fate_point": character_spend(
         pay=ADJUSTMENTS["fate-point-spend"],
-        give_back=lambda c, spend: {"fate_points": min(CHARACTER_BOUNDS["fate_points"][1], c.fate_points + 1)}),
+        give_back=lambda c, spend: {"fate_points": min(CHARACTER_BOUNDS["fate_points"][1], c.fate_points + 1)},
+        words=lambda spend: _("1 fate point") + (f" ({spend['label']})" if spend.get("label") else "")),
 }
 
 

@@ -80,9 +80,11 @@ SPENDS = {
     # Spending marked 1 superficial damage (there was an undamaged box): voiding heals it.
     "v5_willpower": character_spend(
         pay=_spend_willpower,
-        give_back=lambda c, spend: {"v5_willpower_superficial": max(0, c.v5_willpower_superficial - 1)}),
-    # A rouse check: the Hunger it added goes.
-    "hunger": character_spend(give_back=lambda c, spend: {"v5_hunger": max(0, c.v5_hunger - int(spend.get("amount", 0)))}),
+        give_back=lambda c, spend: {"v5_willpower_superficial": max(0, c.v5_willpower_superficial - 1)},
+        words=lambda spend: _("1 Willpower")),
+    # A rouse check: the Hunger it added goes. Its card says it already ("Hunger 1 → 2"): no words.
+    "hunger": character_spend(give_back=lambda c, spend: {"v5_hunger": max(0, c.v5_hunger - int(spend.get("amount", 0)))},
+                              words=lambda spend: ""),
 }
 
 
