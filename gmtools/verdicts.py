@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from gmtools import games
 from gmtools.formatting import signed
-from gmtools.models import Roll, RollKind
+from gmtools.models import Roll
 
 
 def verdict(system: str, result: dict) -> tuple[str, str]:
@@ -61,11 +61,8 @@ def headline(roll: Roll, player: bool = False) -> Headline:
         return _team(roll)
     text, tone = verdict(roll.system, main)
     game = games.get(roll.system)
-    if game.count_of is not None:
-        count = game.count_of(main)
-    elif roll.kind == RollKind.ROUSE:
-        count = gettext("Hunger") + f" {main.get('hunger_before')} → {main.get('hunger_after')}"
-    else:
+    count = game.count_of(main) if game.count_of is not None else None
+    if count is None:
         count = _successes(main.get("successes") or 0)
         if main.get("margin") is not None:
             margin = gettext("margin")

@@ -489,9 +489,9 @@ class GameSystem:
     victory_words: Mapping[str, Promise] = field(default_factory=dict)
     # What a result's ``degree`` means, for a game whose degrees read alike in translation.
     degree_hints: Mapping[str, Promise] = field(default_factory=dict)
-    # The count a lone roll's verdict stands beside (a Fate total and shifts), from its stored result;
-    # None counts successes and the margin.
-    count_of: Callable[[Params], str] | None = None
+    # The count a lone roll's verdict stands beside (a Fate total and shifts, a V5 rouse check's
+    # Hunger), from its stored result; None (or an answer of None) counts successes and the margin.
+    count_of: Callable[[Params], str | None] | None = None
     # The field of a stored result that holds the number its verdict judged (Fate: ``total``).
     judged_field: str = "successes"
     # For a game whose contests read as its outcomes (Fate: shifts against the other side's total):

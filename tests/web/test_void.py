@@ -17,12 +17,14 @@ import re
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from gmtools import board, live, services, undo
 from gmtools.composer import ComposerForm
 from gmtools.models import Aspect, Campaign, Change, Character, ExtendedAction, ResourceChange, Roll, RollKind, Scene
 from gmtools.services import Refused
 from gmtools.sheets import Game
+from gmtools.verdicts import headline
 from tests.web.helpers import COMMON, DEFAULTS, Faces, run_at_once
 
 pytestmark = pytest.mark.django_db
@@ -510,3 +512,13 @@ def test_undo_naming_a_change_with_digits_int_cannot_read_is_no_server_error(vam
     assert fresh(vampire).v5_hunger == 2
     again = gm_client.post(url, {"change": "9" * 5000})
     assert again.status_code == 422 and "Nothing to undo" in again.content.decode()
+
+
+@pytest.mark.parametrize(("language", "word"), [("en", "Hunger"), ("es", "Ansia")])
+def test_a_rouse_checks_card_counts_its_hunger_in_the_games_words(vampire, language, word):
+    """V5's ``count_of`` (issue 21: it was a branch on the rouse check's kind in the core's verdicts)."""
+    failed, passed = services.rouse(vampire, Faces(3)), services.rouse(vampire, Faces(8))
+    with translation.override(language):
+        assert headline(failed).count == f"{word} 2 → 3"
+        assert headline(passed).count == f"{word} 3 → 3"
+        assert word not in headline(roll(vampire, (6, 7, 8, 9, 10))).count  # a roll counts its successes

@@ -256,8 +256,16 @@ def contest_mark(main: Params, winner: str | None) -> tuple[str, str] | None:
 TIE_WORDS = _("Tie: neither side prevails")
 
 
+def count_of(main: Params) -> str | None:
+    """A rouse check counts its Hunger, before and after (its dice are no successes); a roll, its successes."""
+    if "hunger_before" not in main:
+        return None
+    return gettext("Hunger") + f" {main['hunger_before']} → {main['hunger_after']}"
+
+
 SYSTEM = GameSystem(
     id=Game.V5,
+    count_of=count_of,
     engine=engine,
     categories=CATEGORIES,
     standard_sheet=STANDARD_SHEET,
