@@ -621,6 +621,15 @@ def _first(rows: list[dict], holds) -> int:
     return next(i for i, row in enumerate(rows) if holds(row))
 
 
+def refusal(document: dict, gm) -> str:
+    """What importing the document refuses, checked to have written nothing."""
+    before = counts()
+    with pytest.raises(backup.BackupError) as refused:
+        backup.import_campaign(document, gm)
+    assert counts() == before
+    return str(refused.value)
+
+
 @pytest.mark.parametrize(("which", "damage", "message"), [
     (lambda r: "extended" in r["result"], lambda row, d: row["result"]["extended"].update(id=len(d["extended_actions"])),
      "result.extended.id must name a row of “extended_actions” in the file."),
@@ -640,11 +649,7 @@ def test_a_roll_naming_a_row_not_in_the_file_is_refused(played, other_gm, which,
     document = copy.deepcopy(played(Game.EXALTED))
     i = _first(document["rolls"], which)
     damage(document["rolls"][i], document)
-    before = counts()
-    with pytest.raises(backup.BackupError) as refused:
-        backup.import_campaign(document, other_gm)
-    assert str(refused.value) == f"rolls[{i}]: {message}"
-    assert counts() == before
+    assert refusal(document, other_gm) == f"rolls[{i}]: {message}"
 
 
 def test_a_saved_roll_naming_a_trait_not_its_characters_is_refused(played, other_gm):
@@ -663,11 +668,7 @@ def test_a_parent_must_be_an_earlier_roll(played, other_gm, parent):
     i = _first(document["rolls"], lambda r: r["parent"] is not None)
     assert i >= 1
     document["rolls"][i]["parent"] = {"self": i, "later": i + 1}.get(parent, parent) if isinstance(parent, str) else parent
-    before = counts()
-    with pytest.raises(backup.BackupError) as refused:
-        backup.import_campaign(document, other_gm)
-    assert str(refused.value) == f"rolls[{i}]: parent must be the position of an earlier roll."
-    assert counts() == before
+    assert refusal(document, other_gm) == f"rolls[{i}]: parent must be the position of an earlier roll."
 
 
 @pytest.mark.parametrize("voided_by", [7, True, {"username": "gm1"}, ["gm1"]])
@@ -675,11 +676,7 @@ def test_voided_by_must_be_a_username(played, other_gm, voided_by):
     document = copy.deepcopy(played(Game.V5))
     i = _first(document["rolls"], lambda r: r["voided_by"] is not None)
     document["rolls"][i]["voided_by"] = voided_by
-    before = counts()
-    with pytest.raises(backup.BackupError) as refused:
-        backup.import_campaign(document, other_gm)
-    assert str(refused.value) == f"rolls[{i}]: voided_by must be a username or null."
-    assert counts() == before
+    assert refusal(document, other_gm) == f"rolls[{i}]: voided_by must be a username or null."
 
 
 def test_a_roll_voided_by_a_user_this_server_lacks_imports_voided_by_nobody(played, other_gm):
