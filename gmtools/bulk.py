@@ -52,7 +52,7 @@ def validate[M: models.Model](rows: Sequence[tuple[str, M]], exclude: Collection
         try:
             row.full_clean(exclude=exclude, validate_unique=False, validate_constraints=False)
         except ValidationError as error:
-            errors = error.update_error_dict(errors)
+            error.update_error_dict(errors)
         # (Not the excluded links: they are rows of the same write, which the constraints are checked among.)
         skip = set(errors) - {NON_FIELD_ERRORS}
         for constraint in checks:
@@ -62,7 +62,7 @@ def validate[M: models.Model](rows: Sequence[tuple[str, M]], exclude: Collection
             if holds is None:
                 _validate_in_database(constraint, row, skip, errors)
             elif not holds:
-                errors = _violation(constraint).update_error_dict(errors)
+                _violation(constraint).update_error_dict(errors)
         for constraint in uniques:
             if _unique_names(constraint) & skip:
                 continue
@@ -207,7 +207,7 @@ def _add_unique_error(constraint: models.BaseConstraint, error: ValidationError,
     if getattr(error, "code", None) == "unique" and len(fields) == 1:
         errors.setdefault(fields[0], []).append(error)
     else:
-        errors.update(error.update_error_dict(errors))
+        error.update_error_dict(errors)
 
 
 def _names(condition: Q) -> set[str]:
