@@ -32,7 +32,7 @@ from typing import Any
 from django.utils.translation import pgettext
 
 from gmtools import games
-from gmtools.games.base import Line
+from gmtools.games.base import Line, line_text, refusal_line
 
 
 def _merge(*tables: Mapping[str, Line]) -> dict[str, Line]:
@@ -66,38 +66,19 @@ EFFECTS = _merge(*(system.effect_texts for system in games.systems()))
 REFUSALS = _merge(*(system.refusal_texts for system in games.systems()))
 
 
-def _render(table: Mapping[str, Line], item: object) -> str:
-    if not isinstance(item, Mapping):
-        return "" if item is None else str(item)
-    english = str(item.get("text", ""))
-    line = table.get(str(item.get("code")))
-    if line is None:
-        return english
-    try:
-        return str(line(item))
-    except (KeyError, ValueError, TypeError, IndexError):
-        return english  # parameters that do not fit: the engine's own English line
-
-
 def note_text(note: Mapping[str, Any]) -> str:
     """One note of a result in the active language; the English ``text`` for an unknown code."""
-    return _render(NOTES, note)
+    return line_text(NOTES, note)
 
 
 def effect_text(effect: Mapping[str, Any]) -> str:
     """A Fate action's effect in the active language; the English ``text`` for an unknown code."""
-    return _render(EFFECTS, effect)
+    return line_text(EFFECTS, effect)
 
 
 def refusal_text(error: Exception) -> str:
     """A ``rules.RulesError`` in the active language (its English message when it has no code)."""
-    line = REFUSALS.get(getattr(error, "code", ""))
-    if line is None:
-        return str(error)
-    try:
-        return str(line(getattr(error, "params", {})))
-    except (KeyError, ValueError, TypeError):
-        return str(error)
+    return refusal_line(REFUSALS, error)
 
 
 def game_term(word: str, game: str) -> str:

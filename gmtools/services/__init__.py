@@ -9,7 +9,8 @@ and the transaction leaves nothing behind.
 These workflows name no game. What a game adds to them (its shortcuts, the resources its rolls
 spend, the follow-ups its cards offer, its one-click changes) is its ``TablePlay``
 (``gmtools.games.<game>.table``), which they ask through ``games.get(...).at_table`` and which
-builds on the helpers here (``lock_character``, ``pay``, ``log_follow_up``, ``step``...),
+calls back into the table only through the ``Table`` it is handed (``gmtools.games.base.Table``,
+the core's is ``gmtools.services.table``: locking and writing characters, paying, logging entries),
 inside the transaction of the workflow that calls it.
 
 One module per topic (``locks``, ``spending``, ``rolls``, ``follow_ups``, ``adjustments``, ``time``,
@@ -17,14 +18,14 @@ One module per topic (``locks``, ``spending``, ``rolls``, ``follow_ups``, ``adju
 here, as before the split (issue 21).
 """
 
-from gmtools.services.adjustments import NO_NUL, adjust, step, toggle
-from gmtools.services.follow_ups import claim_stunt_reward, follow_up, invoke, log_follow_up, rouse, willpower_reroll
+from gmtools.services.adjustments import NO_NUL, adjust
+from gmtools.services.follow_ups import claim_stunt_reward, follow_up, invoke, rouse, willpower_reroll
 from gmtools.services.locks import Refused, lock_character, locked_or_none, update_character
 from gmtools.services.mistakes import undo_last_change, void_roll
 from gmtools.services.players import regenerate_player_link, reveal
-from gmtools.services.rolls import contest, logged_request, rebuild, record_roll, request_args, request_doc
+from gmtools.services.rolls import record_roll
 from gmtools.services.scene_aspects import add_scene_aspect, remove_scene_aspect, set_scene_notes
-from gmtools.services.spending import Database, character_spend, pay
+from gmtools.services.spending import Database, pay
 from gmtools.services.time import (
     change_turn,
     create_extended,
@@ -43,11 +44,11 @@ from gmtools.services.time import (
 )
 
 __all__ = [
-    "NO_NUL", "Database", "Refused", "add_scene_aspect", "adjust", "change_turn", "character_spend",
-    "claim_stunt_reward", "contest", "create_extended", "declare_actions", "end_episode", "end_scene", "flip",
-    "follow_up", "invoke", "join_scene", "leave_scene", "lock_character", "locked_or_none", "log_follow_up",
-    "logged_request", "move_in_order", "pay", "rebuild", "record_roll", "regenerate_player_link",
-    "remove_scene_aspect", "reorder", "request_args", "request_doc", "reveal", "rouse", "set_scene_notes",
-    "start_episode", "start_scene", "start_story", "step", "stop_extended", "toggle", "undo_last_change",
+    "NO_NUL", "Database", "Refused", "add_scene_aspect", "adjust", "change_turn",
+    "claim_stunt_reward", "create_extended", "declare_actions", "end_episode", "end_scene", "flip",
+    "follow_up", "invoke", "join_scene", "leave_scene", "lock_character", "locked_or_none",
+    "move_in_order", "pay", "record_roll", "regenerate_player_link",
+    "remove_scene_aspect", "reorder", "reveal", "rouse", "set_scene_notes",
+    "start_episode", "start_scene", "start_story", "stop_extended", "undo_last_change",
     "update_character", "void_roll", "willpower_reroll",
 ]

@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from django.core.exceptions import ValidationError
 from django.core.validators import ProhibitNullCharactersValidator
 from django.db import transaction
-from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 
 from gmtools import games
@@ -19,25 +15,6 @@ from gmtools.models import (
     ResourceChange,
 )
 from gmtools.services.locks import Refused, lock_character, update_character
-
-# Each game's are its ``TablePlay.adjustments``, mostly made with these two.
-
-def step(field: str, delta: int, low: int | Callable[[Character], int], high: int | Callable[[Character], int],
-         message: str | Promise) -> Callable[[Character], dict[str, Any]]:
-    """A count moved by ``delta`` within [low, high] (either may depend on the character), or refused."""
-    def change(c: Character) -> dict[str, Any]:
-        value = getattr(c, field) + delta
-        lo = low(c) if callable(low) else low
-        hi = high(c) if callable(high) else high
-        if not lo <= value <= hi:
-            raise Refused(message % {"name": c.name})
-        return {field: value}
-    return change
-
-
-def toggle(field: str) -> Callable[[Character], dict[str, Any]]:
-    return lambda c: {field: not getattr(c, field)}
-
 
 NO_NUL = ProhibitNullCharactersValidator()
 

@@ -5,27 +5,28 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils.translation import gettext as _
 
 from gmtools import games
 from gmtools.games.base import CharacterCheck, FollowUp, TablePlay
-from gmtools.live import announce
 from gmtools.models import (
     Aspect,
-    ChangeKind,
     Character,
     Roll,
     RollKind,
 )
+from gmtools.notes import refusal_text
 from gmtools.services.locks import Refused
-from rules.dice import RandomSource
+from gmtools.services.table import TABLE
+from rules.dice import RandomSource, RulesError
 
 #
 # Each game declares its follow-ups (``TablePlay.follow_ups``: V5's Willpower reroll, Fate's
 # invocation, Exalted's stunt reward) and its character checks (``TablePlay.checks``: V5's rouse
 # check); the workflows below find the one asked for, refuse it for a game without it in the
-# words of the game that has it, lock the roll and let the game take it. The named functions
+# words of the game that has it, lock the roll and let the game take it, through the ``Table``
+# (``gmtools.services.table``); the engine's refusals read in the GM's language. The named functions
 # (``willpower_reroll``, ``invoke``, ``claim_stunt_reward``, ``rouse``) are the views' and the
 # tests' ways in.
 
@@ -35,20 +36,6 @@ def _lock_roll(roll_id: int) -> None:
     locks in too), so a follow-up and a void of the same roll queue up; a voided roll is refused."""
     if Roll.objects.select_for_update().filter(pk=roll_id).values_list("voided_at", flat=True).get() is not None:
         raise Refused(_("This roll has been voided: it can no longer be followed up."))
-
-
-def log_follow_up(parent: Roll, kind: str, **fields: Any) -> Roll:
-    """A follow-up entry; it is as secret as the roll it follows (and revealed with it)."""
-    try:
-        with transaction.atomic():  # a savepoint, so a duplicate does not poison the outer transaction
-            child = Roll.objects.create(campaign=parent.campaign, character=parent.character, actor=parent.actor,
-                                        system=parent.system, kind=kind, parent=parent, hidden=parent.hidden,
-                                        secret=parent.secret, revealed_at=parent.revealed_at, scene=parent.scene,
-                                        turn=parent.turn, label_parts=parent.label_parts, **fields)
-    except IntegrityError:
-        raise Refused(_("This roll has already been followed up that way.")) from None
-    announce(parent.campaign_id, ChangeKind.ROLL, roll=child, public=not (child.hidden and child.revealed_at is None))
-    return child
 
 
 def _offer[T: (FollowUp, CharacterCheck)](game: str, kind: str, offers: Callable[[TablePlay], tuple[T, ...]]) -> T:
@@ -69,7 +56,10 @@ def follow_up(parent: Roll, kind: str, rng: RandomSource | None = None, **choice
     if not offer.applies(parent):
         raise Refused(offer.refusal)
     _lock_roll(parent.pk)
-    return offer.take(parent, rng, **choice)
+    try:
+        return offer.take(TABLE, parent, rng, **choice)
+    except RulesError as error:
+        raise Refused(refusal_text(error)) from None
 
 
 def willpower_reroll(parent: Roll, indices: list[int], rng: RandomSource | None = None) -> Roll:
@@ -90,4 +80,4 @@ def claim_stunt_reward(parent: Roll, choice: str) -> Roll:
 @transaction.atomic
 def rouse(character: Character, rng: RandomSource | None = None) -> Roll:
     """V5: a rouse check (``gmtools.games.v5.table``)."""
-    return _offer(character.game, RollKind.ROUSE, lambda play: play.checks).take(character, rng)
+    return _offer(character.game, RollKind.ROUSE, lambda play: play.checks).take(TABLE, character, rng)

@@ -4,13 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from gmtools.games.base import Refused as Refused  # the games raise it too
 from gmtools.models import (
     Character,
 )
-
-
-class Refused(Exception):
-    """The action cannot be done as asked; the message says why, for the GM."""
 
 
 def lock_character(character_id: int) -> Character:

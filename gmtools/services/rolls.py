@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from django.db import transaction
@@ -10,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from gmtools import games
 from gmtools.composer import Composition
-from gmtools.games.base import TablePlay
+from gmtools.games.base import TablePlay, contest, rebuild, request_doc
 from gmtools.live import announce
 from gmtools.luck import stored
 from gmtools.models import (
@@ -25,31 +24,8 @@ from gmtools.models import (
 from gmtools.notes import refusal_text
 from gmtools.services.locks import Refused, lock_character
 from gmtools.services.spending import pay
+from gmtools.services.table import TABLE
 from rules.dice import RandomSource, RulesError
-
-
-def request_doc(request: Any) -> dict[str, Any]:
-    """A rules request as JSON-ready arguments; ``rebuild`` turns them back into the request."""
-    return dataclasses.asdict(request)
-
-
-def logged_request(roll: Roll) -> dict[str, Any]:
-    """The arguments of the rules request a logged entry was rolled with (the composer's shortcut aside)."""
-    return request_args(roll.request)
-
-
-def request_args(stored: dict[str, Any]) -> dict[str, Any]:
-    """The arguments of a rules request from an entry's stored ``request`` (the shortcut aside)."""
-    return {k: v for k, v in stored.items() if k != "shortcut"}
-
-
-def rebuild(system: str, doc: dict[str, Any]) -> Any:
-    return games.get(system).engine.Request(**{**doc, "modifiers": tuple(doc.get("modifiers", ()))})
-
-
-def contest(net: int) -> dict[str, Any]:
-    """A contest's summary in the log: the first side's net and who won."""
-    return {"net": net, "winner": "first" if net > 0 else "second" if net < 0 else "tie"}
 
 
 def _opposed(game: str, first: Any, second: Any, handicap: tuple[int, int] = (0, 0)) -> dict[str, Any]:
@@ -126,7 +102,7 @@ def record_roll(campaign: Campaign, comp: Composition, rng: RandomSource | None 
         lock_character(comp.character.pk)  # one roll of a character at a time: budgets and spends stay exact
     scene, turn = _check_turn(comp)
     play = games.get(comp.game).at_table
-    paid = [pay(spend) for spend in comp.spends]
+    paid = [pay(TABLE, spend) for spend in comp.spends]
     try:
         main, extra = _roll_main(campaign, comp, play, rng)
         document: dict[str, Any] = {"main": main.as_json(), **extra}
@@ -142,7 +118,7 @@ def record_roll(campaign: Campaign, comp: Composition, rng: RandomSource | None 
         if comp.team_names:
             document["helpers"] = list(comp.team_names)
         if play.logged is not None:
-            document.update(play.logged(campaign, scene, comp, main, document))
+            document.update(play.logged(TABLE, campaign, scene, comp, main, document))
         if comp.notes:
             document["turn_notes"] = list(comp.notes)
         if comp.extended is not None:

@@ -2,47 +2,27 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from typing import Any
 
 from gmtools import games
 from gmtools.composer import Spend
-from gmtools.games.base import Ledger, SpendKind, spend_label
+from gmtools.games.base import Table
 from gmtools.models import (
     Aspect,
     Character,
-    Roll,
     Scene,
 )
 from gmtools.services.locks import lock_character, locked_or_none, update_character
 
 
-def pay(spend: Spend) -> dict[str, Any]:
-    """Pay one spend, as the character's game pays that kind; what the log records of it (a Fate
-    boost used up records what it was, so that voiding the roll can put it back)."""
+def pay(table: Table, spend: Spend) -> dict[str, Any]:
+    """Pay one spend, as the character's game pays that kind (through ``table``); what the log
+    records of it (a Fate boost used up records what it was, so that voiding the roll can put it back)."""
     character = lock_character(spend.character_id)
     kind = games.get(character.game).at_table.spends.get(spend.what)
     if kind is None or kind.pay is None:  # pragma: no cover - the composer only makes the game's kinds
         raise ValueError(spend.what)
-    return {**spend.as_json(), **kind.pay(character, spend)}
-
-
-def character_spend(give_back: Callable[[Character, dict[str, Any]], dict[str, Any]],
-                    pay: Callable[[Character], dict[str, Any]] | None = None,
-                    words: Callable[[Mapping[str, Any]], str] = spend_label) -> SpendKind:
-    """A spend of the paying character's own resource: ``pay`` says what the character's fields
-    become (or raises ``Refused``: none left), ``give_back`` what they become again when the
-    entry is voided (each within the sheet's bounds; a character deleted since gets nothing)."""
-    def paid(character: Character, spend: Spend) -> dict[str, Any]:
-        update_character(character, **pay(character))
-        return {}
-
-    def given_back(entry: Roll, spend: dict[str, Any], ledger: Ledger) -> None:
-        character = ledger.character(spend.get("character") or entry.character_id)
-        if character is not None:
-            ledger.update(character, **give_back(character, spend))
-
-    return SpendKind(pay=paid if pay is not None else None, give_back=given_back, words=words)
+    return {**spend.as_json(), **kind.pay(table, character, spend)}
 
 
 class Database:

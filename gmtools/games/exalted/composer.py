@@ -14,10 +14,10 @@ from rules import exalted as engine
 from rules.dice import RulesError
 
 from gmtools.composer import ComposerForm, ComposerPart, Composition, Draft, SheetPool, Spend
-from gmtools.games.exalted import TERMS
+from gmtools.games.base import refusal_line
+from gmtools.games.exalted import REFUSAL_TEXTS, TERMS
 from gmtools.games.exalted.odds import panel
 from gmtools.models import Character, Roll, Scene, TurnDeclaration
-from gmtools.notes import refusal_text
 
 FIELDS = {
     "stunt": forms.TypedChoiceField(choices=[(n, str(n)) for n in range(4)], coerce=int, initial=0,
@@ -108,7 +108,7 @@ def compose(draft: Draft) -> Composition:
         try:
             engine.automatic_success(request, stressful=bool(scene is not None and scene.combat))
         except RulesError as refusal:
-            calm_note = refusal_text(refusal)
+            calm_note = refusal_line(REFUSAL_TEXTS, refusal)
     opponent = draft.opponent()
     handicap = data.get("handicap") or 0
     if handicap and opponent is None:

@@ -1,7 +1,8 @@
 """Exalted 2e at the table: its automatic success, contests with successes taken away, Willpower
 spent on a roll, stunt rewards, the character card's one-click changes and its declared actions.
 
-Imported when first asked (``GameSystem.at_table``): it uses the models and ``gmtools.services``.
+Imported when first asked (``GameSystem.at_table``): it uses the models. It calls back into the
+table only through the ``Table`` each callback is handed.
 """
 
 from __future__ import annotations
@@ -12,13 +13,12 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from gmtools.games.base import D10, AdjustmentWords, FollowUp, Ledger, Spent, TablePlay
+from gmtools.games.base import (
+    D10, AdjustmentWords, FollowUp, Ledger, Refused, Spent, Table, TablePlay, character_spend, contest,
+    logged_request, rebuild, request_args, step,
+)
 from gmtools.games.exalted import TERMS
 from gmtools.models import Character, Roll, RollKind
-from gmtools.services import (
-    Refused, character_spend, contest, lock_character, log_follow_up, logged_request, rebuild, request_args, step,
-    update_character,
-)
 from rules import exalted
 from rules.dice import RandomSource
 from rules.luck import Luck
@@ -59,14 +59,14 @@ def opposed(first: exalted.Result, second: exalted.Result, handicap: tuple[int, 
 
 # --- the stunt reward -------------------------------------------------------------------------
 
-def _stunt_reward(parent: Roll, rng: RandomSource | None, choice: str) -> Roll:
+def _stunt_reward(table: Table, parent: Roll, rng: RandomSource | None, choice: str) -> Roll:
     """After a successful stunted roll, regain motes (1 per stunt die) or 1 Willpower (2–3 dice)."""
-    request = rebuild(parent.system, logged_request(parent))
+    request = rebuild(exalted, logged_request(parent))
     result = exalted.resolve(request, parent.main["faces"]) if parent.main["faces"] else exalted.automatic_success(request)
     options = {("willpower" if r.willpower else "motes"): r for r in exalted.stunt_rewards(result)}
     if choice not in options:
         raise Refused(_("That reward is not on offer for this roll."))
-    character = lock_character(parent.character_id)
+    character = table.lock(parent.character_id)
     reward = options[choice]
     if reward.willpower and character.exalted_willpower_temporary >= character.exalted_willpower:
         raise Refused(_("%(name)s's temporary Willpower is already at its permanent rating: take the motes.")
@@ -80,9 +80,9 @@ def _stunt_reward(parent: Roll, rng: RandomSource | None, choice: str) -> Roll:
         field, value = "exalted_motes", min(character.exalted_motes_max, character.exalted_motes + reward.motes)
     # What was really regained (a nearly full pool takes less), so that voiding takes back exactly that.
     regained = {field: value - getattr(character, field)}
-    update_character(character, **{field: value})
-    return log_follow_up(parent, RollKind.REWARD, label=parent.label, request=parent.request,
-                         result={"reward": reward.as_json(), "regained": regained}, outcome=choice, spends=[])
+    table.update(character, **{field: value})
+    return table.log_follow_up(parent, RollKind.REWARD, label=parent.label, request=parent.request,
+                               result={"reward": reward.as_json(), "regained": regained}, outcome=choice, spends=[])
 
 
 def take_back(entry: Roll, ledger: Ledger) -> None:
@@ -126,7 +126,7 @@ def stored_luck(entry: Mapping[str, Any], state: dict[str, Any]) -> Luck | None:
     main = entry["result"].get("main", {})
     if entry["kind"] != RollKind.ROLL or main.get("automatic") or not main.get("faces"):
         return None
-    request = rebuild(exalted.SYSTEM, request_args(entry["request"]))
+    request = rebuild(exalted, request_args(entry["request"]))
     return exalted.luck(request, exalted.resolve(request, main["faces"]))
 
 

@@ -4,7 +4,9 @@ one-click changes (fate points, stress, consequences).
 
 Which aspects are in play and what one roll may invoke are ``gmtools.aspects``' rules; the
 writes they lead to are here, each in the transaction of the workflow that calls it.
-Imported when first asked (``GameSystem.at_table``): it uses the models and ``gmtools.services``.
+Imported when first asked (``GameSystem.at_table``): it uses the models. It calls back into the
+table (paying, logging, telling the viewers of another character's card) only through the ``Table``
+each callback is handed.
 """
 
 from __future__ import annotations
@@ -20,14 +22,11 @@ from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from gmtools import aspects
 from gmtools.composer import Composition, Spend
-from gmtools.games.base import AdjustmentWords, Die, FollowUp, Ledger, Spent, SpendKind, TablePlay
-from gmtools.live import announce
-from gmtools.luck import stored
-from gmtools.models import CHARACTER_BOUNDS, Aspect, Campaign, ChangeKind, Character, Roll, RollKind, Scene
-from gmtools.services import (
-    Refused, character_spend, contest, log_follow_up, logged_request, pay, rebuild, request_args, request_doc, step,
-    toggle,
+from gmtools.games.base import (
+    AdjustmentWords, Die, FollowUp, Ledger, Refused, Spent, SpendKind, Table, TablePlay, character_spend, contest,
+    logged_request, rebuild, request_args, request_doc, step, toggle,
 )
+from gmtools.models import CHARACTER_BOUNDS, Aspect, Campaign, Character, Roll, RollKind, Scene
 from rules import fate
 from rules.dice import RandomSource
 from rules.fairness import FATE_DIE
@@ -110,7 +109,7 @@ def stored_luck(entry: Mapping[str, Any], state: dict[str, Any]) -> Luck | None:
     deck = _replayed_deck(result, state)
     if not _rerolled(entry["kind"], result):
         return None
-    request = rebuild(fate.SYSTEM, request_args(entry["request"]))
+    request = rebuild(fate, request_args(entry["request"]))
     return fate.luck(request, fate.resolve(request, result["main"]["faces"]), deck)
 
 
@@ -149,7 +148,7 @@ def _start_advantage(campaign: Campaign, scene: Scene | None, comp: Composition)
             "aspect": known.pk if known else None, "free": 0, "boost": False}
 
 
-def _advance_advantage(campaign_id: int, roller_id: int | None, state: dict[str, Any],
+def _advance_advantage(table: Table, campaign_id: int, roller_id: int | None, state: dict[str, Any],
                        effect: dict[str, Any]) -> dict[str, Any]:
     """Bring a Create an advantage up to what its latest result gives (only ever up: see gmtools.aspects)."""
     now = aspects.grant(effect, state["known"])
@@ -167,11 +166,11 @@ def _advance_advantage(campaign_id: int, roller_id: int | None, state: dict[str,
         state = {**state, "aspect": made.pk}
     if state["on"] not in (None, roller_id):
         # Its card shows the new aspect (the roller's card and the scene are redrawn with the roll).
-        announce(campaign_id, ChangeKind.CHARACTER, character=Character(pk=state["on"], campaign_id=campaign_id))
+        table.character_changed(Character(pk=state["on"], campaign_id=campaign_id))
     return {**state, "free": now.free, "boost": now.boost}
 
 
-def logged(campaign: Campaign, scene: Scene | None, comp: Composition, main: fate.Result,
+def logged(table: Table, campaign: Campaign, scene: Scene | None, comp: Composition, main: fate.Result,
            document: dict[str, Any]) -> dict[str, Any]:
     """What a roll's entry adds: its action's effect, the aspects it invoked, the advantage it created."""
     opponent_total = document["opponent"]["total"] if comp.opponent is not None else None
@@ -181,7 +180,7 @@ def logged(campaign: Campaign, scene: Scene | None, comp: Composition, main: fat
     if invoked := aspects.invocations(spend.as_json() for spend in comp.spends):
         added["invoked"] = invoked  # the aspects invoked on this roll so far (its follow-ups add theirs)
     if advantage is not None:
-        added["advantage"] = _advance_advantage(campaign.pk, getattr(comp.character, "pk", None), advantage,
+        added["advantage"] = _advance_advantage(table, campaign.pk, getattr(comp.character, "pk", None), advantage,
                                                 added["effect"])
     return added
 
@@ -211,7 +210,7 @@ def take_back(entry: Roll, ledger: Ledger) -> None:
 # --- what invoking spends: a free invocation, or a fate point --------------------------------
 
 
-def _use_free_invocation(character: Character, spend: Spend) -> dict[str, Any]:
+def _use_free_invocation(table: Table, character: Character, spend: Spend) -> dict[str, Any]:
     """One free invocation of an aspect in play for this character's roll; a boost is gone once used."""
     campaign = character.campaign
     aspect = aspects.in_play(campaign, Scene.objects.current(campaign), character).filter(pk=spend.aspect_id).first()
@@ -224,7 +223,7 @@ def _use_free_invocation(character: Character, spend: Spend) -> dict[str, Any]:
         raise Refused(_("“%(aspect)s” has no free invocation left.") % {"aspect": spend.label})
     if aspect.character_id not in (None, character.pk):
         # Another character's card shows the invocation used (the roller's and the scene's are redrawn with the roll).
-        announce(campaign.pk, ChangeKind.CHARACTER, character=aspect.character)
+        table.character_changed(aspect.character)
     return {"boost": {"text": aspect.text, "scene": aspect.scene_id, "character": aspect.character_id}} if aspect.boost else {}
 
 
@@ -285,7 +284,7 @@ SPENDS = {
 # --- invoking after the roll ------------------------------------------------------------------
 
 
-def _invoke(parent: Roll, rng: RandomSource | None, aspect: Aspect | None, mode: str) -> Roll:
+def _invoke(table: Table, parent: Roll, rng: RandomSource | None, aspect: Aspect | None, mode: str) -> Roll:
     """Invoke an aspect after the roll, for +2 or to reroll all four dice.
 
     A free invocation on the aspect is used first, else a fate point. The new entry's request
@@ -306,8 +305,8 @@ def _invoke(parent: Roll, rng: RandomSource | None, aspect: Aspect | None, mode:
             raise Refused(_("“%(aspect)s” comes from this roll: invoke it on a later roll.") % {"aspect": aspect.text})
         if not aspects.may_invoke_again([i["paid"] for i in earlier if i["aspect"] == aspect.pk], spend.what):
             raise Refused(aspects.twice_refusal(aspect.text))
-    paid = pay(spend)
-    request = rebuild(parent.system, logged_request(parent))
+    paid = table.pay(spend)
+    request = rebuild(fate, logged_request(parent))
     extra: dict[str, Any] = {}
     if mode == "bonus":
         request = dataclasses.replace(request, bonus=request.bonus + fate.INVOKE_BONUS)
@@ -331,10 +330,11 @@ def _invoke(parent: Roll, rng: RandomSource | None, aspect: Aspect | None, mode:
                                          known=bool(advantage and advantage.get("known")))
             if advantage:
                 # An invocation that improves a Create an advantage improves the advantage (gmtools.aspects).
-                document["advantage"] = _advance_advantage(parent.campaign_id, parent.character_id, advantage,
+                document["advantage"] = _advance_advantage(table, parent.campaign_id, parent.character_id, advantage,
                                                            document["effect"])
-    return log_follow_up(parent, RollKind.INVOKE, label=parent.label, request={**request_doc(request), "shortcut": "roll"},
-                         result=document, outcome=str(result.outcome), spends=[paid], luck=stored(rolled))
+    return table.log_follow_up(parent, RollKind.INVOKE, luck=rolled, label=parent.label,
+                               request={**request_doc(request), "shortcut": "roll"}, result=document,
+                               outcome=str(result.outcome), spends=[paid])
 
 
 _INVOCABLE = (RollKind.ROLL, RollKind.INVOKE)

@@ -14,7 +14,8 @@ from gmtools.composer import ComposerPart, Composition, Draft
 from gmtools.games.scifi.odds import panel
 from gmtools.games.scifi.slots import turn_budget
 from gmtools.models import Character, Roll, Scene
-from gmtools.notes import refusal_text
+from gmtools.games.base import refusal_line
+from gmtools.games.scifi import REFUSAL_TEXTS
 
 DIFFICULTIES = (
     ("easy", _("Easy (automatic)")), ("common", _("Common (1)")), ("hard", _("Hard (2)")),
@@ -50,7 +51,7 @@ def _turn(scene: Scene | None, character: Character | None, kind: str, earlier: 
     try:
         budget.take(*(("special", "fire") if kind == "fire" else (kind, None)))
     except RulesError as refusal:
-        reason = refusal_text(refusal)
+        reason = refusal_line(REFUSAL_TEXTS, refusal)
         raise RulesError(gettext("%(name)s cannot: %(reason)s.") % {"name": character.name, "reason": reason}) from None
 
 

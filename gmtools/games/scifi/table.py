@@ -1,7 +1,7 @@
 """The scifi d10 game at the table: how its contests are won, its fumble in an extended action, the
 turn's two action slots, the adventure (On-Rol) switch, and the character card's one-click changes.
 
-Imported when first asked (``GameSystem.at_table``): it uses the models and ``gmtools.services``.
+Imported when first asked (``GameSystem.at_table``): it uses the models.
 """
 
 from __future__ import annotations
@@ -12,9 +12,8 @@ from typing import Any
 from django.utils.translation import gettext_lazy
 
 from gmtools.games.scifi.slots import turn_budget
-from gmtools.games.base import D10, AdjustmentWords, TablePlay
+from gmtools.games.base import D10, AdjustmentWords, TablePlay, contest, rebuild, request_args, step, toggle
 from gmtools.models import Character, Roll, RollKind
-from gmtools.services import contest, rebuild, request_args, step, toggle
 from rules import scifi
 from rules.luck import Luck
 
@@ -54,7 +53,7 @@ def stored_luck(entry: Mapping[str, Any], state: dict[str, Any]) -> Luck | None:
     if entry["kind"] != RollKind.ROLL:
         return None
     main = entry["result"].get("main", {})
-    request = rebuild(scifi.SYSTEM, request_args(entry["request"]))
+    request = rebuild(scifi, request_args(entry["request"]))
     faces = (*main.get("faces", ()), *main.get("explosions", ()))
     return scifi.luck(request, scifi.resolve(request, faces))
 

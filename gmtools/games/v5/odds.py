@@ -10,7 +10,8 @@ from django.utils.translation import gettext as _
 from rules import v5 as engine
 
 from gmtools.composer import Composition
-from gmtools.notes import note_text
+from gmtools.games.base import line_text
+from gmtools.games.v5 import NOTE_TEXTS
 from gmtools.odds import Buy, Chance, OddsPanel, bars
 
 # Said before the roll as the card says it after: a guideline passed, improvised equipment, no Hunger dice.
@@ -19,7 +20,7 @@ _POOL_NOTES = ("modifiers_beyond_guideline", "difficulty_beyond_guideline", "imp
 
 
 def panel(comp: Composition) -> OddsPanel:
-    shown = tuple(note_text(n.as_json()) for n in comp.request.notes() if n.code in _POOL_NOTES)
+    shown = tuple(line_text(NOTE_TEXTS, n.as_json()) for n in comp.request.notes() if n.code in _POOL_NOTES)
     return replace(_chances(comp), pool_notes=shown)
 
 
@@ -27,7 +28,7 @@ def _chances(comp: Composition) -> OddsPanel:
     req = comp.request
     if req.no_equipment:
         return OddsPanel((Chance(_("Win"), 0.0),),
-                         message=note_text({"code": "no_equipment", "text": "impossible without the equipment"}))
+                         message=line_text(NOTE_TEXTS, {"code": "no_equipment", "text": "impossible without the equipment"}))
     if comp.shortcut == "take_half":
         half = req.dice // 2
         return OddsPanel((Chance(_("Win") if half >= req.needed else _("Failure"), 1.0),),

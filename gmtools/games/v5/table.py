@@ -1,7 +1,8 @@
 """Vampire V5 at the table: taking half and the automatic win, Willpower spent on a roll and its
 reroll, the rouse check, and the character card's one-click changes (Hunger, the two trackers).
 
-Imported when first asked (``GameSystem.at_table``): it uses the models and ``gmtools.services``.
+Imported when first asked (``GameSystem.at_table``): it uses the models. It calls back into the
+table only through the ``Table`` each callback is handed.
 """
 
 from __future__ import annotations
@@ -13,17 +14,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from gmtools.composer import Spend
-from gmtools.games.base import D10, AdjustmentWords, CharacterCheck, FollowUp, Spent, TablePlay
-from gmtools.games.v5 import TERMS
-from gmtools.live import announce
-from gmtools.luck import stored
-from gmtools.models import ChangeKind, Character, Roll, RollKind, Scene
-from gmtools.notes import refusal_text
-from gmtools.services import (
-    Refused, character_spend, lock_character, log_follow_up, pay, rebuild, request_args, step, update_character,
+from gmtools.games.base import (
+    D10, AdjustmentWords, CharacterCheck, FollowUp, Refused, Spent, Table, TablePlay, character_spend, rebuild,
+    request_args, step,
 )
+from gmtools.games.v5 import TERMS
+from gmtools.models import Character, Roll, RollKind
 from rules import v5
-from rules.dice import RandomSource, RulesError
+from rules.dice import RandomSource
 from rules.luck import Luck
 
 
@@ -94,26 +92,24 @@ def _request(logged: Mapping[str, Any]) -> v5.Request:
     if doc.get("tracker") and "remorse" not in doc:
         # Logged before Willpower rolls took Hunger dice (issue 11): it rolled none, as a remorse roll does.
         doc = {**doc, "remorse": True}
-    return rebuild(v5.SYSTEM, doc)
+    return rebuild(v5, doc)
 
 
-def _willpower_reroll(parent: Roll, rng: RandomSource | None, indices: list[int]) -> Roll:
-    """Spend 1 Willpower (1 superficial damage) to reroll up to 3 normal dice of a roll."""
+def _willpower_reroll(table: Table, parent: Roll, rng: RandomSource | None, indices: list[int]) -> Roll:
+    """Spend 1 Willpower (1 superficial damage) to reroll up to 3 normal dice of a roll (the engine
+    refuses dice that are not there or more than 3)."""
     request = _request(parent.request)
     main = parent.main
-    try:
-        result = v5.resolve(request, main["faces"], main["hunger_faces"])
-        if main.get("automatic") or parent.request.get("shortcut") != "roll":
-            raise RulesError(_("An automatic win or taking half rolls no dice to reroll."))
-        rerolled = v5.roll_reroll(request, result, indices, rng)
-    except RulesError as error:
-        raise Refused(refusal_text(error)) from None
-    pay(Spend("v5_willpower", parent.character_id))
+    result = v5.resolve(request, main["faces"], main["hunger_faces"])
+    if main.get("automatic") or parent.request.get("shortcut") != "roll":
+        raise Refused(_("An automatic win or taking half rolls no dice to reroll."))
+    rerolled = v5.roll_reroll(request, result, indices, rng)
+    table.pay(Spend("v5_willpower", parent.character_id))
     # A roll of its own, ranked among what the rerolled dice could do beside the kept ones (``v5.luck``).
-    return log_follow_up(parent, RollKind.REROLL, label=parent.label, request=parent.request,
-                         result={"main": rerolled.as_json()}, outcome=str(rerolled.outcome),
-                         spends=[{"what": "v5_willpower", "character": parent.character_id}],
-                         luck=stored(v5.luck(request, rerolled)))
+    return table.log_follow_up(parent, RollKind.REROLL, luck=v5.luck(request, rerolled), label=parent.label,
+                               request=parent.request, result={"main": rerolled.as_json()},
+                               outcome=str(rerolled.outcome),
+                               spends=[{"what": "v5_willpower", "character": parent.character_id}])
 
 
 REROLL = FollowUp(
@@ -128,22 +124,17 @@ REROLL = FollowUp(
 )
 
 
-def _rouse(character: Character, rng: RandomSource | None) -> Roll:
+def _rouse(table: Table, character: Character, rng: RandomSource | None) -> Roll:
     """A rouse check: a failure raises Hunger by 1 (never past 5)."""
-    character = lock_character(character.pk)
+    character = table.lock(character.pk)
     check = v5.roll_rouse(character.v5_hunger, rng)
-    update_character(character, v5_hunger=check.hunger_after)
-    scene = Scene.objects.current(character.campaign)
-    logged = Roll.objects.create(
-        campaign=character.campaign, character=character, actor=character.name, system=character.game,
-        scene=scene, turn=scene.turn if scene else None,
-        kind=RollKind.ROUSE, label=_("Rouse check"), label_parts=["term:rouse_check"], request={"hunger": check.hunger_before},
+    table.update(character, v5_hunger=check.hunger_after)
+    return table.log_check(
+        character, RollKind.ROUSE, luck=v5.rouse_luck(check),
+        label=_("Rouse check"), label_parts=["term:rouse_check"], request={"hunger": check.hunger_before},
         result={"main": check.as_json()}, outcome=str(check.outcome),
         spends=[{"what": "hunger", "amount": check.hunger_after - check.hunger_before}],
-        luck=stored(v5.rouse_luck(check)),
     )
-    announce(character.campaign_id, ChangeKind.ROLL, roll=logged)
-    return logged
 
 
 ROUSE = CharacterCheck(kind=RollKind.ROUSE, take=_rouse,

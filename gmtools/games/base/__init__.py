@@ -18,6 +18,17 @@ from django.utils.translation import ngettext_lazy, pgettext_lazy
 from django.utils.module_loading import import_string
 
 from gmtools.formatting import signed as signed  # the games print numbers with it
+from gmtools.games.base.table import (
+    Refused as Refused,
+    Table as Table,
+    contest as contest,
+    logged_request as logged_request,
+    rebuild as rebuild,
+    request_args as request_args,
+    request_doc as request_doc,
+    step as step,
+    toggle as toggle,
+)
 from gmtools.sheets import StandardTrait
 from rules.dice import RandomSource
 from rules.fairness import D10 as D10_FACES
@@ -34,6 +45,34 @@ Params = Mapping[str, Any]
 # KeyError, ValueError, TypeError or IndexError when they do not fit (gmtools.notes then shows
 # the engine's English text).
 Line = Callable[[Params], str]
+
+
+def line_text(lines: Mapping[str, Line], item: object) -> str:
+    """A note (or an effect) of the engine as its line among ``lines`` says it in the active language:
+    the engine's English ``text`` when no line has its code or its parameters do not fit the line
+    (an entry logged by an older engine, say), so the log always reads."""
+    if not isinstance(item, Mapping):
+        return "" if item is None else str(item)
+    english = str(item.get("text", ""))
+    line = lines.get(str(item.get("code")))
+    if line is None:
+        return english
+    try:
+        return str(line(item))
+    except (KeyError, ValueError, TypeError, IndexError):
+        return english
+
+
+def refusal_line(lines: Mapping[str, Line], error: Exception) -> str:
+    """An engine's refusal (``rules.RulesError``) as its line among ``lines`` says it in the active
+    language; its English message when it has no code, or none of these lines fits."""
+    line = lines.get(getattr(error, "code", ""))
+    if line is None:
+        return str(error)
+    try:
+        return str(line(getattr(error, "params", {})))
+    except (KeyError, ValueError, TypeError):
+        return str(error)
 
 
 def with_text_value(p: Params, name: str, pattern: str, cast: Callable[[str], Any] = int) -> Params:
@@ -244,15 +283,33 @@ def spend_label(spend: Mapping[str, Any]) -> str:
 class SpendKind:
     """One kind of resource a roll spends (``Spend.what``: Exalted's Willpower, a Fate point, ...)."""
 
-    # Pay one for the spend's character (locked): what the log adds to the spend's record; raises
-    # ``services.Refused`` when there is none to spend. None: only ever logged, never paid through
-    # a roll (a rouse check's Hunger).
-    pay: Callable[["Character", "Spend"], dict[str, Any]] | None = None
+    # Pay one for the spend's character (locked), through the table: what the log adds to the
+    # spend's record; raises ``Refused`` when there is none to spend. None: only ever logged, never
+    # paid through a roll (a rouse check's Hunger).
+    pay: Callable[[Table, "Character", "Spend"], dict[str, Any]] | None = None
     # Give one logged spend (its record) of a log entry back (see ``Ledger``).
     give_back: Callable[["Roll", dict[str, Any], Ledger], None]
     # The spend in words, in the viewer's language: never a stored key, nor a label stored in the
     # language the roll was made in ("1 Willpower"); "" leaves it out of the card's "Spent" line.
     words: Callable[[Mapping[str, Any]], str] = spend_label
+
+
+def character_spend(give_back: Callable[["Character", dict[str, Any]], dict[str, Any]],
+                    pay: Callable[["Character"], dict[str, Any]] | None = None,
+                    words: Callable[[Mapping[str, Any]], str] = spend_label) -> SpendKind:
+    """A spend of the paying character's own resource: ``pay`` says what the character's fields
+    become (or raises ``Refused``: none left), ``give_back`` what they become again when the
+    entry is voided (each within the sheet's bounds; a character deleted since gets nothing)."""
+    def paid(table: Table, character: "Character", spend: "Spend") -> dict[str, Any]:
+        table.update(character, **pay(character))
+        return {}
+
+    def given_back(entry: "Roll", spend: dict[str, Any], ledger: Ledger) -> None:
+        character = ledger.character(spend.get("character") or entry.character_id)
+        if character is not None:
+            ledger.update(character, **give_back(character, spend))
+
+    return SpendKind(pay=paid if pay is not None else None, give_back=given_back, words=words)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -269,9 +326,9 @@ class FollowUp:
     offered: Callable[["Roll"], bool]
     # Which rolls it may follow at all; the others are refused with ``refusal``.
     applies: Callable[["Roll"], bool]
-    # Do it, once the roll is locked, in the caller's transaction: (the roll, the random source, the
-    # form's fields as keywords) -> the new entry. It pays what it spends (``services.pay``) and logs
-    # the entry (``services.log_follow_up``), or raises ``services.Refused``.
+    # Do it, once the roll is locked, in the caller's transaction: (the table, the roll, the random
+    # source, the form's fields as keywords) -> the new entry. It pays what it spends (``Table.pay``)
+    # and logs the entry (``Table.log_follow_up``), or raises ``Refused``.
     take: Callable[..., "Roll"]
     # Why a roll it cannot follow is refused, in the words of its game (also for another game's roll).
     refusal: Promise
@@ -282,8 +339,8 @@ class CharacterCheck:
     """A roll made from a character's card rather than the composer (V5's rouse check)."""
 
     kind: str  # the log entry's kind (``RollKind``)
-    # Lock the character, roll, pay and log it, in the caller's transaction: the new entry.
-    take: Callable[["Character", RandomSource | None], "Roll"]
+    # Lock the character, roll, pay and log it through the table, in the caller's transaction: the new entry.
+    take: Callable[[Table, "Character", RandomSource | None], "Roll"]
     # Why a character of a game without it is refused, in the words of its game.
     refusal: Promise
 
@@ -348,13 +405,13 @@ class TablePlay:
     # deck): (campaign id, request, random source) -> (result, what the log adds). Runs in the
     # roll's transaction (it may lock the campaign). None: the engine's ``roll``.
     roll: Callable[[int, Any, RandomSource | None], tuple[Any, dict[str, Any]]] | None = None
-    # A contest's summary (``{"net", "winner", ...}``, see ``services.contest``) from both sides'
+    # A contest's summary (``{"net", "winner", ...}``, see ``contest``) from both sides'
     # results and the successes taken from each first (Exalted's handicap). None: the difference of
     # the ``judged_field``s.
     opposed: Callable[[Any, Any, tuple[int, int]], dict[str, Any]] | None = None
     # What the game adds to a roll's log entry once rolled (Fate: its action's effect, the aspects
-    # invoked, the advantage created): (campaign, scene, composition, result, document so far).
-    logged: Callable[["Campaign", "Scene | None", "Composition", Any, dict[str, Any]], dict[str, Any]] | None = None
+    # invoked, the advantage created): (the table, campaign, scene, composition, result, document so far).
+    logged: Callable[[Table, "Campaign", "Scene | None", "Composition", Any, dict[str, Any]], dict[str, Any]] | None = None
     # The turn's action every roll logs, for a game whose composer's ``action`` is something else
     # (Fate's four actions are no budget slots). None: the composition's own.
     logged_action: str | None = None
@@ -372,7 +429,7 @@ class TablePlay:
     follow_ups: tuple[FollowUp, ...] = ()
     checks: tuple[CharacterCheck, ...] = ()
     # The character card's one-click changes (spend, regain, damage, heal...), by action: the
-    # fields to write on the (locked) character, or ``services.Refused``.
+    # fields to write on the (locked) character, or ``Refused``.
     adjustments: Mapping[str, Callable[["Character"], dict[str, Any]]] = field(default_factory=dict)
     # ... and those that take a text the GM types (Fate's consequences).
     text_adjustments: Mapping[str, Callable[["Character", str], dict[str, Any]]] = field(default_factory=dict)

@@ -1,0 +1,57 @@
+"""The ``Table`` the workflows hand each game's callbacks (``gmtools.games.base.Table``): locking
+and writing characters, paying, logging entries and telling the viewers, in the caller's transaction."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from gmtools.composer import Spend
+from gmtools.live import announce
+from gmtools.luck import stored
+from gmtools.models import ChangeKind, Character, Roll, Scene
+from gmtools.services.locks import Refused, lock_character, update_character
+from gmtools.services.spending import pay
+from rules.luck import Luck
+
+
+class LiveTable:
+    """The table of the database and the live log (``gmtools.live``)."""
+
+    def lock(self, character_id: int) -> Character:
+        return lock_character(character_id)
+
+    def update(self, character: Character, **fields: Any) -> None:
+        update_character(character, **fields)
+
+    def pay(self, spend: Spend) -> dict[str, Any]:
+        return pay(self, spend)
+
+    def log_follow_up(self, parent: Roll, kind: str, *, luck: Luck | None = None, **fields: Any) -> Roll:
+        try:
+            with transaction.atomic():  # a savepoint, so a duplicate does not poison the outer transaction
+                child = Roll.objects.create(campaign=parent.campaign, character=parent.character, actor=parent.actor,
+                                            system=parent.system, kind=kind, parent=parent, hidden=parent.hidden,
+                                            secret=parent.secret, revealed_at=parent.revealed_at, scene=parent.scene,
+                                            turn=parent.turn, label_parts=parent.label_parts, luck=stored(luck),
+                                            **fields)
+        except IntegrityError:
+            raise Refused(_("This roll has already been followed up that way.")) from None
+        announce(parent.campaign_id, ChangeKind.ROLL, roll=child, public=not (child.hidden and child.revealed_at is None))
+        return child
+
+    def log_check(self, character: Character, kind: str, *, luck: Luck | None = None, **fields: Any) -> Roll:
+        scene = Scene.objects.current(character.campaign)
+        logged = Roll.objects.create(campaign=character.campaign, character=character, actor=character.name,
+                                     system=character.game, scene=scene, turn=scene.turn if scene else None,
+                                     kind=kind, luck=stored(luck), **fields)
+        announce(character.campaign_id, ChangeKind.ROLL, roll=logged)
+        return logged
+
+    def character_changed(self, character: Character) -> None:
+        announce(character.campaign_id, ChangeKind.CHARACTER, character=character)
+
+
+TABLE = LiveTable()
