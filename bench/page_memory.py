@@ -76,7 +76,8 @@ def run(clicks: int) -> None:
     first = rss_mb()
     print(f"first view: page {size / 1e6:.1f} MB (UTF-8), RSS {first:.0f} MB")
     # Hunger up, then down, and so on: every click is a real change (never refused at 0 or 5).
-    up = character.v5_hunger < 5
+    # Hunger: on the character's row of Vampire's own table (before issue 21, a column of every character).
+    up = (character.resources.hunger if hasattr(type(character), "resources") else character.v5_hunger) < 5
     for click in range(1, clicks + 1):
         response = client.post(adjust, {"action": "hunger-up" if up else "hunger-down"})
         assert response.status_code == 200, (response.status_code, response.content[:300])

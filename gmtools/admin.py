@@ -1,8 +1,8 @@
 """The admin, where staff edit campaigns and full character sheets.
 
 A character's traits are shown as one inline per category of its game (Attributes, Abilities, ...)
-and its resources as one fieldset for its game, so a Vampire sheet never shows Essence; a campaign
-shows its game's own state the same way. The fieldsets, their derived values and whether the
+and its resources as one inline of its game's own table, so a Vampire sheet never shows Essence; a
+campaign shows its game's own state the same way. The fieldsets, their derived values and whether the
 game's characters have aspects are the game's (``gmtools.games``). All of it needs the game, which
 comes from the campaign: the add page therefore asks for the basics only and continues to the
 change page, where the new character already has its game's standard sheet.
@@ -12,6 +12,7 @@ import io
 import re
 import zipfile
 from collections import Counter
+from functools import cache
 from typing import Any
 
 from django import forms
@@ -29,8 +30,9 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from gmtools import backup, games
+from gmtools.games.base import Columns
 from gmtools.live import announce
-from gmtools.models import Aspect, Campaign, ChangeKind, Character, PerGame, Trait
+from gmtools.models import Aspect, Campaign, ChangeKind, Character, Trait
 from gmtools.sheets import AspectKind, TraitCategory
 
 BOTH_LOCATIONS = [admin.ActionLocation.CHANGE_LIST, admin.ActionLocation.CHANGE_FORM]
@@ -155,6 +157,17 @@ class AspectInline(admin.TabularInline):
     fields = ["kind", "text", "free_invocations"]
 
 
+@cache
+def game_row_inline(columns: Columns) -> type[admin.StackedInline]:
+    """A game's row of a character (its resources) or of a campaign (its state), in the game's
+    fieldset: one, made with its character (campaign), never deleted; its derived values read-only."""
+    return type(f"{columns.model.__name__}Inline", (admin.StackedInline,), {
+        "model": columns.model, "can_delete": False, "extra": 0, "min_num": 1, "max_num": 1,
+        "verbose_name": columns.title, "verbose_name_plural": columns.title,
+        "fieldsets": [(None, {"fields": columns.rows})], "readonly_fields": columns.derived,
+    })
+
+
 @admin.display(description=_("game"), ordering="campaign__game")
 def character_game(character: Character) -> str:
     return character.campaign.get_game_display()
@@ -168,23 +181,7 @@ class CharacterAdmin(admin.ModelAdmin):
     search_fields = ["name", "player"]
     actions = ["duplicate"]
 
-    BASIC_FIELDS = ("campaign", ("name", "kind"), ("player", "concept"), "notes")
-    # Each game's resources, as (title, rows): a row may show a derived value (Vampire's tracker boxes,
-    # the scifi distances), which is read-only.
-    RESOURCE_FIELDSETS = PerGame(lambda system: (system.resources.title, system.resources.rows))
-    # Every game's derived values (functions of the character), read-only on a sheet.
-    DERIVED_FIELDS = tuple(value for system in games.systems() for value in system.resources.derived)
-
-    def get_fieldsets(self, request: HttpRequest, obj: Character | None = None) -> list:
-        fieldsets = [(None, {"fields": self.BASIC_FIELDS})]
-        if obj is not None:
-            title, rows = self.RESOURCE_FIELDSETS[obj.game]
-            if rows:
-                fieldsets.append((title, {"fields": rows}))
-        return fieldsets
-
-    def get_readonly_fields(self, request: HttpRequest, obj: Character | None = None) -> tuple:
-        return self.DERIVED_FIELDS if obj is not None else ()
+    fields = ("campaign", ("name", "kind"), ("player", "concept"), "notes")
 
     def get_form(self, request: HttpRequest, obj: Character | None = None, change: bool = False, **kwargs) -> type:
         form = super().get_form(request, obj, change=change, **kwargs)
@@ -197,10 +194,12 @@ class CharacterAdmin(admin.ModelAdmin):
     def get_inlines(self, request: HttpRequest, obj: Character | None) -> list[type[admin.options.InlineModelAdmin]]:
         if obj is None:
             return []
+        system = games.get(obj.game)
         inlines: list[type[admin.options.InlineModelAdmin]] = [
-            TRAIT_INLINES[category] for category in games.get(obj.game).categories
+            *([game_row_inline(system.resources)] if system.resources.model else []),
+            *(TRAIT_INLINES[category] for category in system.categories),
         ]
-        if games.get(obj.game).sheet.aspects:
+        if system.sheet.aspects:
             inlines.append(AspectInline)
         return inlines
 
@@ -275,18 +274,14 @@ class CampaignAdmin(admin.ModelAdmin):
     def get_queryset(self, request: HttpRequest) -> QuerySet[Campaign]:
         return super().get_queryset(request).select_related("gm").annotate(character_count=Count("characters"))
 
-    def get_fieldsets(self, request: HttpRequest, obj: Campaign | None = None) -> list:
-        fieldsets = [(None, {"fields": ("name", "game", "gm")})]
+    fields = ("name", "game", "gm")
+
+    def get_inlines(self, request: HttpRequest, obj: Campaign | None) -> list[type[admin.options.InlineModelAdmin]]:
         state = games.get(obj.game).state if obj is not None else None
-        if state is not None and state.rows:
-            fieldsets.append((state.title, {"fields": state.rows}))
-        return fieldsets
+        return [game_row_inline(state)] if state is not None and state.model is not None else []
 
     def get_readonly_fields(self, request: HttpRequest, obj: Campaign | None = None) -> tuple:
-        if obj is None:
-            return ()
-        derived = games.get(obj.game).state.derived  # Fate's cards left
-        return ("game", *derived) if obj.characters.exists() else derived
+        return ("game",) if obj is not None and obj.characters.exists() else ()
 
     def get_changeform_initial_data(self, request: HttpRequest) -> dict:
         return {"gm": request.user.pk, **super().get_changeform_initial_data(request)}

@@ -32,8 +32,9 @@ saved roll its traits: ``ROLL_JSON_REFS``, ``SAVED_ROLL_JSON_REFS``) are written
 and become the new rows' ids on import; one that names a row gone since is written null. Who
 voided a roll is a username, kept where the importing server has that user and null where not.
 Times are ISO 8601 with their offset. Rows keep their order, so the log and the turn order read
-as they did. Only the fields of the campaign's own game are written (``Campaign.STATE_FIELDS``,
-``Character.RESOURCE_FIELDS``). Not in the file: the player link (an import gets a new one, so a
+as they did. Only the columns of the campaign's own game are written (its ``state`` and each
+character's ``resources``, in tables of the game's own), each by its public name (``v5_hunger``:
+``gmtools.games.base.models``), in a one-click change's ``before`` and ``after`` too. Not in the file: the player link (an import gets a new one, so a
 backup opens nothing), whether the campaign was a demo (``Campaign.demo``, this server's), and the
 live streams' log of changes (``Change``: what each open page has drawn, meaningless elsewhere;
 an imported table starts with none and its pages start from there).
@@ -69,6 +70,7 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
 from gmtools import bulk, games
+from gmtools.games.base import Columns
 from gmtools.models import (
     Aspect,
     Campaign,
@@ -168,7 +170,8 @@ class BackupError(Exception):
 def export_campaign(campaign: Campaign) -> dict[str, Any]:
     """The whole campaign as a document (module docstring), read in a constant number of queries."""
     saved = Prefetch("saved_rolls", queryset=SavedRoll.objects.order_by("id"))
-    characters = list(campaign.characters.order_by("id").prefetch_related("traits", "aspects", saved))
+    characters = list(campaign.characters.with_resources(campaign.game).order_by("id")
+                      .prefetch_related("traits", "aspects", saved))
     stories = list(Story.objects.filter(campaign=campaign).order_by("id"))
     episodes = list(Episode.objects.filter(story__campaign=campaign).order_by("id"))
     scenes = list(Scene.objects.filter(episode__story__campaign=campaign).order_by("id").prefetch_related(
@@ -178,6 +181,7 @@ def export_campaign(campaign: Campaign) -> dict[str, Any]:
     actions = list(ExtendedAction.objects.filter(campaign=campaign).order_by("id"))
     rolls = list(Roll.objects.filter(campaign=campaign).order_by("id").select_related("voided_by"))
     changes = ResourceChange.objects.filter(campaign=campaign).order_by("id")
+    resources = games.get(campaign.game).resources
 
     places: dict[str, dict[int, Any]] = {
         "characters": _positions(characters), "stories": _positions(stories), "episodes": _positions(episodes),
@@ -219,7 +223,7 @@ def export_campaign(campaign: Campaign) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "version": VERSION,
-        "campaign": _values(campaign, ("name", "game", *Campaign.STATE_FIELDS[campaign.game])),
+        "campaign": {**_values(campaign, ("name", "game")), **_public(games.get(campaign.game).state, campaign.state)},
         "characters": [character(row) for row in characters],
         "stories": [_values(row, STORY_FIELDS) for row in stories],
         "episodes": [{"story": at("stories", row.story_id), **_values(row, EPISODE_FIELDS)} for row in episodes],
@@ -227,7 +231,8 @@ def export_campaign(campaign: Campaign) -> dict[str, Any]:
         "extended_actions": [{"scene": at("scenes", row.scene_id), "character": at("characters", row.character_id),
                               **_values(row, EXTENDED_FIELDS)} for row in actions],
         "rolls": [roll(row) for row in rolls],
-        "resource_changes": [{"character": at("characters", row.character_id), **_values(row, RESOURCE_CHANGE_FIELDS)}
+        "resource_changes": [{"character": at("characters", row.character_id), **_values(row, RESOURCE_CHANGE_FIELDS),
+                              **{side: _public_keys(resources, getattr(row, side)) for side in ("before", "after")}}
                              for row in changes],
     }
 
@@ -236,10 +241,21 @@ def export_character(character: Character) -> dict[str, Any]:
     """A character's row, resources, traits and own aspects, as the file writes them."""
     return {
         **_values(character, CHARACTER_FIELDS),
-        "resources": _values(character, Character.RESOURCE_FIELDS[character.game]),
+        "resources": _public(games.get(character.game).resources, character.resources),
         "traits": [_values(trait, TRAIT_FIELDS) for trait in character.traits.all()],
         "aspects": [_values(aspect, ASPECT_FIELDS) for aspect in _own(character)],
     }
+
+
+def _public(columns: Columns, row: models.Model | None) -> dict[str, Any]:
+    """A row of a game's table (a character's resources, a campaign's state) as the file writes it:
+    each column by its public name."""
+    return {columns.public(name): value for name, value in _values(row, columns.fields).items()} if row else {}
+
+
+def _public_keys(columns: Columns, values: dict[str, Any]) -> dict[str, Any]:
+    """A one-click change's columns (its ``before`` or ``after``) by their public names."""
+    return {columns.public(name): value for name, value in values.items()}
 
 
 def _own(character: Character) -> list[Aspect]:
@@ -391,13 +407,20 @@ def import_campaign(document: Any, gm: AbstractBaseUser, name: str = "") -> Camp
     tables = {key: _list(document.get(key, []), key) for key in TABLES}
     _check_counts(characters, tables)
     with _one_transaction():
-        campaign = _build(Campaign, campaign_data, ("name", "game", *Campaign.STATE_FIELDS[game]), "campaign", gm=gm)
+        state = games.get(game).state
+        _reject_unknown(campaign_data, ("name", "game", *state.public_fields), "campaign")
+        campaign = _build(Campaign, {k: v for k, v in campaign_data.items() if k in ("name", "game")}, ("name", "game"),
+                          "campaign", gm=gm)
         if name:
             campaign.name = name
+        _columns_in(state, campaign.state, {k: v for k, v in campaign_data.items() if k in state.public_fields},
+                    "campaign")
         try:
             campaign.full_clean()
+            if campaign.state is not None:
+                campaign.state.full_clean(exclude=["campaign"])
         except ValidationError as error:
-            raise BackupError(f"campaign: {bulk.describe(error)}") from None
+            raise BackupError(f"campaign: {bulk.describe(error, _names(state))}") from None
         campaign.save()
         writer = _Writer(campaign)
         writer.characters(list(enumerate(characters)))
@@ -484,6 +507,7 @@ class _Writer:
     def __init__(self, campaign: Campaign, left_out: set[int] = frozenset()) -> None:
         self.campaign = campaign
         self.game = campaign.game
+        self.columns = games.get(self.game).resources
         # The new rows' ids by their place in the file (an aspect's place is its path).
         self.ids: dict[str, dict[Any, int]] = {table: {} for table in ("characters", "aspects", *TABLES)}
         self.left_out = left_out  # characters of the file not imported (the GM's import of one)
@@ -497,11 +521,9 @@ class _Writer:
             row = _object(row, where)
             _reject_unknown(row, (*CHARACTER_FIELDS, "resources", "traits", "aspects", "saved_rolls"), where)
             resources = _object(row.get("resources", {}), f"{where}.resources")
-            _reject_unknown(resources, Character.RESOURCE_FIELDS[self.game], f"{where}.resources")
             character = _build(Character, {k: v for k, v in row.items() if k in CHARACTER_FIELDS}, CHARACTER_FIELDS,
                                where, campaign=self.campaign)
-            for field, value in resources.items():
-                setattr(character, field, _typed(Character, field, value, f"{where}.resources"))
+            _columns_in(self.columns, character.resources, resources, f"{where}.resources")
             built.append((where, character))
         made = _created(Character, built, exclude=("campaign",))
         self.ids["characters"].update(zip((position for position, _row in rows), (c.pk for c in made), strict=True))
@@ -514,7 +536,7 @@ class _Writer:
         traits = [(position, (place, _build(Trait, item, TRAIT_FIELDS, place, character=character)))
                   for position, place, character, item in each("traits")]
         _created(Trait, [trait for _position, trait in traits], exclude=("character",))
-        self._check_sheets(built)
+        self._resources(built)
         own: dict[int, list[int]] = {position: [] for position, _row in rows}
         for position, (_place, trait) in traits:
             own[position].append(trait.pk)
@@ -530,18 +552,18 @@ class _Writer:
         _created(SavedRoll, saved, exclude=("character",))
         return made
 
-    def _check_sheets(self, built: list[tuple[str, Character]]) -> None:
-        """The part of ``Character.clean`` that needs the traits (Vampire's tracker boxes), once they
-        are written: read back for all the characters in one query."""
-        check = games.get(self.game).resources.check
-        if check is None:
+    def _resources(self, built: list[tuple[str, Character]]) -> None:
+        """The characters' rows of the game's resources, checked once their traits are written (what
+        needs them, Vampire's tracker boxes, reads them back for all the characters in one query)."""
+        if self.columns.model is None:
             return
         models.prefetch_related_objects([c for _w, c in built], Prefetch("traits", queryset=Trait.objects.order_by("id")))
+        rows = []
         for where, character in built:
-            try:
-                check(character)
-            except ValidationError as error:
-                raise BackupError(f"{where}: {bulk.describe(error)}") from None
+            row = character.resources
+            row.character = character  # saved now: its id
+            rows.append((where, row))
+        _created(self.columns.model, rows, exclude=("character",), names=_names(self.columns))
 
     # -- stories, episodes and scenes (with who is in each, the turns declared, the scene's aspects)
 
@@ -594,16 +616,21 @@ class _Writer:
         self.ids["rolls"].update(enumerate(roll.pk for roll in made))
 
     def resource_changes(self, rows: list[Any]) -> None:
-        fields = Character.RESOURCE_FIELDS[self.game]
+        columns = self.columns
+        stored = []
         for i, row in enumerate(rows):
-            for side in ("before", "after"):
-                # The Undo writes them back onto the character: only its game's columns, each of its type.
-                where = f"resource_changes[{i}].{side}"
-                values = _object(row.get(side, {}), where) if isinstance(row, dict) else {}
-                _reject_unknown(values, fields, where)
-                for field, value in values.items():
-                    _typed(Character, field, value, where)
-        self._rows("resource_changes", ResourceChange, RESOURCE_CHANGE_FIELDS, rows,
+            if isinstance(row, dict):
+                row = dict(row)
+                for side in ("before", "after"):
+                    # The Undo writes them back onto the character: only its game's columns, each of its type.
+                    where = f"resource_changes[{i}].{side}"
+                    values = _object(row.get(side, {}), where)
+                    _reject_unknown(values, tuple(columns.public_fields), where)
+                    row[side] = {columns.public_fields[key]: _typed(columns.model, columns.public_fields[key], value,
+                                                                    where, shown=key)
+                                 for key, value in values.items()}
+            stored.append(row)
+        self._rows("resource_changes", ResourceChange, RESOURCE_CHANGE_FIELDS, stored,
                    {"character": ("characters", True)}, campaign=self.campaign)
 
     # -- what every table does
@@ -664,14 +691,15 @@ class _Writer:
 
 
 def _created[M: models.Model](model: type[M], built: list[tuple[str, M]], exclude: tuple[str, ...],
-                              then: tuple[str, ...] = ()) -> list[M]:
+                              then: tuple[str, ...] = (), names: dict[str, str] | None = None) -> list[M]:
     """The rows checked as ``full_clean()`` would (``gmtools.bulk``), then inserted in one go. Then
     what the insert cannot take is written back: the creation times the file gives (an insert
-    stamps ``auto_now_add`` with its own time) and the links ``then`` to rows of the same insert."""
+    stamps ``auto_now_add`` with its own time) and the links ``then`` to rows of the same insert.
+    ``names``: the file's names of the columns, for the refusals (a game's public names)."""
     try:
         bulk.validate(built, exclude)
     except bulk.Invalid as refused:
-        raise BackupError(f"{refused.where}: {bulk.describe(refused.error)}") from None
+        raise BackupError(f"{refused.where}: {bulk.describe(refused.error, names)}") from None
     rows = [row for _where, row in built]
     stamps = [f.name for f in model._meta.concrete_fields if getattr(f, "auto_now_add", False)]
     later = [{name: getattr(row, name) for name in (*stamps, *then)} for row in rows]
@@ -709,11 +737,13 @@ def _build[M: models.Model](
     return model(**{name: _typed(model, name, value, where) for name, value in data.items()}, **extra)
 
 
-def _typed(model: type[models.Model], name: str, value: Any, where: str) -> Any:
+def _typed(model: type[models.Model], name: str, value: Any, where: str, shown: str = "") -> Any:
     """The value as the column takes it, or BackupError: Django's validation would turn 3 into "3"
-    or {"a": 1} into a string; a file that says either where the other belongs is damaged."""
+    or {"a": 1} into a string; a file that says either where the other belongs is damaged. ``shown``:
+    the column's name in the file, when it is not its own (a game's public name)."""
+    shown = shown or name
     if isinstance(value, str) and "\x00" in value:  # PostgreSQL cannot store it; SQLite would keep it
-        raise BackupError(f"{where}: {name}: {ProhibitNullCharactersValidator.message}")
+        raise BackupError(f"{where}: {shown}: {ProhibitNullCharactersValidator.message}")
     field = model._meta.get_field(name)
     if value is None and field.null:
         return None
@@ -721,14 +751,14 @@ def _typed(model: type[models.Model], name: str, value: Any, where: str) -> Any:
         moment = parse_datetime(value) if isinstance(value, str) else None
         if moment is None or moment.tzinfo is None:
             raise BackupError(_("%(where)s: %(field)s must be a date and time with its offset (ISO 8601).")
-                              % {"where": where, "field": name})
+                              % {"where": where, "field": shown})
         return moment
     expected = _json_type(field)
     # bool is an int in Python but not in JSON.
     if expected is not None and not (isinstance(value, expected) and isinstance(value, bool) == (expected is bool)):
         raise BackupError(
             _("%(where)s: %(field)s must be a JSON %(type)s.")
-            % {"where": where, "field": name, "type": _JSON_TYPE_NAMES[expected]}
+            % {"where": where, "field": shown, "type": _JSON_TYPE_NAMES[expected]}
         )
     return value
 
@@ -746,6 +776,19 @@ def _json_type(field: models.Field) -> type | None:
     if isinstance(field, models.JSONField) and isinstance(field.get_default(), dict | list):
         return type(field.get_default())  # a column whose default is an object (or a list) holds one
     return None  # a JSON column without one holds any JSON; the model's clean() checks its shape
+
+
+def _columns_in(columns: Columns, row: models.Model | None, data: dict[str, Any], where: str) -> None:
+    """The file's values of a game's columns (by their public names) set on its row, each of its type."""
+    _reject_unknown(data, tuple(columns.public_fields), where)
+    for key, value in data.items():
+        name = columns.public_fields[key]
+        setattr(row, name, _typed(columns.model, name, value, where, shown=key))
+
+
+def _names(columns: Columns) -> dict[str, str]:
+    """A game's columns' public names, for a refusal that names one."""
+    return {name: columns.public(name) for name in columns.fields}
 
 
 def _reject_unknown(data: dict[str, Any], allowed: tuple[str, ...], where: str) -> None:

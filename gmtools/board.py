@@ -36,7 +36,7 @@ CARD_PREFETCH = (Prefetch("traits", queryset=Trait.objects.order_by("id")),
 
 
 def characters(campaign: Campaign) -> QuerySet[Character]:
-    return campaign.characters.in_table_order().prefetch_related(*CARD_PREFETCH)
+    return campaign.characters.in_table_order().with_resources(campaign.game).prefetch_related(*CARD_PREFETCH)
 
 
 def annotate_turn(cast: list[Character], scene: Scene | None) -> None:
@@ -123,6 +123,9 @@ class PlayersCopy:
         if original is None:
             return None  # deleted since
         copied = self.copies[pk] = copy.copy(original)
+        resources = original.resources
+        if resources is not None:  # its own copy, to change as the entries are given back
+            setattr(copied, resources._meta.app_label, copy.copy(resources))
         cache = getattr(original, "_prefetched_objects_cache", {})
         if "aspects" in cache:  # its own list of copies, to change as the entries are given back
             copied._prefetched_objects_cache = {**cache, "aspects": _prefetched([copy.copy(a) for a in cache["aspects"]])}
@@ -130,7 +133,7 @@ class PlayersCopy:
 
     def update(self, character: Character, **fields: object) -> None:
         for name, value in fields.items():
-            setattr(character, name, value)
+            setattr(character.resources, name, value)
 
     def aspect(self, pk: int | None) -> Aspect | None:
         if pk is None:
@@ -201,7 +204,7 @@ class Table:
         """``cards=False`` when no character's card is drawn (the cast then comes without what only a
         card shows: see ``CARD_PREFETCH``)."""
         scene = Scene.objects.current(campaign)
-        cast = list(characters(campaign) if cards else campaign.characters.in_table_order())
+        cast = list(characters(campaign) if cards else campaign.characters.in_table_order().with_resources(campaign.game))
         annotate_turn(cast, scene)
         # The scene's situation aspects and boosts (Fate), shown in the time bar (they end with the scene).
         holds_aspects = scene is not None and games.get(campaign.game).at_table.situation_aspects

@@ -21,7 +21,7 @@ The database's own constraints stay the last guard: a row that passes here and f
 
 from __future__ import annotations
 
-from collections.abc import Collection, Hashable, Sequence
+from collections.abc import Collection, Hashable, Mapping, Sequence
 from typing import Any
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
@@ -78,12 +78,14 @@ def validate[M: models.Model](rows: Sequence[tuple[str, M]], exclude: Collection
     return [row for _where, row in rows]
 
 
-def describe(error: ValidationError) -> str:
-    """A validation error in one line: "rating: Must be from 0 to 5.; name: ..."."""
+def describe(error: ValidationError, names: Mapping[str, str] | None = None) -> str:
+    """A validation error in one line: "rating: Must be from 0 to 5.; name: ..."; ``names``: the
+    fields as the caller's words name them, where they differ."""
     if not hasattr(error, "error_dict"):
         return " ".join(error.messages)
+    names = names or {}
     return "; ".join(
-        " ".join(messages) if field == NON_FIELD_ERRORS else f"{field}: {' '.join(messages)}"
+        " ".join(messages) if field == NON_FIELD_ERRORS else f"{names.get(field, field)}: {' '.join(messages)}"
         for field, messages in error.message_dict.items()
     )
 

@@ -36,7 +36,7 @@ from django.utils.translation import gettext_lazy as _
 from gmtools import backup, games
 from gmtools.admin import CATEGORY_PLURALS, AspectFormSet, TraitForm, TraitFormSet
 from gmtools.composer import trait_slots
-from gmtools.games.base import POOL_NAMES, NpcTemplate
+from gmtools.games.base import POOL_NAMES, Columns, NpcTemplate
 from gmtools.games.base import Row as GameRow
 from gmtools.live import announce
 from gmtools.models import Aspect, Campaign, ChangeKind, Character, CharacterKind, PerGame, Trait, game_choices
@@ -56,20 +56,16 @@ def announce_cast(campaign_id: int) -> None:
 
 
 class CharacterForm(forms.ModelForm):
-    """The character's own row: who it is, and its game's resources (only that game's)."""
+    """The character's own row: who it is."""
 
     class Meta:
         model = Character
-        fields = [*BASIC_FIELDS, *(name for names in Character.RESOURCE_FIELDS.values() for name in names)]
+        fields = list(BASIC_FIELDS)
         widgets = {"notes": forms.Textarea(attrs={"rows": 2})}
 
     def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.instance.campaign = campaign
-        resources = games.get(campaign.game).resources
-        for name in list(self.fields):
-            if name not in BASIC_FIELDS and name not in resources.fields:
-                del self.fields[name]
         self.helper = FormHelper()
         self.helper.form_tag = False
         self.helper.disable_csrf = True
@@ -77,13 +73,33 @@ class CharacterForm(forms.ModelForm):
             Row(Column("name", css_class="col-8"), Column("kind", css_class="col-4")),
             Row(Column("player"), Column("concept")),
             Field("notes"),
-            *([Fieldset(resources.title, *(self._row(row) for row in resources.rows))] if resources.rows else []),
         )
+
+
+class ResourcesForm(forms.ModelForm):
+    """The character's row of its game's resources (``Character.resources``), in the admin's fieldset.
+    Each field is posted by its public name (``v5_hunger``: ``gmtools.games.base.models``), as the
+    campaign file names it."""
+
+    def __init__(self, *args: Any, columns: Columns, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.columns = columns
+        self.helper = FormHelper()
+        self.helper.form_tag = False
+        self.helper.disable_csrf = True
+        self.helper.layout = Layout(Fieldset(columns.title, *(self._row(row) for row in columns.rows)))
+
+    def add_prefix(self, field_name: str) -> str:
+        return super().add_prefix(self.columns.public(field_name))
 
     def _row(self, row: GameRow) -> Row:
         # The admin's rows, without its read-only derived values (boxes, distances).
         names = [name for name in (row if isinstance(row, tuple) else (row,)) if name in self.fields]
         return Row(*(Column(name) for name in names))
+
+
+def _resources_form(columns: Columns) -> type[ResourcesForm]:
+    return forms.modelform_factory(columns.model, form=ResourcesForm, fields=columns.fields)
 
 
 class SheetTraitFormSet(TraitFormSet):
@@ -149,6 +165,10 @@ class CharacterSheet:
         instance.campaign = campaign  # the same row: the game is read without a query
         self.form = CharacterForm(data, instance=instance, campaign=campaign, prefix="sheet")
         self.character = self.form.instance
+        # The same row as ``character.resources``: the traits are checked against the Essence submitted.
+        columns = games.get(campaign.game).resources
+        self.resources = (_resources_form(columns)(data, instance=self.character.resources, columns=columns,
+                                                   prefix="sheet") if columns.model is not None and columns.rows else None)
         self.data = data
         self.groups = self._groups(data, sheet=self.adding)
         self.aspects = None
@@ -195,11 +215,16 @@ class CharacterSheet:
                     rows.append(Trait(key=form.instance.key, category=form.instance.category, rating=rating))
         return rows
 
+    @property
+    def forms(self) -> list[forms.ModelForm]:
+        """The character's row and its resources' row."""
+        return [self.form, *([self.resources] if self.resources is not None else [])]
+
     def is_valid(self) -> bool:
         with _traits_seen_as(self.character, self._submitted_ratings() if not self.adding else None):
-            valid = self.form.is_valid()
+            valid = [form.is_valid() for form in self.forms]
         # The trait rows are checked against the Essence and kind just submitted.
-        return all([valid, *(formset.is_valid() for formset in self.formsets)])
+        return all([*valid, *(formset.is_valid() for formset in self.formsets)])
 
     def save(self) -> Character | None:
         """Validate and write the whole sheet in one transaction; None (with the errors on the form) if refused."""
@@ -213,6 +238,8 @@ class CharacterSheet:
                 if not self.is_valid():
                     return None
                 character = self.form.save()
+                if self.resources is not None:
+                    self.resources.save()
                 for formset in self.formsets:
                     formset.save()
                 self._final_check(character)
@@ -222,11 +249,11 @@ class CharacterSheet:
         return character
 
     def _create(self) -> Character | None:
-        if not self.form.is_valid():
+        if not all([form.is_valid() for form in self.forms]):
             return None  # the rows are checked once the character exists (their bounds need it)
         try:
             with transaction.atomic():
-                character = self.form.save()
+                character = self.form.save()  # its resources' row with it, as submitted
                 character.add_standard_sheet()
                 # The standard rows now exist, in the order the sheet showed them: bind the submission to them.
                 data = self.data.copy()
@@ -256,16 +283,19 @@ class CharacterSheet:
     def _final_check(self, character: Character) -> None:
         """Checks that need the saved traits (Vampire's tracker boxes) run once they are written."""
         fresh = Character.objects.select_related("campaign").get(pk=character.pk)
-        try:
-            fresh.full_clean()
-        except ValidationError as error:
-            _add_errors(self.form, error)
-            raise
+        for row, form in ((fresh, self.form), (fresh.resources, self.resources)):
+            if row is None:
+                continue
+            try:
+                row.full_clean()
+            except ValidationError as error:
+                _add_errors(form or self.form, error)
+                raise
 
     @property
     def refused(self) -> bool:
         """Was a submission refused? (Only the parts that were checked: a formset is not validated here.)"""
-        return bool(self.form.is_bound and self.form.errors) or any(
+        return any(form.is_bound and form.errors for form in self.forms) or any(
             formset._errors is not None and formset.total_error_count() for formset in self.formsets)
 
 
@@ -313,13 +343,13 @@ def delete_character(character: Character) -> None:
 # standard sheet's in the editor (see ``gmtools.games.base.POOL_NAMES``).
 
 
-def _new_npc() -> Character:
+def _new_npc(game: str) -> Character:
     """A quick NPC before it is made: what its traits' bounds are read for."""
-    return Character(kind=CharacterKind.NPC)
+    return Character(kind=CharacterKind.NPC, campaign=Campaign(game=game))
 
 
 def pool_bounds(game: str) -> tuple[int, int]:
-    npc = _new_npc()
+    npc = _new_npc(game)
     first, second = trait_slots(game)
     first_low, first_high = rating_bounds(game, first, character=npc)
     if not second:
@@ -333,7 +363,7 @@ def pool_traits(game: str, pool: int) -> list[tuple[str, str, int]]:
     if not seconds:
         return [(first, str(POOL_NAMES["single"]), pool)]
     second = seconds[0]
-    npc = _new_npc()
+    npc = _new_npc(game)
     high = rating_bounds(game, first, character=npc)[1]
     skill = min(rating_bounds(game, second, character=npc)[1], pool // 2)
     attribute = pool - skill
@@ -425,9 +455,13 @@ def create_npcs(campaign: Campaign, name: str, count: int, *, traits: tuple | li
         list(Campaign.objects.select_for_update().filter(pk=campaign.pk).values_list("pk"))
         names = [name] if count == 1 else _numbered(campaign, name[: NAME_MAX - 3], count)
         for each in names:
-            character = Character(campaign=campaign, name=each, kind=CharacterKind.NPC, notes=notes,
-                                  **(resources or {}))
+            character = Character(campaign=campaign, name=each, kind=CharacterKind.NPC, notes=notes)
+            row = character.resources
+            for field, value in (resources or {}).items():
+                setattr(row, field, value)
             character.full_clean()
+            if row is not None:
+                row.clean_fields(exclude=["character"])  # the rest once the traits are written (below)
             character.save()
             if standard_sheet:
                 character.add_standard_sheet()
@@ -440,7 +474,8 @@ def create_npcs(campaign: Campaign, name: str, count: int, *, traits: tuple | li
                 trait = Trait(character=character, category=category, name=trait_name, rating=rating)
                 trait.full_clean()
                 trait.save()
-            character.full_clean()  # checks that need the traits (Vampire's tracker boxes)
+            if row is not None:
+                row.full_clean()  # with what needs the traits (Vampire's tracker boxes)
             made.append(character)
         announce_cast(campaign.pk)
     return made

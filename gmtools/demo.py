@@ -68,7 +68,7 @@ def _character(system: GameSystem, character: DemoCharacter) -> dict[str, Any]:
         "player": character.player,
         "concept": character.concept,
         "notes": character.notes,
-        "resources": dict(character.resources),
+        "resources": {system.resources.public(name): value for name, value in character.resources.items()},
         "traits": traits,
         "aspects": [{"kind": k, "text": text, "free_invocations": free} for k, text, free in character.aspects],
     }
@@ -79,7 +79,8 @@ def campaign_document(system: GameSystem) -> dict[str, Any]:
     return {
         "format": backup.FORMAT,
         "version": backup.VERSION,
-        "campaign": {"name": system.demo.name, "game": system.id, **copy.deepcopy(dict(system.demo.state))},
+        "campaign": {"name": system.demo.name, "game": system.id,
+                     **{system.state.public(name): copy.deepcopy(value) for name, value in system.demo.state.items()}},
         "characters": [_character(system, character) for character in system.demo.characters],
     }
 

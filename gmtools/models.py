@@ -5,12 +5,10 @@ characters, because their sheets are that game's. What is the game's own lives i
 (``gmtools.games``) and is asked of it here; these models name no game.
 
 A Character's resources (Willpower, Hunger, fate points, ...) and a Campaign's state (Fate's deck,
-the scifi adventure) are real columns named after their game, not a JSON blob, so that the database
-itself checks their bounds; moving them to one JSON field per game is left for later. Each game
-declares its columns as an abstract model (``GameSystem.resources`` and ``state``) that Character
-and Campaign inherit, each bound once (a form validator and a CheckConstraint). A row uses only its
-game's columns (``Character.RESOURCE_FIELDS``, ``Campaign.STATE_FIELDS``); the others keep their
-defaults and are never shown.
+the scifi adventure) are in tables of their game's own app, one row per character (campaign), linked
+one-to-one (``gmtools.games.base.models``): real columns, so that the database checks their bounds,
+and no column of one game on every row. ``Character.resources`` and ``Campaign.state`` are that
+row; each is made with its character (campaign).
 
 Traits (attributes, abilities, approaches, disciplines, ...) are rows. How a standard trait is
 named in both languages, and the rating bounds of each game, are explained in ``gmtools.sheets``.
@@ -21,14 +19,14 @@ campaign importer run.
 
 import re
 import secrets
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import ClassVar, Self
 
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxValueValidator, MinValueValidator, ProhibitNullCharactersValidator
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models, transaction
 from django.db.models import Q
 from django.db.models.functions import Lower
@@ -49,6 +47,7 @@ from rules.extended import (
 )
 
 from gmtools import games, luck
+from gmtools.nulfree import NulFree
 from gmtools.games.base import GameSystem
 from gmtools.sheets import (
     RATING_MAX,
@@ -88,71 +87,6 @@ def game_choices() -> list[tuple[str, Promise | str]]:
     return [(system.id, system.label or system.id) for system in games.systems()]
 
 
-# Each game's own columns: abstract models that Campaign and Character inherit (see the docstring).
-# Read once, when the tables are defined; a game registered later has none.
-CAMPAIGN_STATE = tuple(system.state.model for system in games.systems() if system.state.model)
-CHARACTER_RESOURCES = tuple(system.resources.model for system in games.systems() if system.resources.model)
-
-
-# --- no NUL character in any text ---------------------------------------------------------------
-
-
-NO_NUL = ProhibitNullCharactersValidator()  # its message, in Django's words and translations
-
-
-def holds_nul(value: object) -> bool:
-    """A NUL character in a text, or anywhere in a JSON value (its keys included)."""
-    if isinstance(value, str):
-        return "\x00" in value
-    if isinstance(value, dict):
-        return any(holds_nul(key) or holds_nul(item) for key, item in value.items())
-    if isinstance(value, list | tuple):
-        return any(holds_nul(item) for item in value)
-    return False
-
-
-class NulFree(models.Model):
-    """The base of every table here: no text of a row, nor any string in its JSON, holds a NUL character.
-
-    PostgreSQL cannot store one (text and jsonb refuse it: a DataError, a 500) where SQLite keeps it,
-    so the two would differ. Each way in refuses it with a message first (Django's form fields do,
-    the one-click consequence, the imports and the saved rolls too); the row is the last guard: its
-    ``full_clean()`` gives the field Django's error, and ``save()`` raises it, so no path that saves a
-    row reaches the database with one. (``QuerySet.update()`` and ``bulk_create()`` skip both: they
-    carry only values already checked.) Abstract and without fields: the tables do not change.
-    """
-
-    class Meta:
-        abstract = True
-
-    def nul_errors(self, fields: Iterable[str] | None = None) -> dict[str, list[ValidationError]]:
-        """The fields (of ``fields``, else all) that hold a NUL character, each with Django's error."""
-        deferred = self.get_deferred_fields()  # not loaded, so not changed: never read (a query each)
-        return {
-            field.name: [ValidationError(NO_NUL.message, code=NO_NUL.code)]
-            for field in self._meta.concrete_fields
-            if field.attname not in deferred and (fields is None or field.name in fields or field.attname in fields)
-            and holds_nul(field.value_from_object(self))
-        }
-
-    def clean_fields(self, exclude: Collection[str] | None = None) -> None:
-        errors: dict[str, list[ValidationError]] = {}
-        try:
-            super().clean_fields(exclude)
-        except ValidationError as error:
-            errors = error.update_error_dict(errors)
-        for name, messages in self.nul_errors().items():
-            if name not in (exclude or ()) and name not in errors:
-                errors[name] = messages
-        if errors:
-            raise ValidationError(errors)
-
-    def save(self, *args, **kwargs) -> None:
-        if errors := self.nul_errors(kwargs.get("update_fields")):
-            raise ValidationError(errors)
-        super().save(*args, **kwargs)
-
-
 def new_player_token() -> str:
     """An unguessable token for a campaign's player link (32 URL-safe characters, 192 bits)."""
     return secrets.token_urlsafe(24)
@@ -173,7 +107,29 @@ class CampaignQuerySet(models.QuerySet):
         return self.for_gm(user)
 
 
-class Campaign(*CAMPAIGN_STATE, NulFree):
+def _own_row(owner: models.Model, model: type[models.Model] | None) -> models.Model | None:
+    """The owner's row of its game's table (``model``): cached, or read, or a new one at the table's
+    defaults (saved with an owner not saved yet; see ``Character.save``)."""
+    if model is None:
+        return None
+    name = model._meta.app_label  # the link's name on the owner (gmtools.games.base.models)
+    try:
+        return getattr(owner, name)
+    except model.DoesNotExist:
+        row = model()
+        setattr(owner, name, row)  # cached on both sides, as if read
+        return row
+
+
+def _save_new_row(row: models.Model | None, **owner: models.Model) -> None:
+    """A new owner's row of its game's table (``_own_row``), inserted with the owner's id."""
+    if row is not None and row._state.adding:
+        for name, value in owner.items():
+            setattr(row, name, value)
+        row.save(force_insert=True)
+
+
+class Campaign(NulFree):
     name = models.CharField(_("name"), max_length=120)
     game = models.CharField(_("game"), max_length=10, choices=game_choices)
     gm = models.ForeignKey(
@@ -193,8 +149,6 @@ class Campaign(*CAMPAIGN_STATE, NulFree):
 
     objects = CampaignQuerySet.as_manager()
 
-    # The campaign-wide state each game uses (its columns); exported and shown only for that game.
-    STATE_FIELDS: ClassVar[Mapping[str, tuple[str, ...]]] = PerGame(lambda system: system.state.fields)
     # The switch a GM flips from the table, for the games that have one (staff edit the rest in the admin).
     TABLE_SWITCHES: ClassVar[Mapping[str, str]] = PerGame(lambda system: system.state.switch)
 
@@ -220,18 +174,22 @@ class Campaign(*CAMPAIGN_STATE, NulFree):
     def clean(self) -> None:
         if self._game_change_blocked():
             raise ValidationError({"game": _("The game cannot change once the campaign has characters.")})
-        try:
-            check = games.get(self.game).state.check
-        except KeyError:
-            return  # a game nobody registered: the choices of the game field report it
-        if check is not None:
-            check(self)
 
     def save(self, *args, **kwargs) -> None:
+        stored = self._stored_game()
         # Forms report this through clean(); this catches every other path.
-        if self._game_change_blocked():
+        if stored is not None and stored != self.game and self.characters.exists():
             raise ValidationError(_("The game cannot change once the campaign has characters."))
-        super().save(*args, **kwargs)
+        self.refuse_nul(kwargs.get("update_fields"))  # before the transaction, which a refusal inside would break
+        with transaction.atomic(savepoint=False):
+            super().save(*args, **kwargs)
+            if stored != self.game:  # a new campaign, or one that took another game: that game's state
+                _save_new_row(self.state, campaign=self)
+
+    @property
+    def state(self) -> models.Model | None:
+        """The campaign's row of its game's state (``GameSystem.state``), None for a game without one."""
+        return _own_row(self, games.get(self.game).state.model)
 
     def plays(self, other: str) -> bool:
         """Does this campaign play the game another row or file names? (Not a branch on a game.)"""
@@ -239,10 +197,10 @@ class Campaign(*CAMPAIGN_STATE, NulFree):
 
     def flip(self) -> None:
         """Flip this game's table switch (the Fate deck, or the scifi adventure being open)."""
-        field = self.TABLE_SWITCHES[self.game]
+        field, state = self.TABLE_SWITCHES[self.game], self.state
         flipped = models.Case(models.When(**{field: True}, then=models.Value(False)), default=models.Value(True))
-        Campaign.objects.filter(pk=self.pk).update(**{field: flipped})
-        self.refresh_from_db(fields=[field])
+        type(state).objects.filter(pk=self.pk).update(**{field: flipped})
+        state.refresh_from_db(fields=[field])
 
     def regenerate_player_token(self) -> None:
         self.player_token = new_player_token()
@@ -251,35 +209,28 @@ class Campaign(*CAMPAIGN_STATE, NulFree):
     @property
     def switch(self) -> bool | None:
         field = self.TABLE_SWITCHES.get(self.game)
-        return getattr(self, field) if field else None
+        return getattr(self.state, field) if field else None
+
+    def _stored_game(self) -> str | None:
+        """The game the database holds for this campaign (None: not saved yet)."""
+        if self._state.adding:
+            return None
+        return Campaign.objects.filter(pk=self.pk).values_list("game", flat=True).first()
 
     def _game_change_blocked(self) -> bool:
-        if self._state.adding:
-            return False
-        stored = Campaign.objects.filter(pk=self.pk).values_list("game", flat=True).first()
+        stored = self._stored_game()
         return stored is not None and stored != self.game and self.characters.exists()
-
-
-# Inclusive bounds of every numeric resource, from each game's package. Temporary Willpower, current
-# motes and tracker damage also have bounds that depend on another value: see each game's columns.
-CHARACTER_BOUNDS: dict[str, tuple[int, int]] = {
-    name: bounds for system in games.systems() for name, bounds in system.resources.bounds.items()
-}
-
-
-def _range_constraints(bounds: dict[str, tuple[int, int]]) -> list[models.CheckConstraint]:
-    return [
-        models.CheckConstraint(
-            condition=Q(**{f"{field}__gte": low, f"{field}__lte": high}), name=f"character_{field}_range"
-        )
-        for field, (low, high) in bounds.items()
-    ]
 
 
 class CharacterQuerySet(models.QuerySet):
     def in_table_order(self) -> Self:
         """PCs first (the players' characters lead the table), then NPCs, each by name."""
         return self.order_by("-kind", "name")  # "pc" sorts after "npc"
+
+    def with_resources(self, game: str) -> Self:
+        """With each character's row of its game's resources (``Character.resources``), in the same query."""
+        model = games.get(game).resources.model
+        return self.select_related(model._meta.app_label) if model is not None else self
 
     def duplicate(self) -> list["Character"]:
         """Copy every character here (with traits and aspects), all or none."""
@@ -296,7 +247,7 @@ class CharacterManager(models.Manager.from_queryset(CharacterQuerySet)):
         return character
 
 
-class Character(*CHARACTER_RESOURCES, NulFree):
+class Character(NulFree):
     campaign = models.ForeignKey(
         Campaign, on_delete=models.CASCADE, related_name="characters", verbose_name=_("campaign")
     )
@@ -308,18 +259,12 @@ class Character(*CHARACTER_RESOURCES, NulFree):
 
     objects = CharacterManager()
 
-    # The resource columns of each game (its own, from ``CHARACTER_RESOURCES``); the others are never shown.
-    RESOURCE_FIELDS: ClassVar[Mapping[str, tuple[str, ...]]] = PerGame(lambda system: system.resources.fields)
-
     class Meta:
         ordering = ["campaign", "name"]
         verbose_name = _("character")
         verbose_name_plural = _("characters")
         constraints = [
-            *_range_constraints(CHARACTER_BOUNDS),
             models.CheckConstraint(condition=Q(kind__in=CharacterKind.values), name="character_kind_known"),
-            # A game's checks across its columns (Meta is not inherited from its abstract model).
-            *(constraint for model in CHARACTER_RESOURCES for constraint in model._meta.constraints),
         ]
 
     def __str__(self) -> str:
@@ -328,6 +273,21 @@ class Character(*CHARACTER_RESOURCES, NulFree):
     @property
     def game(self) -> str:
         return self.campaign.game
+
+    @property
+    def resources(self) -> models.Model | None:
+        """The character's row of its game's resources (``GameSystem.resources``: Hunger, fate points...),
+        None for a game without any. A character not saved yet has one at the defaults, saved with it."""
+        return _own_row(self, games.get(self.game).resources.model)
+
+    def save(self, *args, **kwargs) -> None:
+        if not self._state.adding:
+            super().save(*args, **kwargs)
+            return
+        self.refuse_nul(kwargs.get("update_fields"))  # before the transaction, which a refusal inside would break
+        with transaction.atomic(savepoint=False):  # with its row of its game's resources, or neither
+            super().save(*args, **kwargs)
+            _save_new_row(self.resources, character=self)
 
     def standard_ratings(self) -> dict[str, int]:
         """The ratings of the character's standard traits, by key."""
@@ -341,11 +301,6 @@ class Character(*CHARACTER_RESOURCES, NulFree):
             stored_game = Campaign.objects.filter(characters=self.pk).values_list("game", flat=True).first()
             if stored_game is not None and not self.campaign.plays(stored_game):
                 raise ValidationError({"campaign": _("A character can only move to a campaign of the same game.")})
-            # A new character has no traits yet, so the checks that need them (Vampire's tracker
-            # boxes) run once it is saved.
-            check = games.get(self.game).resources.check
-            if check is not None:
-                check(self)
 
     def add_standard_sheet(self) -> None:
         """Give a new character its game's standard traits at their starting ratings."""
@@ -355,11 +310,14 @@ class Character(*CHARACTER_RESOURCES, NulFree):
         )
 
     def duplicate(self) -> "Character":
-        """A copy of this character with its traits and aspects, in the same campaign."""
-        with transaction.atomic():
+        """A copy of this character with its resources, traits and aspects, in the same campaign."""
+        with transaction.atomic(savepoint=False):
             traits, aspects = list(self.traits.all()), list(self.aspects.all())
-            copy = Character.objects.get(pk=self.pk)
+            copy = Character.objects.select_related("campaign").with_resources(self.game).get(pk=self.pk)
+            resources = copy.resources
             copy.pk, copy._state.adding = None, True
+            if resources is not None:
+                resources.pk, resources._state.adding = None, True
             copy.name = gettext("%(name)s (copy)") % {"name": self.name}
             copy.name = copy.name[: Character._meta.get_field("name").max_length]
             copy.save()
@@ -544,7 +502,8 @@ class RollQuerySet(models.QuerySet):
 
     def for_log(self) -> Self:
         """Newest first, with what a log card shows, in a constant number of queries."""
-        return (self.select_related("parent", "character", "voided_by")
+        resources = (f"character__{system.resources.relation}" for system in games.systems() if system.resources.model)
+        return (self.select_related("parent", "character__campaign", "voided_by", *resources)
                 .prefetch_related("children", "character__aspects", "character__traits").order_by("-id"))
 
     def for_players(self) -> Self:

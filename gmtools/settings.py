@@ -81,6 +81,12 @@ INSTALLED_APPS = [
     "crispy_bootstrap5",
     "axes",
     "gmtools",
+    # The games the table plays, each an app of its own (gmtools.games.base.apps.GameConfig), in the
+    # order the home page offers them: a fifth game is its folder and one line here (README, "Adding a game").
+    "gmtools.games.exalted",
+    "gmtools.games.v5",
+    "gmtools.games.fate",
+    "gmtools.games.scifi",
 ]
 
 MIDDLEWARE = [

@@ -25,12 +25,15 @@ class Offer:
 
 def offer(campaign: Campaign) -> Offer | None:
     """The change the Undo button would undo now (None: nothing to undo); one query."""
+    system = games.get(campaign.game)
     change = (ResourceChange.objects.filter(campaign=campaign, undone_at__isnull=True)
-              .select_related("character").order_by("-id").first())
+              .select_related(f"character__{system.resources.relation}" if system.resources.model else "character")
+              .order_by("-id").first())
     if change is None:
         return None
     character = change.character
-    what = games.get(campaign.game).at_table.adjustment_done(change.action)
+    character.campaign = campaign  # its game, without a query
+    what = system.at_table.adjustment_done(change.action)
     text = gettext("%(name)s, %(what)s") % {"name": character.name, "what": what}
-    stale = any(getattr(character, name) != value for name, value in change.after.items())
+    stale = any(getattr(character.resources, name) != value for name, value in change.after.items())
     return Offer(change, text, stale)

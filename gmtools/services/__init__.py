@@ -20,7 +20,7 @@ here, as before the split (issue 21).
 
 from gmtools.services.adjustments import NO_NUL, adjust
 from gmtools.services.follow_ups import claim_stunt_reward, follow_up, invoke, rouse, willpower_reroll
-from gmtools.services.locks import Refused, lock_character, locked_or_none, update_character
+from gmtools.services.locks import Refused, lock_character, locked_or_none, update_resources
 from gmtools.services.mistakes import undo_last_change, void_roll
 from gmtools.services.players import regenerate_player_link, reveal
 from gmtools.services.rolls import record_roll
@@ -50,5 +50,5 @@ __all__ = [
     "move_in_order", "pay", "record_roll", "regenerate_player_link",
     "remove_scene_aspect", "reorder", "reveal", "rouse", "set_scene_notes",
     "start_episode", "start_scene", "start_story", "stop_extended", "undo_last_change",
-    "update_character", "void_roll", "willpower_reroll",
+    "update_resources", "void_roll", "willpower_reroll",
 ]

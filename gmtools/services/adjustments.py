@@ -14,7 +14,7 @@ from gmtools.models import (
     Character,
     ResourceChange,
 )
-from gmtools.services.locks import Refused, lock_character, update_character
+from gmtools.services.locks import Refused, lock_character, update_resources
 
 NO_NUL = ProhibitNullCharactersValidator()
 
@@ -34,8 +34,8 @@ def adjust(character: Character, action: str, value: str = "") -> Character:
         fields = play.adjustments[action](character)
     else:
         raise Refused(_("Unknown change for this game."))
-    before = {name: getattr(character, name) for name in fields}
-    update_character(character, **fields)
+    before = {name: getattr(character.resources, name) for name in fields}
+    update_resources(character, **fields)
     if before != fields:  # kept for the table's Undo (a refresh at full fate points changed nothing)
         ResourceChange.objects.create(campaign_id=character.campaign_id, character=character, action=action,
                                       before=before, after=fields)

@@ -18,7 +18,7 @@ from gmtools.models import (
     Roll,
     RollKind,
 )
-from gmtools.services.locks import Refused, locked_or_none, update_character
+from gmtools.services.locks import Refused, locked_or_none, update_resources
 from gmtools.services.spending import Database
 
 # Voiding a roll voids it and every follow-up below it (a Willpower reroll, an invocation, a stunt
@@ -116,10 +116,10 @@ def undo_last_change(campaign: Campaign, expected: int | None = None) -> Resourc
     if change.undone_at is not None or latest is None or latest.pk != change.pk or (
             expected is not None and expected != change.pk):
         raise Refused(_("The table has changed since: look at the Undo button again."))
-    if character is None or any(getattr(character, name) != value for name, value in change.after.items()):
+    if character is None or any(getattr(character.resources, name) != value for name, value in change.after.items()):
         raise Refused(_("%(name)s has changed since: nothing was undone.")
                       % {"name": character.name if character else "?"})
-    update_character(character, **change.before)
+    update_resources(character, **change.before)
     ResourceChange.objects.filter(pk=change.pk).update(undone_at=timezone.now())
     announce(campaign.pk, ChangeKind.CHARACTER, character=character)
     return change

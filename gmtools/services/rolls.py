@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from gmtools import games
 from gmtools.composer import Composition
-from gmtools.games.base import TablePlay, contest, rebuild, request_doc
+from gmtools.games.base import TablePlay, contest, request_doc
 from gmtools.live import announce
 from gmtools.luck import stored
 from gmtools.models import (

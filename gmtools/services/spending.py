@@ -12,7 +12,7 @@ from gmtools.models import (
     Character,
     Scene,
 )
-from gmtools.services.locks import lock_character, locked_or_none, update_character
+from gmtools.services.locks import lock_character, locked_or_none, update_resources
 
 
 def pay(table: Table, spend: Spend) -> dict[str, Any]:
@@ -33,7 +33,7 @@ class Database:
         return locked_or_none(pk)
 
     def update(self, character: Character, **fields: Any) -> None:
-        update_character(character, **fields)
+        update_resources(character, **fields)
 
     def aspect(self, pk: int | None) -> Aspect | None:
         return Aspect.objects.select_for_update().filter(pk=pk).first() if pk is not None else None

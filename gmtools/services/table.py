@@ -12,7 +12,7 @@ from gmtools.composer import Spend
 from gmtools.live import announce
 from gmtools.luck import stored
 from gmtools.models import ChangeKind, Character, Roll, Scene
-from gmtools.services.locks import Refused, lock_character, update_character
+from gmtools.services.locks import Refused, lock_character, update_resources
 from gmtools.services.spending import pay
 from rules.luck import Luck
 
@@ -24,7 +24,7 @@ class LiveTable:
         return lock_character(character_id)
 
     def update(self, character: Character, **fields: Any) -> None:
-        update_character(character, **fields)
+        update_resources(character, **fields)
 
     def pay(self, spend: Spend) -> dict[str, Any]:
         return pay(self, spend)

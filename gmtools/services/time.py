@@ -52,8 +52,9 @@ def _end_scenes(campaign: Campaign, scenes) -> None:
     # Exalted's and scifi's per-turn budgets (declared actions, Willpower once a turn, action
     # slots, an extended action carried into the next turn) belong to the scene they were taken
     # in, so a new scene starts without them.
-    if _end(scenes) and (clears := games.get(campaign.game).scene_clears):
-        Character.objects.filter(campaign=campaign).update(**clears)
+    system = games.get(campaign.game)
+    if _end(scenes) and (clears := system.scene_clears):
+        system.resources.model._default_manager.filter(character__campaign=campaign).update(**clears)
 
 
 @transaction.atomic

@@ -46,7 +46,7 @@ def invoke_choices(context: template.Context, roll: Roll) -> list[tuple[Aspect, 
     made = (roll.result.get("advantage") or {}).get("aspect")
     offered = []
     for aspect in pool:
-        paying = aspects.payable(aspect, character.fate_points)
+        paying = aspects.payable(aspect, character.resources.points)
         if aspect.pk == made or paying is None:
             continue
         if aspects.may_invoke_again([i["paid"] for i in earlier if i["aspect"] == aspect.pk], paying):

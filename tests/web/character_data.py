@@ -27,7 +27,8 @@ def sheet_post(campaign: Campaign, character: Character | None = None, ratings: 
     """The sheet as the panel shows it (a new one, or ``character``'s), with ``fields`` and standard ``ratings`` changed."""
     sheet = CharacterSheet(campaign, instance=character)
     data: dict[str, Any] = {}
-    _values(sheet.form, data)
+    for form in sheet.forms:
+        _values(form, data)
     for formset in sheet.formsets:
         _values(formset.management_form, data)
         for form in formset.forms:

@@ -5,6 +5,7 @@ from django.utils import translation
 
 from gmtools.models import Campaign, Character
 from gmtools.sheets import Game
+from tests.web.helpers import set_resources
 
 
 @pytest.fixture
@@ -42,7 +43,10 @@ def make_character(gm: User):
 
     def make(game: str = Game.V5, **fields) -> Character:
         campaign = Campaign.objects.create(name=f"{game} campaign {Campaign.objects.count()}", game=game, gm=gm)
-        return Character.objects.create_with_sheet(campaign=campaign, name=fields.pop("name", "Ana"), **fields)
+        resources = {name: fields.pop(name) for name in list(fields) if name.startswith(f"{game}_")}
+        character = Character.objects.create_with_sheet(campaign=campaign, name=fields.pop("name", "Ana"), **fields)
+        set_resources(character, **resources)
+        return character
 
     return make
 

@@ -10,6 +10,20 @@ from django.db import close_old_connections, connection
 from gmtools.sheets import Game
 
 
+def set_resources(owner, **values) -> None:
+    """Set a character's resource columns (or a campaign's state) by their public names (``v5_hunger``,
+    ``fate_deck``: ``gmtools.games.base.models``), on its game's row, saved."""
+    from gmtools import games
+    from gmtools.models import Campaign
+
+    system = games.get(owner.game)
+    columns, row = (system.state, owner.state) if isinstance(owner, Campaign) else (system.resources, owner.resources)
+    for name, value in values.items():
+        setattr(row, columns.public_fields[name], value)
+    if values:
+        row.save()
+
+
 class Faces:
     """A random source returning scripted faces in order; asking for more fails the test."""
 

@@ -35,9 +35,10 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import Resolver404, URLResolver, get_resolver, resolve, reverse
 
-from gmtools import services
+from gmtools import games, services
 from gmtools.characters import NPC_TEMPLATES
 from gmtools.composer import ComposerForm
+from gmtools.games.exalted.models import ExaltedResources
 from gmtools.models import (
     Aspect,
     Campaign,
@@ -147,7 +148,7 @@ def build_world(gm: User, other_gm: User, game: str) -> World:
     pc = character(campaign, "Ana", player="Lucía")
     if game == Game.EXALTED:
         # Room for a stunt reward's motes (a reward that would regain nothing is refused).
-        Character.objects.filter(pk=pc.pk).update(exalted_motes_max=10, exalted_motes=2)
+        ExaltedResources.objects.filter(character=pc).update(motes_max=10, motes=2)
     npc = character(campaign, "Harbour guard", kind=CharacterKind.NPC)
     if game == Game.FATE:
         Aspect.objects.create(character=pc, kind="high_concept", text="Daring pilot", free_invocations=1)
@@ -376,6 +377,9 @@ TABLES = [
     (SavedRoll, "character__campaign"),
     # A situation aspect has no character: it is the campaign's through its scene.
     (Aspect, "scene__episode__story__campaign"),
+    # Each game's own row of a character (its resources) and of a campaign (its state).
+    *((system.resources.model, "character__campaign") for system in games.systems() if system.resources.model),
+    *((system.state.model, "campaign") for system in games.systems() if system.state.model),
 ]
 
 

@@ -9,7 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client, override_settings
 from django.urls import reverse
 
-from gmtools import backup, demo
+from gmtools import backup, demo, games
 from gmtools.models import Aspect, Campaign, Character, Trait
 from gmtools.sheets import Game
 
@@ -124,23 +124,33 @@ def form_data(response) -> dict:
 
 
 def inline_prefix(response, category: str) -> str:
-    [formset] = [i.formset for i in response.context["inline_admin_formsets"] if i.opts.category == category]
+    [formset] = [i.formset for i in response.context["inline_admin_formsets"]
+                 if getattr(i.opts, "category", None) == category]
     return formset.prefix
 
 
 def row_index(response, category: str, key: str) -> int:
-    [formset] = [i.formset for i in response.context["inline_admin_formsets"] if i.opts.category == category]
+    [formset] = [i.formset for i in response.context["inline_admin_formsets"]
+                 if getattr(i.opts, "category", None) == category]
     return next(n for n, form in enumerate(formset.forms) if form.instance.key == key)
+
+
+def game_row_formset(response, columns) -> forms.BaseFormSet:
+    """The inline of the game's own row (a character's resources, a campaign's state)."""
+    [formset] = [i.formset for i in response.context["inline_admin_formsets"] if i.opts.model is columns.model]
+    return formset
 
 
 def test_a_sheet_shows_only_its_games_resources_and_categories(demo_data, staff_client):
     v5 = staff_client.get(reverse("admin:gmtools_character_change", args=[character_of(Game.V5).pk]))
     html = v5.content.decode()
-    assert 'name="v5_hunger"' in html and 'name="exalted_essence"' not in html
-    categories = [i.opts.category for i in v5.context["inline_admin_formsets"]]
-    assert categories == ["attribute", "skill", "discipline", "background", "merit", "flaw"]
+    assert 'name="v5-0-hunger"' in html and 'name="exalted-0-essence"' not in html
+    categories = [getattr(i.opts, "category", i.opts.model) for i in v5.context["inline_admin_formsets"]]
+    assert categories == [games.get(Game.V5).resources.model, "attribute", "skill", "discipline", "background",
+                          "merit", "flaw"]
     fate = staff_client.get(reverse("admin:gmtools_character_change", args=[character_of(Game.FATE).pk]))
     assert [i.opts.verbose_name_plural for i in fate.context["inline_admin_formsets"]] == [
+        games.get(Game.FATE).resources.title,
         "Approaches",
         "Stunts",
         "aspects",
@@ -148,12 +158,19 @@ def test_a_sheet_shows_only_its_games_resources_and_categories(demo_data, staff_
 
 
 def test_the_fieldsets_hold_exactly_each_games_resources():
-    from gmtools.admin import CharacterAdmin
+    from gmtools.admin import game_row_inline
 
-    for game, (_title, rows) in CharacterAdmin.RESOURCE_FIELDSETS.items():
+    for system in games.systems():
+        columns = system.resources
+        if columns.model is None:  # no inline, and no column
+            assert columns.fields == (), system.id
+            continue
+        inline = game_row_inline(columns)
+        [(_title, options)] = inline.fieldsets
+        rows = options["fields"]
         fields = [field for row in rows for field in ((row,) if isinstance(row, str) else row)]
-        editable = [field for field in fields if field not in CharacterAdmin.DERIVED_FIELDS]
-        assert sorted(editable) == sorted(Character.RESOURCE_FIELDS[game]), game
+        editable = [field for field in fields if field not in inline.readonly_fields]
+        assert sorted(editable) == sorted(columns.fields), system.id
 
 
 def test_the_sheet_shows_derived_values(demo_data, staff_client):
@@ -161,13 +178,16 @@ def test_the_sheet_shows_derived_values(demo_data, staff_client):
     response = staff_client.get(reverse("admin:gmtools_character_change", args=[bhavna.pk]))
     fields = {
         f.field["name"]: f.contents()
-        for fs in response.context["adminform"]
+        for inline in response.context["inline_admin_formsets"]
+        for row in inline
+        if row.original is not None  # not the blank form the page keeps for adding one
+        for fs in row
         for line in fs
         for f in line
         if f.is_readonly
     }
-    assert fields["v5_willpower_boxes"] == "7"
-    assert fields["v5_willpower_dice"] == "4"
+    assert fields["willpower_boxes"] == "7"
+    assert fields["willpower_dice"] == "4"
     kade = Character.objects.get(name="Kade Ortiz")
     response = staff_client.get(reverse("admin:gmtools_character_change", args=[kade.pk]))
     assert "Swimming 4 m per action; vertical jump 90 cm" in response.content.decode()
@@ -184,15 +204,15 @@ def test_saving_the_sheet_checks_bounds(demo_data, staff_client):
     bhavna = Character.objects.get(name="Bhavna")
     url = reverse("admin:gmtools_character_change", args=[bhavna.pk])
     data = form_data(staff_client.get(url))
-    response = staff_client.post(url, {**data, "v5_hunger": "9"})
+    response = staff_client.post(url, {**data, "v5-0-hunger": "9"})
     assert response.status_code == 200
-    assert "v5_hunger" in response.context["adminform"].form.errors
+    assert "hunger" in game_row_formset(response, games.get(Game.V5).resources).forms[0].errors
     bhavna.refresh_from_db()
-    assert bhavna.v5_hunger == 2
-    response = staff_client.post(url, {**data, "v5_hunger": "4"})
+    assert bhavna.resources.hunger == 2
+    response = staff_client.post(url, {**data, "v5-0-hunger": "4"})
     assert response.status_code == 302
     bhavna.refresh_from_db()
-    assert bhavna.v5_hunger == 4
+    assert bhavna.resources.hunger == 4
 
 
 def test_editing_traits_inline(demo_data, staff_client):
@@ -245,7 +265,8 @@ def test_clearing_the_name_of_a_trait_added_by_hand_is_a_form_error(demo_data, s
     data = form_data(page)
     prefix = inline_prefix(page, custom.category)
     [index] = [n for n, form in enumerate(
-        next(i.formset for i in page.context["inline_admin_formsets"] if i.opts.category == custom.category).forms)
+        next(i.formset for i in page.context["inline_admin_formsets"]
+             if getattr(i.opts, "category", None) == custom.category).forms)
         if form.instance.pk == custom.pk]
     data[f"{prefix}-{index}-name"] = ""
     response = staff_client.post(url, data)
@@ -515,12 +536,17 @@ def test_the_change_form_of_a_fate_campaign_takes_no_deck_however_deep(demo_data
     """The deck is the table's, not a field of the form (only whether to draw from it, and the cards
     left, read-only): a deck posted, even 900 deep, is not read, so it is no 500 and changes nothing."""
     campaign = campaign_of(Game.FATE)
-    Campaign.objects.filter(pk=campaign.pk).update(fate_deck=[80, 3, 41], fate_uses_deck=True)
+    state = games.get(Game.FATE).state
+    state.model.objects.filter(pk=campaign.pk).update(deck=[80, 3, 41], uses_deck=True)
     url = reverse("admin:gmtools_campaign_change", args=[campaign.pk])
-    form = staff_client.get(url).context["adminform"].form
-    assert "fate_uses_deck" in form.fields and "fate_deck" not in form.fields
+    formset = game_row_formset(staff_client.get(url), state)
+    [form] = formset.forms
+    assert "uses_deck" in form.fields and "deck" not in form.fields
+    management = {f"{formset.prefix}-{key}": value for key, value in formset.management_form.initial.items()}
     for deck in ("[" * 900 + "]" * 900, "[" * 100_000 + "]" * 100_000):
-        response = staff_client.post(url, {"name": campaign.name, "gm": campaign.gm_id, "fate_deck": deck})
+        response = staff_client.post(url, {"name": campaign.name, "gm": campaign.gm_id, **management,
+                                           f"{formset.prefix}-0-campaign": campaign.pk,
+                                           f"{formset.prefix}-0-deck": deck})
         assert response.status_code == 302, response.content.decode()[:2000]
         saved = Campaign.objects.get(pk=campaign.pk)
-        assert (saved.fate_deck, saved.fate_uses_deck) == ([80, 3, 41], False)  # the box posted unticked
+        assert (saved.state.deck, saved.state.uses_deck) == ([80, 3, 41], False)  # the box posted unticked

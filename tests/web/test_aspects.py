@@ -18,7 +18,7 @@ from gmtools.composer import ComposerForm
 from gmtools.models import Aspect, Campaign, Change, ChangeKind, Character, Roll, Scene
 from gmtools.services import Refused
 from gmtools.sheets import Game
-from tests.web.helpers import COMMON, DEFAULTS, Faces
+from tests.web.helpers import COMMON, DEFAULTS, Faces, set_resources
 
 pytestmark = pytest.mark.django_db
 
@@ -143,7 +143,7 @@ def test_an_invocation_that_turns_a_fail_into_success_creates_the_aspect(hero, s
     made.refresh_from_db()
     assert style.outcome == "style" and made.free_invocations == 2
     assert Aspect.objects.filter(text="Smoke everywhere").count() == 1
-    assert fresh(hero).fate_points == 0
+    assert fresh(hero).resources.points == 0
 
 
 def test_a_tie_s_boost_becomes_the_aspect_when_an_invocation_makes_it_a_success(hero, scene):
@@ -171,7 +171,7 @@ def test_a_boost_is_gone_once_invoked(hero, scene):
     logged = roll(hero, invoke=[boost.pk])
     assert logged.result["main"]["total"] == 4
     assert not Aspect.objects.filter(pk=boost.pk).exists()
-    assert logged.spends[0]["what"] == "free_invocation" and fresh(hero).fate_points == 2
+    assert logged.spends[0]["what"] == "free_invocation" and fresh(hero).resources.points == 2
     # ...and after the roll too.
     other = Aspect.objects.create(scene=scene, text="Slippery floor", boost=True, free_invocations=1)
     child = services.invoke(roll(hero), other, "bonus", Faces())
@@ -180,7 +180,8 @@ def test_a_boost_is_gone_once_invoked(hero, scene):
 
 
 def test_any_aspect_in_play_is_offered_and_paid_by_the_roller(hero, scene, make_character):
-    ally = Character.objects.create_with_sheet(campaign=hero.campaign, name="Ivo", fate_points=3)
+    ally = Character.objects.create_with_sheet(campaign=hero.campaign, name="Ivo")
+    set_resources(ally, fate_points=3)
     services.join_scene(scene, ally)
     theirs = Aspect.objects.create(character=ally, text="Knows every alley")
     shared = Aspect.objects.create(character=ally, text="Lucky charm", free_invocations=1)
@@ -196,8 +197,8 @@ def test_any_aspect_in_play_is_offered_and_paid_by_the_roller(hero, scene, make_
 
     logged = roll(hero, invoke=[theirs.pk, situation.pk, shared.pk])
     assert logged.result["main"]["total"] == 8
-    assert fresh(hero).fate_points == 0  # two fate points, the roller's
-    assert fresh(ally).fate_points == 3
+    assert fresh(hero).resources.points == 0  # two fate points, the roller's
+    assert fresh(ally).resources.points == 3
     assert Aspect.objects.get(pk=shared.pk).free_invocations == 0
     # Ivo's card shows the free invocation used.
     assert Change.objects.filter(campaign=hero.campaign, kind=ChangeKind.CHARACTER, character=ally).exists()
@@ -223,12 +224,12 @@ def test_two_free_invocations_invoke_the_same_aspect_twice(hero, scene):
     logged = roll(hero, invoke=[smoke.pk], invoke_again=[smoke.pk])
     assert logged.result["main"]["total"] == 6
     assert [s["what"] for s in logged.spends] == ["free_invocation", "free_invocation"]
-    assert Aspect.objects.get(pk=smoke.pk).free_invocations == 0 and fresh(hero).fate_points == 2
+    assert Aspect.objects.get(pk=smoke.pk).free_invocations == 0 and fresh(hero).resources.points == 2
     assert logged.result["invoked"] == [{"aspect": smoke.pk, "paid": "free_invocation"}] * 2
     # A third time, with a fate point: refused, and nothing is paid.
     with pytest.raises(Refused, match="already invoked on this roll"):
         services.invoke(logged, Aspect.objects.get(pk=smoke.pk), "bonus", Faces())
-    assert fresh(hero).fate_points == 2 and not logged.children.exists()
+    assert fresh(hero).resources.points == 2 and not logged.children.exists()
 
 
 def test_the_second_invocation_must_be_free_and_ticked_with_the_first(hero, scene):
@@ -241,10 +242,10 @@ def test_the_second_invocation_must_be_free_and_ticked_with_the_first(hero, scen
 def test_never_two_fate_points_on_one_aspect(hero, scene):
     fire = Aspect.objects.create(scene=scene, text="On fire")
     logged = roll(hero, invoke=[fire.pk])
-    assert fresh(hero).fate_points == 1
+    assert fresh(hero).resources.points == 1
     with pytest.raises(Refused, match="already invoked on this roll"):
         services.invoke(logged, fire, "bonus", Faces())
-    assert fresh(hero).fate_points == 1
+    assert fresh(hero).resources.points == 1
     # Nor a free invocation on top of the paid one: seed 004 allows one aspect twice on a roll only as
     # a success with style's two free invocations (rules.fate.may_invoke), not Fate Core's stacking.
     Aspect.objects.filter(pk=fire.pk).update(free_invocations=1)

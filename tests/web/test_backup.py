@@ -63,15 +63,15 @@ def test_round_trip_loses_nothing(demo_campaign, other_gm, game):
 
 def test_round_trip_keeps_edited_state(demo_campaign, other_gm):
     fate = demo_campaign(Game.FATE)
-    fate.fate_deck = [80, 3, 41]
-    fate.save()
+    fate.state.deck = [80, 3, 41]
+    fate.state.save()
     brann = fate.characters.get(name="Brann")
-    brann.fate_consequence_severe = "Broken <arm> & “pride”"
-    brann.save()
+    brann.resources.consequence_severe = "Broken <arm> & “pride”"
+    brann.resources.save()
     Aspect.objects.filter(character=brann, kind="trouble").update(free_invocations=2)
     exported = backup.export_campaign(fate)
     imported = backup.import_campaign(json.loads(json.dumps(exported)), other_gm)
-    assert imported.fate_deck == [80, 3, 41]
+    assert imported.state.deck == [80, 3, 41]
     assert without_name(backup.export_campaign(imported)) == without_name(exported)
 
 

@@ -57,10 +57,12 @@ from django.test import Client  # noqa: E402
 import rules.dice  # noqa: E402
 import rules.fate  # noqa: E402
 import rules.scifi  # noqa: E402
+from gmtools.games.exalted.models import ExaltedResources  # noqa: E402
 from gmtools.models import Aspect, Campaign, Character, Roll, Trait  # noqa: E402
 from gmtools.sheets import Game  # noqa: E402
 from gmtools.formatting import percent  # noqa: E402
 from rules import exalted, fate, scifi, v5  # noqa: E402
+from tests.web.helpers import set_resources  # noqa: E402
 
 
 # --- deterministic dice ----------------------------------------------------------------------
@@ -174,9 +176,12 @@ expect.set_options(timeout=TIMEOUT_MS)
 # --- data and page helpers ---------------------------------------------------------------------
 
 def make_character(campaign: Campaign, name: str, ratings: dict[str, int] | None = None, **fields) -> Character:
+    # The game's resources by their public names (``v5_hunger``), on its own row.
+    resources = {key: fields.pop(key) for key in list(fields) if key.startswith(f"{campaign.game}_")}
     character = Character.objects.create_with_sheet(campaign=campaign, name=name, **fields)
     for key, rating in (ratings or {}).items():
         assert character.traits.filter(key=key).update(rating=rating) == 1, key
+    set_resources(character, **resources)
     return character
 
 
@@ -408,7 +413,7 @@ def test_v5_willpower_reroll(page, gm_user, dice):
     # The Willpower spent is one superficial box, on the character's card refreshed in place.
     expect(willpower.locator(".box-superficial")).to_have_count(1)
     bhavna.refresh_from_db()
-    assert (bhavna.v5_willpower_superficial, bhavna.v5_willpower_aggravated) == (1, 0)
+    assert (bhavna.resources.willpower_superficial, bhavna.resources.willpower_aggravated) == (1, 0)
 
 
 def test_fate_invoke_spends_free_invocation_then_fate_point(page, gm_user, dice):
@@ -452,7 +457,7 @@ def test_fate_invoke_spends_free_invocation_then_fate_point(page, gm_user, dice)
     dice.assert_all_drawn()  # an invocation for +2 rolls nothing
     aspect.refresh_from_db()
     wizard.refresh_from_db()
-    assert (aspect.free_invocations, wizard.fate_points) == (0, 2)
+    assert (aspect.free_invocations, wizard.resources.points) == (0, 2)
 
 
 def test_refused_spend_shows_the_message_and_logs_nothing(page, gm_user, dice):
@@ -466,7 +471,7 @@ def test_refused_spend_shows_the_message_and_logs_nothing(page, gm_user, dice):
     expect(page.locator("#odds [data-testid=odds]")).to_contain_text("100%Success")  # Willpower: a success is sure
     expect(page.locator("#odds")).not_to_contain_text("Willpower:")  # chosen: no longer a choice to price
     # The last point goes meanwhile (another tab): the composer offered it, the roll must refuse it.
-    Character.objects.filter(pk=tired.pk).update(exalted_willpower_temporary=0)
+    ExaltedResources.objects.filter(pk=tired.pk).update(willpower_temporary=0)
     page.click("#roll-button")
     refusal = page.locator("#composer [data-testid=refusal]")  # beside the Roll button, not over the page
     expect(refusal).to_contain_text("Tired Solar has no temporary Willpower left.")

@@ -251,7 +251,7 @@ def create_pc(page: Page, campaign: Campaign, plan: Plan) -> Character:
     for key, rating in plan.ratings.items():
         assert pc.traits.get(key=key).rating == rating, key
     for name, value in plan.resources.items():
-        assert str(getattr(pc, name)) == value, name
+        assert str(getattr(pc.resources, name.removeprefix(f"{campaign.game}_"))) == value, name
     if plan.aspect:
         assert list(pc.aspects.values_list("kind", "text")) == [("high_concept", plan.aspect)]
         expect(character_card(page, pc).locator(".aspects")).to_contain_text(plan.aspect)
@@ -364,11 +364,11 @@ def exalted_willpower(page: Page, campaign: Campaign, pc: Character, gm: User, d
     expect(spent.locator(".spends")).to_have_text("Spent: 1 Willpower")
     expect(spent.locator("[data-testid=verdict]")).to_have_text("Success")
     expect(willpower).to_have_text("4/6")
-    assert Character.objects.get(pk=pc.pk).exalted_willpower_temporary == 4
+    assert Character.objects.get(pk=pc.pk).resources.willpower_temporary == 4
 
     void(page, spent)
     expect(willpower).to_have_text("5/6")
-    assert Character.objects.get(pk=pc.pk).exalted_willpower_temporary == 5
+    assert Character.objects.get(pk=pc.pk).resources.willpower_temporary == 5
     assert_voided_in_db(Roll.objects.get(campaign=campaign, willpower_spent=True), gm)
     return spent
 
@@ -388,12 +388,12 @@ def v5_willpower_reroll(page: Page, campaign: Campaign, pc: Character, gm: User,
     expect(rerolled).to_have_attribute("data-kind", "reroll")
     assert faces(rerolled) == [8, 9, 4, 5, 6]
     expect(willpower.locator(".box-superficial")).to_have_count(1)
-    assert Character.objects.get(pk=pc.pk).v5_willpower_superficial == 1
+    assert Character.objects.get(pk=pc.pk).resources.willpower_superficial == 1
 
     void(page, rerolled)
     expect(willpower.locator(".box-superficial")).to_have_count(0)
-    assert (Character.objects.get(pk=pc.pk).v5_willpower_superficial,
-            Character.objects.get(pk=pc.pk).v5_willpower_aggravated) == (0, 0)
+    assert (Character.objects.get(pk=pc.pk).resources.willpower_superficial,
+            Character.objects.get(pk=pc.pk).resources.willpower_aggravated) == (0, 0)
     assert_voided_in_db(Roll.objects.get(campaign=campaign, kind="reroll"), gm)
     expect(cards(page).nth(1)).not_to_have_class(re.compile(r"\broll-voided\b"))  # the roll it followed stands
     return rerolled
@@ -426,13 +426,13 @@ def fate_situation_aspect(page: Page, campaign: Campaign, pc: Character, gm: Use
     expect(scene_chip(page, "Thick smoke")).not_to_contain_text("free")  # its free invocation is used
     expect(points).to_have_text("2")
     smoke.refresh_from_db()
-    assert (smoke.free_invocations, Character.objects.get(pk=pc.pk).fate_points) == (0, 2)
+    assert (smoke.free_invocations, Character.objects.get(pk=pc.pk).resources.points) == (0, 2)
 
     void(page, invoked)
     expect(points).to_have_text("3")
     expect(scene_chip(page, "Thick smoke")).to_contain_text("1 free")
     smoke.refresh_from_db()
-    assert (smoke.free_invocations, Character.objects.get(pk=pc.pk).fate_points) == (1, 3)
+    assert (smoke.free_invocations, Character.objects.get(pk=pc.pk).resources.points) == (1, 3)
     assert_voided_in_db(Roll.objects.filter(campaign=campaign).order_by("-id").first(), gm)
     expect(page.locator("#composer-invoke")).to_contain_text("Thick smoke (scene, 1 free)")
     return invoked

@@ -48,6 +48,9 @@ from django.utils import timezone, translation  # noqa: E402
 from django.utils.formats import date_format  # noqa: E402
 
 from gmtools import services  # noqa: E402
+from gmtools.games.exalted.models import ExaltedResources  # noqa: E402
+from gmtools.games.fate.models import FateState  # noqa: E402
+from gmtools.games.v5.models import V5Resources  # noqa: E402
 from gmtools.models import Aspect, Campaign, Character, ExtendedAction, Roll, Scene  # noqa: E402
 from gmtools.sheets import Game  # noqa: E402
 from tests.web.test_browser_time import caught_up  # noqa: E402
@@ -202,7 +205,7 @@ def compose_a_roll_that_will_be_refused(page: Page, campaign: Campaign, characte
     page.check("#composer [name=willpower]")
     open_extras(page)
     page.fill("#composer [name=label]", "Hold the gate")
-    Character.objects.filter(pk=character.pk).update(exalted_willpower_temporary=0)
+    ExaltedResources.objects.filter(pk=character.pk).update(willpower_temporary=0)
 
 
 def test_a_refused_roll_keeps_what_the_gm_composed(table, lang, gm_user, dice):
@@ -286,7 +289,7 @@ def test_a_refused_reroll_shows_on_its_card(table, lang, gm_user, dice):
     expect(form.locator("input[name=dice]:checked")).to_have_count(4)
     assert_same_page(table)
     bhavna.refresh_from_db()
-    assert bhavna.v5_willpower_superficial == 0
+    assert bhavna.resources.willpower_superficial == 0
     assert Roll.objects.filter(campaign=campaign).count() == 1
 
 
@@ -376,7 +379,7 @@ def test_v5_reroll_is_not_offered_with_willpower_all_damaged(table, lang, gm_use
     campaign = campaign_of(gm_user, Game.V5)
     # Composure 2 + Resolve 3: five Willpower boxes, all of them superficially damaged.
     bhavna = make_character(campaign, "Bhavna", {"strength": 2, "brawl": 2, "composure": 2, "resolve": 3}, v5_hunger=1)
-    Character.objects.filter(pk=bhavna.pk).update(v5_willpower_superficial=5)
+    V5Resources.objects.filter(pk=bhavna.pk).update(willpower_superficial=5)
     open_table(table, campaign)
     expect(table.locator(f"#character-{bhavna.pk} [data-resource=willpower] .box-superficial")).to_have_count(5)
     table.select_option("#composer [name=first]", trait(bhavna, "strength"))
@@ -477,7 +480,7 @@ def test_the_fate_deck_counter_drops_with_each_draw(table, lang, gm_user, dice):
     """Item 5: with "Draw from the Fate deck" on, the time bar's count of cards left drops by one at
     each roll, at once."""
     campaign = campaign_of(gm_user, Game.FATE)
-    Campaign.objects.filter(pk=campaign.pk).update(fate_uses_deck=False, fate_deck=[10, 20, 30, 40, 50])
+    FateState.objects.filter(pk=campaign.pk).update(uses_deck=False, deck=[10, 20, 30, 40, 50])
     make_character(campaign, "Wizard", {"clever": 3})
     open_table(table, campaign)
     switch = table.locator("#time-bar [data-testid=campaign-switch]")
@@ -497,7 +500,7 @@ def test_the_fate_deck_counter_drops_with_each_draw(table, lang, gm_user, dice):
         expect(counter).to_have_text(say(lang, f"Draw from the Fate deck {words}", f"Robar de la Baraja Fate {words}"))
     assert dice.drawn == []  # cards, not dice
     campaign.refresh_from_db()
-    assert campaign.fate_deck == [30, 40, 50]
+    assert campaign.state.deck == [30, 40, 50]
     assert_same_page(table)
 
 
@@ -521,8 +524,8 @@ def test_end_scene_empties_fate_stress_boxes(table, lang, gm_user):
     assert asked == [say(lang, "End this scene? Its turn order is closed (and, in Fate, stress boxes empty).",
                          "¿Terminar esta escena? Su orden de turno se cierra (y, en Fate, las casillas de estrés se vacían).")]
     brann.refresh_from_db()
-    assert (brann.fate_stress_1, brann.fate_stress_2, brann.fate_stress_3) == (False, False, False)
-    assert brann.fate_consequence_mild == "Bruised"
+    assert (brann.resources.stress_1, brann.resources.stress_2, brann.resources.stress_3) == (False, False, False)
+    assert brann.resources.consequence_mild == "Bruised"
     assert_same_page(table)
 
 
@@ -591,7 +594,7 @@ def test_exalted_spends_and_secret_reset_after_a_roll(table, lang, gm_user, dice
     expect(table.locator("#composer [name=hidden]")).not_to_be_checked()
     expect(chance(table)).to_have_text(plain)
     swan.refresh_from_db()
-    assert swan.exalted_willpower_temporary == 4
+    assert swan.resources.willpower_temporary == 4
     assert_same_page(table)
 
 

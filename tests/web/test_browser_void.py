@@ -83,7 +83,7 @@ def test_a_voided_willpower_reroll_gives_the_willpower_back(page, browser, asgi_
     expect(original).not_to_have_class(re.compile(r"\broll-voided\b"))
     expect(original.locator(".reroll-form")).to_have_count(0)  # rerolled once: not offered again
     koi.refresh_from_db()
-    assert (koi.v5_willpower_superficial, koi.v5_willpower_aggravated) == (0, 0)
+    assert (koi.resources.willpower_superficial, koi.resources.willpower_aggravated) == (0, 0)
     # Polled: the card may be redrawn in place by the GM's own stream while it is read.
     expect(rerolled.locator("[data-testid=dice]")).to_have_css("text-decoration-line", re.compile("line-through"))
     # The players' phone: the same card, struck through, live, without the GM's login.
@@ -120,5 +120,5 @@ def test_undo_a_misclick_on_a_health_box(page, gm_user):
     expect(undo).to_have_count(0)
     assert_not_reloaded(page)
     koi = Character.objects.get(pk=koi.pk)
-    assert (koi.v5_health_superficial, koi.v5_hunger) == (0, 1)
+    assert (koi.resources.health_superficial, koi.resources.hunger) == (0, 1)
     assert ResourceChange.objects.filter(undone_at__isnull=False).count() == 2

@@ -26,7 +26,7 @@ from gmtools.live import Viewer
 from gmtools.models import Aspect, Campaign, Change, ChangeKind, Character, CharacterKind, Roll, Trait
 from gmtools.sheets import Game
 from tests.web.character_data import character_file, custom_trait, sheet_post
-from tests.web.helpers import COMMON, DEFAULTS, POOL_TRAITS, Faces
+from tests.web.helpers import COMMON, DEFAULTS, POOL_TRAITS, Faces, set_resources
 
 pytestmark = pytest.mark.django_db
 
@@ -52,7 +52,9 @@ def text(response) -> str:
 
 def rows(campaign: Campaign) -> tuple:
     """Everything a refused request must leave as it was."""
+    resources = games.get(campaign.game).resources.model
     return (list(Character.objects.filter(campaign=campaign).order_by("pk").values()),
+            list(resources.objects.filter(character__campaign=campaign).order_by("pk").values()) if resources else [],
             list(Trait.objects.filter(character__campaign=campaign).order_by("pk").values()),
             list(Aspect.objects.filter(character__campaign=campaign).order_by("pk").values()),
             Change.objects.filter(campaign=campaign).count())
@@ -68,10 +70,10 @@ def test_the_new_character_panel_shows_the_games_whole_sheet(gm_client, campaign
     page = text(response)
     for trait in games.get(game).standard_sheet:
         assert f'data-trait="{trait.key}"' in page, trait.key
-    for field in Character.RESOURCE_FIELDS[game]:
+    for field in games.get(game).resources.public_fields:
         assert f'name="sheet-{field}"' in page, field
     for other in set(GAMES) - {game}:
-        for field in Character.RESOURCE_FIELDS[other]:
+        for field in games.get(other).resources.public_fields:
             assert f'name="sheet-{field}"' not in page
     assert 'name="sheet-player"' in page and 'name="sheet-concept"' in page and 'name="sheet-notes"' in page
     assert ('name="aspects-TOTAL_FORMS"' in page) == (game == Game.FATE)
@@ -103,7 +105,8 @@ def test_a_gm_creates_edits_and_deletes_a_character_in_each_game(gm_client, camp
     response = gm_client.post(url("character-edit", c, koi), data)
     assert response.status_code == 200, text(response)[:2000]
     koi.refresh_from_db()
-    assert koi.name == "Koi the Quiet" and getattr(koi, resource[0]) == resource[1]
+    column = games.get(game).resources.public_fields[resource[0]]
+    assert koi.name == "Koi the Quiet" and getattr(koi.resources, column) == resource[1]
     assert koi.traits.get(key=first).rating == 2
     assert "Koi the Quiet" in text(response)
 
@@ -214,7 +217,7 @@ def test_vampire_trackers_are_checked_against_the_ratings_submitted_with_them(gm
                               sheet_post(c, ana, ratings={"stamina": 3}, v5_health_superficial=5))
     assert response.status_code == 200, text(response)[:1500]
     ana.refresh_from_db()
-    assert ana.v5_health_superficial == 5
+    assert ana.resources.health_superficial == 5
     # A new character too: the check runs once its traits are written, and refuses all of it.
     before = rows(c)
     response = gm_client.post(url("character-new", c), sheet_post(c, name="Bo", v5_willpower_superficial=3))
@@ -295,6 +298,7 @@ def test_every_template_makes_valid_numbered_npcs(gm_client, campaign, game):
     assert len(made) == 3 * len(NPC_TEMPLATES[game])
     for character in made:
         character.full_clean()
+        character.resources.full_clean()
         assert character.kind == CharacterKind.NPC
         for trait in character.traits.all():
             trait.full_clean()
@@ -303,7 +307,7 @@ def test_every_template_makes_valid_numbered_npcs(gm_client, campaign, game):
     for key, rating in first.ratings.items():
         assert made[0].traits.get(key=key).rating == rating
     for field, value in first.resources.items():
-        assert getattr(made[0], field) == value
+        assert getattr(made[0].resources, field) == value
 
 
 def test_a_second_batch_from_a_template_goes_on_numbering(gm_client, campaign):
@@ -321,7 +325,7 @@ def test_a_template_npc_can_be_named(gm_client, campaign):
     c = campaign(Game.V5)
     gm_client.post(url("npc-template", c), {"template": "ghoul", "name": "Renfield", "count": 1})
     renfield = Character.objects.get(name="Renfield")
-    assert renfield.traits.get(name="Potence").rating == 1 and renfield.v5_hunger == 0
+    assert renfield.traits.get(name="Potence").rating == 1 and renfield.resources.hunger == 0
 
 
 def test_duplicates_are_numbered(gm_client, campaign):
@@ -420,12 +424,13 @@ def test_an_empty_import_post_is_refused_with_the_fields_errors(gm_client, campa
 def test_a_character_is_copied_to_another_campaign_of_the_same_game(gm_client, campaign):
     here = campaign(Game.SCIFI, name="Here")
     there = campaign(Game.SCIFI, name="There")
-    ana = Character.objects.create_with_sheet(campaign=here, name="Ana", scifi_health=7)
+    ana = Character.objects.create_with_sheet(campaign=here, name="Ana")
+    set_resources(ana, scifi_health=7)
     ana.traits.filter(key="agility").update(rating=4)
     response = gm_client.post(url("character-copy", here, ana), {"campaign": there.pk})
     assert response.status_code == 200
     copy = there.characters.get()
-    assert (copy.name, copy.scifi_health, copy.traits.get(key="agility").rating) == ("Ana", 7, 4)
+    assert (copy.name, copy.resources.health, copy.traits.get(key="agility").rating) == ("Ana", 7, 4)
     assert Change.objects.filter(campaign=there, kind=ChangeKind.CHARACTER).exists()
     assert here.characters.count() == 1
 

@@ -76,7 +76,7 @@ def test_the_last_willpower_is_spent_once(make_character, set_ratings):
     assert "no temporary Willpower" in str(refused[0])
     assert not any(d.met for d in dice)  # the two writers were never inside at the same time
     assert Roll.objects.count() == 1
-    assert Character.objects.get(pk=solar.pk).exalted_willpower_temporary == 0
+    assert Character.objects.get(pk=solar.pk).resources.willpower_temporary == 0
     assert Roll.objects.get().spends[0]["what"] == "willpower"
 
 
@@ -94,7 +94,7 @@ def test_the_last_fate_point_is_spent_once(make_character, set_ratings):
     results = run_at_once(*(lambda i=i: services.record_roll(hero.campaign, comp, dice[i]) for i in range(2)))
 
     assert sorted(type(r).__name__ for r in results) == ["Refused", "Roll"], results
-    assert Character.objects.get(pk=hero.pk).fate_points == 0
+    assert Character.objects.get(pk=hero.pk).resources.points == 0
     assert Roll.objects.count() == 1
 
 
@@ -118,9 +118,9 @@ def test_two_adjustments_at_once_are_both_kept(make_character, monkeypatch):
     monkeypatch.setitem(games.get(Game.V5).at_table.adjustments, "hunger-up", slow_change)
     results = run_at_once(lambda: services.adjust(vampire, "hunger-up"), lambda: services.adjust(vampire, "hunger-up"))
     assert all(isinstance(r, Character) for r in results), results
-    assert sorted(r.v5_hunger for r in results) == [2, 3]
+    assert sorted(r.resources.hunger for r in results) == [2, 3]
     assert not met
-    assert Character.objects.get(pk=vampire.pk).v5_hunger == 3
+    assert Character.objects.get(pk=vampire.pk).resources.hunger == 3
 
 
 @pytest.mark.django_db(transaction=True)
@@ -137,5 +137,5 @@ def test_a_double_click_rerolls_once(make_character, set_ratings):
     dice = [Rendezvous(meet, 9), Rendezvous(meet, 9)]
     results = run_at_once(*(lambda i=i: services.willpower_reroll(parent, [0], dice[i]) for i in range(2)))
     assert sorted(type(r).__name__ for r in results) == ["Refused", "Roll"], results
-    assert Character.objects.get(pk=vampire.pk).v5_willpower_superficial == 1
+    assert Character.objects.get(pk=vampire.pk).resources.willpower_superficial == 1
     assert Roll.objects.count() == 2

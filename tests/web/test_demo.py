@@ -8,7 +8,7 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.test import Client, RequestFactory
 
-from gmtools import demo
+from gmtools import demo, games
 from gmtools.models import Aspect, Campaign, Character, Trait
 from gmtools.sheets import Game
 
@@ -45,11 +45,11 @@ def test_the_demo_keeps_what_the_gm_changed():
     gm = User.objects.get(username="gm")
     gm.set_password("my-own-secret")
     gm.save()
-    Character.objects.filter(name="Smith").update(exalted_willpower_temporary=3)
+    games.get(Game.EXALTED).resources.model.objects.filter(character__name="Smith").update(willpower_temporary=3)
     Character.objects.get(name="Koi").delete()
     demo.load()
     assert authenticate(RequestFactory().post("/accounts/login/"), username="gm", password="my-own-secret") is not None
-    assert Character.objects.get(name="Smith").exalted_willpower_temporary == 3
+    assert Character.objects.get(name="Smith").resources.willpower_temporary == 3
     assert not Character.objects.filter(name="Koi").exists()
 
 
@@ -84,17 +84,18 @@ def test_demo_characters_reproduce_the_seed_examples():
     bhavna = Character.objects.get(name="Bhavna")
     assert pool(juans, "resolve", "investigation") == 6
     assert pool(johns, "intelligence", "occult") == 5 and johns.concept == "Occult researcher"
-    assert (bhavna.v5_willpower_boxes, bhavna.v5_willpower_superficial, bhavna.v5_willpower_dice) == (7, 3, 4)
+    assert (bhavna.resources.willpower_boxes, bhavna.resources.willpower_superficial,
+            bhavna.resources.willpower_dice) == (7, 3, 4)
 
     tracker, fugitive = Character.objects.get(name="Kade Ortiz"), Character.objects.get(name="Lio Sarr")
     assert pool(tracker, "perception", "survival") == 5
     assert pool(fugitive, "agility", "stealth") == 3
-    assert not tracker.scifi_off_rol_allowed
-    assert Character.objects.get(name="Mara Quell").scifi_off_rol_allowed
+    assert not tracker.resources.off_rol_allowed
+    assert Character.objects.get(name="Mara Quell").resources.off_rol_allowed
 
     fate = Campaign.objects.get(game=Game.FATE)
     # The demo deck is shuffled at its first draw, never dealt in order (card 0, 1, 2...).
-    assert fate.fate_uses_deck and fate.fate_deck == [] and fate.fate_cards_left == 81
+    assert fate.state.uses_deck and fate.state.deck == [] and fate.state.cards_left == 81
     for character in fate.characters.filter(kind="pc"):
         assert set(character.aspects.values_list("kind", flat=True)) == {"high_concept", "trouble", "other"}
 

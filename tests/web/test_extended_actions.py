@@ -26,7 +26,7 @@ from gmtools.sheets import Game
 from gmtools.formatting import percent
 from rules import exalted, scifi, v5
 from rules import extended as rules_extended
-from tests.web.helpers import COMMON, DEFAULTS, Faces, run_at_once
+from tests.web.helpers import COMMON, DEFAULTS, Faces, run_at_once, set_resources
 
 pytestmark = pytest.mark.django_db
 
@@ -306,8 +306,10 @@ def test_exalted_teamwork_adds_every_helpers_successes(campaign, set_ratings):
 
 def test_v5_teamwork_rolls_the_largest_pool_plus_one_per_helper(gm, set_ratings):
     campaign = Campaign.objects.create(name="Coterie", game=Game.V5, gm=gm)
-    lead = Character.objects.create_with_sheet(campaign=campaign, name="Lead", v5_hunger=0)
-    helper = Character.objects.create_with_sheet(campaign=campaign, name="Helper", v5_hunger=0)
+    lead = Character.objects.create_with_sheet(campaign=campaign, name="Lead")
+    helper = Character.objects.create_with_sheet(campaign=campaign, name="Helper")
+    set_resources(lead, v5_hunger=0)
+    set_resources(helper, v5_hunger=0)
     set_ratings(lead, strength=2, athletics=2)    # 4 dice
     set_ratings(helper, strength=1, athletics=1)  # has the skill: +1 die
     task = make(campaign, goal=10)

@@ -13,8 +13,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from gmtools import backup
-from gmtools.admin import CharacterAdmin
+from gmtools import backup, games
 from gmtools.characters import NPC_TEMPLATES, CharacterSheet, TemplateForm
 from gmtools.models import Aspect, Campaign, Character, Trait, game_choices
 from gmtools.sheets import TraitCategory, rating_bounds
@@ -55,10 +54,10 @@ def test_its_characters_get_its_standard_sheet_with_default_bounds(d6):
 
 
 def test_it_has_no_resources_state_switch_or_templates(d6):
-    assert Character.RESOURCE_FIELDS[D6.id] == () and Campaign.STATE_FIELDS[D6.id] == ()
+    assert games.get(D6.id).resources.fields == () and games.get(D6.id).state.fields == ()
     assert D6.id not in Campaign.TABLE_SWITCHES and d6.switch is None
     assert NPC_TEMPLATES[D6.id] == () and TemplateForm(campaign=d6).templates == {}
-    assert CharacterAdmin.RESOURCE_FIELDSETS[D6.id] == ("", ())
+    assert (games.get(D6.id).resources.title, games.get(D6.id).resources.rows) == ("", ())
     d6.clean()
     Character.objects.create_with_sheet(campaign=d6, name="Ana")
     document = backup.export_campaign(d6)

@@ -12,6 +12,8 @@ import pytest
 from django.urls import reverse
 
 from gmtools import live, services
+from gmtools.games.fate.models import FateResources
+from gmtools.games.v5.models import V5Resources
 from gmtools.models import ChangeKind, Character, ExtendedAction, Roll, Scene
 from gmtools.sheets import Game
 from tests.web.helpers import Faces
@@ -88,12 +90,12 @@ def test_a_roll_into_a_running_action_keeps_it_chosen(make_character, set_rating
 def test_the_end_of_a_scene_empties_fates_stress_boxes_and_keeps_consequences(make_character, gm_client, end):
     hero = make_character(Game.FATE, name="Brann", fate_stress_1=True, fate_stress_3=True, fate_consequence_mild="Bruised")
     services.start_scene(hero.campaign)
-    Character.objects.filter(pk=hero.pk).update(fate_stress_2=True)
+    FateResources.objects.filter(character=hero).update(stress_2=True)
     response = gm_client.post(reverse("time", args=[hero.campaign.pk]), {"do": end})
     assert response.status_code == 200
     hero.refresh_from_db()
-    assert (hero.fate_stress_1, hero.fate_stress_2, hero.fate_stress_3) == (False, False, False)
-    assert hero.fate_consequence_mild == "Bruised"
+    assert (hero.resources.stress_1, hero.resources.stress_2, hero.resources.stress_3) == (False, False, False)
+    assert hero.resources.consequence_mild == "Bruised"
     assert f'id="character-{hero.pk}"' in response.content.decode()  # the card is redrawn empty
 
 
@@ -112,14 +114,14 @@ def test_stress_is_not_cleared_when_no_scene_was_in_play(make_character):
     hero = make_character(Game.FATE, name="Brann", fate_stress_1=True)
     services.start_scene(hero.campaign)  # the first scene: nothing ended
     hero.refresh_from_db()
-    assert hero.fate_stress_1
+    assert hero.resources.stress_1
 
 
 def test_a_reroll_is_not_offered_without_willpower_left(v5, gm_client):
     logged = roll(v5.campaign, v5, (6, 2, 9))
     html = gm_client.get(reverse("table", args=[v5.campaign.pk])).content.decode()
     assert "reroll-form" in html
-    Character.objects.filter(pk=v5.pk).update(v5_willpower_superficial=4)  # Composure 2 + Resolve 2: all damaged
+    V5Resources.objects.filter(character=v5).update(willpower_superficial=4)  # Composure 2 + Resolve 2: all damaged
     live.announce(v5.campaign.pk, ChangeKind.CHARACTER, character=v5)  # as every write at the table does
     html = gm_client.get(reverse("table", args=[v5.campaign.pk])).content.decode()
     assert "reroll-form" not in html and f'id="roll-{logged.pk}"' in html

@@ -100,7 +100,7 @@ def test_the_flip_switch_announces_a_change(make_character):
     character = make_character(Game.FATE, name="Zird")
     services.flip(character.campaign)
     assert changes(character.campaign) == [(ChangeKind.SWITCH, True)]
-    assert Campaign.objects.get(pk=character.campaign.pk).fate_uses_deck
+    assert Campaign.objects.get(pk=character.campaign.pk).state.uses_deck
 
 
 # --- drawing a change --------------------------------------------------------------------------

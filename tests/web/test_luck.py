@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.db.migrations.loader import MigrationLoader
 
 from gmtools import luck as stored_luck, services
+from gmtools.games.fate.models import FateState
 from gmtools.models import Aspect, Campaign, Character, Roll
 from gmtools.sheets import Game
 from gmtools.formatting import percent
@@ -113,7 +114,7 @@ def test_fate_dice_an_invocation_and_a_reroll(make_character, set_ratings):
 
 def test_a_card_from_the_fate_deck_is_ranked_among_the_cards_left(make_character, set_ratings):
     zara = character(make_character, set_ratings, Game.FATE, fate_points=3)
-    Campaign.objects.filter(pk=zara.campaign_id).update(fate_uses_deck=True, fate_deck=[80, 0, 40])
+    FateState.objects.filter(campaign_id=zara.campaign_id).update(uses_deck=True, deck=[80, 0, 40])
     roll = compose_and_roll(zara.campaign, zara, ())
     request = fate.Request(bonus=2)
     deck = fate.Deck((80, 0, 40))
@@ -166,7 +167,7 @@ def every_kind_of_roll(make_character, set_ratings) -> list[Roll]:
     made += [failed, services.willpower_reroll(failed, [1], Faces(10)), services.rouse(lucia, Faces(8))]
     first = compose_and_roll(zara.campaign, zara, (0, 0, 1, -1))
     made += [first, services.invoke(first, None, "bonus", Faces())]
-    Campaign.objects.filter(pk=zara.campaign_id).update(fate_uses_deck=True, fate_deck=[])
+    FateState.objects.filter(campaign_id=zara.campaign_id).update(uses_deck=True, deck=[])
     drawn = compose_and_roll(zara.campaign, zara, tuple(range(80, 0, -1)))  # a reshuffle swapping nothing
     Aspect.objects.create(character=zara, text="Quick on the draw", free_invocations=1)
     made += [drawn, compose_and_roll(zara.campaign, zara, ()),

@@ -124,15 +124,23 @@ def assert_rejected_by_database(queryset, **values):
     ],
 )
 def test_database_rejects_out_of_bounds_resources(make_character, values):
-    character = make_character(Game.V5)
-    assert_rejected_by_database(Character.objects.filter(pk=character.pk), **values)
+    game = next(iter(values)).partition("_")[0]
+    if game in Game.values:  # a game's resources: a row of its own table
+        columns = games.get(game).resources
+        character = make_character(game)
+        rows = columns.model.objects.filter(pk=character.pk)
+        assert_rejected_by_database(rows, **{columns.public_fields[name]: value for name, value in values.items()})
+    else:
+        character = make_character(Game.V5)
+        assert_rejected_by_database(Character.objects.filter(pk=character.pk), **values)
 
 
 def test_database_accepts_the_bounds_themselves(make_character):
-    character = make_character(Game.V5)
-    Character.objects.filter(pk=character.pk).update(
-        v5_hunger=5, exalted_willpower=10, exalted_willpower_temporary=10, exalted_motes=0, fate_refresh=1
-    )
+    bounds = {Game.V5: {"hunger": 5}, Game.EXALTED: {"willpower": 10, "willpower_temporary": 10, "motes": 0},
+              Game.FATE: {"refresh": 1}}
+    for game, values in bounds.items():
+        character = make_character(game)
+        games.get(game).resources.model.objects.filter(pk=character.pk).update(**values)
 
 
 @pytest.mark.parametrize("values", [{"rating": 11}, {"rating": -1}, {"name": "Strength"}, {"category": "virtue"}])
@@ -181,30 +189,30 @@ def test_validation_rejects_an_unknown_game(gm):
 
 # --- Form validation ------------------------------------------------------------------------
 
-V5_FIELDS = ["campaign", "name", "kind", *Character.RESOURCE_FIELDS[Game.V5]]
-EXALTED_FIELDS = ["campaign", "name", "kind", *Character.RESOURCE_FIELDS[Game.EXALTED]]
+V5_FIELDS = list(games.get(Game.V5).resources.fields)
+EXALTED_FIELDS = list(games.get(Game.EXALTED).resources.fields)
 
 
 def form_data(character: Character, fields: list[str], **changes) -> dict:
-    data = {field: getattr(character, field) for field in fields if field != "campaign"}
-    return {**data, "campaign": character.campaign_id, **changes}
+    data = {field: getattr(character.resources, field) for field in fields}
+    return {**data, **changes}
 
 
 def test_form_reports_hunger_out_of_bounds(make_character):
     character = make_character(Game.V5)
-    Form = modelform_factory(Character, fields=V5_FIELDS)
-    form = Form(form_data(character, V5_FIELDS, v5_hunger=9), instance=character)
+    Form = modelform_factory(games.get(Game.V5).resources.model, fields=V5_FIELDS)
+    form = Form(form_data(character, V5_FIELDS, hunger=9), instance=character.resources)
     assert not form.is_valid()
-    assert list(form.errors) == ["v5_hunger"]
-    form = Form(form_data(character, V5_FIELDS, v5_hunger=5), instance=character)
+    assert list(form.errors) == ["hunger"]
+    form = Form(form_data(character, V5_FIELDS, hunger=5), instance=character.resources)
     assert form.is_valid(), form.errors
 
 
 def test_form_reports_temporary_willpower_above_permanent(make_character):
     character = make_character(Game.EXALTED)
-    Form = modelform_factory(Character, fields=EXALTED_FIELDS)
+    Form = modelform_factory(games.get(Game.EXALTED).resources.model, fields=EXALTED_FIELDS)
     form = Form(
-        form_data(character, EXALTED_FIELDS, exalted_willpower=4, exalted_willpower_temporary=5), instance=character
+        form_data(character, EXALTED_FIELDS, willpower=4, willpower_temporary=5), instance=character.resources
     )
     assert not form.is_valid()
     assert form.non_field_errors() == ["Temporary Willpower cannot exceed permanent Willpower."]
@@ -212,44 +220,44 @@ def test_form_reports_temporary_willpower_above_permanent(make_character):
 
 def test_form_reports_negative_willpower(make_character):
     character = make_character(Game.EXALTED)
-    Form = modelform_factory(Character, fields=EXALTED_FIELDS)
-    form = Form(form_data(character, EXALTED_FIELDS, exalted_willpower_temporary=-1), instance=character)
-    assert "exalted_willpower_temporary" in form.errors
+    Form = modelform_factory(games.get(Game.EXALTED).resources.model, fields=EXALTED_FIELDS)
+    form = Form(form_data(character, EXALTED_FIELDS, willpower_temporary=-1), instance=character.resources)
+    assert "willpower_temporary" in form.errors
 
 
 def test_form_reports_motes_above_the_pool(make_character):
     character = make_character(Game.EXALTED)
-    Form = modelform_factory(Character, fields=EXALTED_FIELDS)
-    form = Form(form_data(character, EXALTED_FIELDS, exalted_motes=8, exalted_motes_max=7), instance=character)
+    Form = modelform_factory(games.get(Game.EXALTED).resources.model, fields=EXALTED_FIELDS)
+    form = Form(form_data(character, EXALTED_FIELDS, motes=8, motes_max=7), instance=character.resources)
     assert form.non_field_errors() == ["Personal motes cannot exceed the personal mote pool."]
 
 
 def test_v5_damage_must_fit_the_tracker_boxes(make_character, set_ratings):
     character = make_character(Game.V5)
     set_ratings(character, stamina=2, composure=3, resolve=4)
-    character.v5_health_superficial, character.v5_health_aggravated = 3, 2  # 5 boxes: fits
-    character.v5_willpower_superficial = 7  # 7 boxes: fits
-    character.full_clean()
-    character.v5_health_aggravated = 3
-    character.v5_willpower_aggravated = 1
+    character.resources.health_superficial, character.resources.health_aggravated = 3, 2  # 5 boxes: fits
+    character.resources.willpower_superficial = 7  # 7 boxes: fits
+    character.resources.full_clean()
+    character.resources.health_aggravated = 3
+    character.resources.willpower_aggravated = 1
     with pytest.raises(ValidationError) as error:
-        character.full_clean()
-    assert set(error.value.message_dict) == {"v5_health_aggravated", "v5_willpower_aggravated"}
+        character.resources.full_clean()
+    assert set(error.value.message_dict) == {"health_aggravated", "willpower_aggravated"}
 
 
 def test_bhavna_rolls_four_dice_of_willpower(make_character, set_ratings):
     bhavna = make_character(Game.V5, name="Bhavna")
     set_ratings(bhavna, composure=3, resolve=4)
-    bhavna.v5_willpower_superficial = 3
-    assert (bhavna.v5_willpower_boxes, bhavna.v5_willpower_dice) == (7, 4)
-    bhavna.v5_willpower_superficial, bhavna.v5_willpower_aggravated = 4, 3
-    assert bhavna.v5_willpower_dice == 1  # an empty tracker still rolls one die
+    bhavna.resources.willpower_superficial = 3
+    assert (bhavna.resources.willpower_boxes, bhavna.resources.willpower_dice) == (7, 4)
+    bhavna.resources.willpower_superficial, bhavna.resources.willpower_aggravated = 4, 3
+    assert bhavna.resources.willpower_dice == 1  # an empty tracker still rolls one die
 
 
 def test_health_boxes_are_stamina_plus_three(make_character, set_ratings):
     character = make_character(Game.V5)
     set_ratings(character, stamina=4)
-    assert character.v5_health_boxes == 7
+    assert character.resources.health_boxes == 7
 
 
 def trait_form_errors(trait: Trait, **changes) -> dict:
@@ -276,7 +284,7 @@ def test_exalted_traits_may_exceed_five_up_to_essence(make_character):
     character = make_character(Game.EXALTED, exalted_essence=6, exalted_willpower=6)
     assert trait_form_errors(character.traits.get(key="melee"), rating=6) == {}
     assert "rating" in trait_form_errors(character.traits.get(key="melee"), rating=7)
-    character.exalted_essence = 2
+    character.resources.essence = 2
     assert "rating" in trait_form_errors(character.traits.get(key="melee"), rating=6)
 
 
@@ -331,19 +339,20 @@ def test_a_character_only_moves_to_a_campaign_of_its_game(make_character, gm):
 
 @pytest.mark.parametrize("deck", [[81], [0, 0], [-1], ["3"], {"cards": []}, [True]])
 def test_the_fate_deck_holds_distinct_cards_0_to_80(gm, deck):
-    campaign = Campaign(name="Deck", game=Game.FATE, gm=gm, fate_deck=deck)
+    campaign = Campaign(name="Deck", game=Game.FATE, gm=gm)
+    campaign.state.deck = deck
     with pytest.raises(ValidationError) as error:
-        campaign.full_clean()
-    assert "fate_deck" in error.value.message_dict
+        campaign.state.full_clean()
+    assert "deck" in error.value.message_dict
 
 
 def test_a_new_campaign_deck_is_empty_so_the_first_draw_shuffles(gm):
     campaign = Campaign.objects.create(name="Deck", game=Game.FATE, gm=gm)
-    assert campaign.fate_deck == []  # valid: shuffled at the next draw, never dealt in order
-    campaign.full_clean()
-    campaign.fate_deck = [3, 3]
+    assert campaign.state.deck == []  # valid: shuffled at the next draw, never dealt in order
+    campaign.state.full_clean()
+    campaign.state.deck = [3, 3]
     with pytest.raises(ValidationError):
-        campaign.full_clean()
+        campaign.state.full_clean()
 
 
 def test_campaign_names_are_unique_per_gm(gm, other_gm):
@@ -370,7 +379,7 @@ def test_an_anonymous_visitor_sees_no_campaigns(gm):
 def test_scifi_distances_come_from_strength_and_endurance(make_character, set_ratings):
     character = make_character(Game.SCIFI)
     set_ratings(character, strength=3, endurance=2)
-    assert character.scifi_distances() == {
+    assert character.resources.distances() == {
         "swim_m": 4,
         "vertical_jump_cm": 90,
         "running_jump_m": 6,
@@ -380,13 +389,13 @@ def test_scifi_distances_come_from_strength_and_endurance(make_character, set_ra
 
 def test_off_rol_is_closed_only_inside_an_open_adventure(make_character):
     character = make_character(Game.SCIFI)
-    assert character.scifi_off_rol_allowed
-    character.scifi_in_adventure = True
-    assert character.scifi_off_rol_allowed  # the adventure is not open yet
-    character.campaign.scifi_adventure_open = True
-    assert not character.scifi_off_rol_allowed
-    character.scifi_in_adventure = False
-    assert character.scifi_off_rol_allowed
+    assert character.resources.off_rol_allowed
+    character.resources.in_adventure = True
+    assert character.resources.off_rol_allowed  # the adventure is not open yet
+    character.campaign.state.adventure_open = True
+    assert not character.resources.off_rol_allowed
+    character.resources.in_adventure = False
+    assert character.resources.off_rol_allowed
 
 
 def test_duplicating_copies_traits_and_aspects(make_character):
@@ -396,7 +405,7 @@ def test_duplicating_copies_traits_and_aspects(make_character):
     Aspect.objects.create(character=original, kind="high_concept", text="Bored guard", free_invocations=1)
     [copy] = Character.objects.filter(pk=original.pk).duplicate()
     assert copy.pk != original.pk
-    assert (copy.name, copy.kind, copy.fate_points, copy.campaign) == ("Guard (copy)", "npc", 0, original.campaign)
+    assert (copy.name, copy.kind, copy.resources.points, copy.campaign) == ("Guard (copy)", "npc", 0, original.campaign)
 
     def sheet(character):
         return (
@@ -453,10 +462,13 @@ def test_every_table_refuses_a_nul_character():
 ])
 def test_a_nul_character_is_a_fields_validation_error(make_character, field, value):
     character = make_character(Game.FATE)
-    setattr(character, field, value)
+    columns = games.get(Game.FATE).resources
+    row, name = ((character.resources, columns.public_fields[field]) if field in columns.public_fields
+                 else (character, field))
+    setattr(row, name, value)
     with pytest.raises(ValidationError) as refused:
-        character.full_clean()
-    assert refused.value.message_dict == {field: [NUL]}
+        row.full_clean()
+    assert refused.value.message_dict == {name: [NUL]}
 
 
 def test_a_nul_character_joins_the_other_errors_of_a_row(make_character):
@@ -488,14 +500,14 @@ def test_saving_a_nul_character_is_refused_and_nothing_is_stored(make_character,
         Campaign.objects.create(name="Night\x00", game=Game.V5, gm=gm)
     assert refused.value.message_dict == {"name": [NUL]}
     character = make_character(Game.FATE)
-    character.fate_consequence_mild = "Bruised\x00ribs"
+    character.resources.consequence_mild = "Bruised\x00ribs"
     with pytest.raises(ValidationError):
-        character.save(update_fields=["fate_consequence_mild"])
+        character.resources.save(update_fields=["consequence_mild"])
     with pytest.raises(ValidationError):
         Aspect.objects.create(character=character, text="Wiz\x00ard")
     assert not Campaign.objects.filter(name__startswith="Night").exists()
     character.refresh_from_db()
-    assert character.fate_consequence_mild == "" and not character.aspects.exists()
+    assert character.resources.consequence_mild == "" and not character.aspects.exists()
 
 
 def test_saving_other_fields_ignores_a_nul_not_saved(make_character):

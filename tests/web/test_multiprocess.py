@@ -320,7 +320,7 @@ async def spend_willpower_at_once(cluster: Cluster) -> None:
         gm = await servers.GM.login(cluster.servers[0], browser)
         data = await gm.composed(cluster.servers[0], exalted.pk, willpower="on")
         character = int(data["character"][0])
-        sql = "SELECT exalted_willpower_temporary FROM gmtools_character WHERE id = %s"
+        sql = "SELECT willpower_temporary FROM exalted_exaltedresources WHERE character_id = %s"
         [(start,)] = newer(cluster, sql, character)
         assert 0 < start < PARALLEL  # some are paid, the rest must be refused
         since = latest_ids(cluster)
@@ -383,7 +383,7 @@ async def reroll_one_roll_at_once(cluster: Cluster) -> None:
         gm = await servers.GM.login(cluster.servers[0], browser)
         parent = await gm.roll(cluster.servers[0], v5.pk)
         [(character,)] = newer(cluster, "SELECT character_id FROM gmtools_roll WHERE id = %s", parent.pk)
-        sql = "SELECT v5_willpower_superficial, v5_willpower_aggravated FROM gmtools_character WHERE id = %s"
+        sql = "SELECT willpower_superficial, willpower_aggravated FROM v5_v5resources WHERE character_id = %s"
         [before] = newer(cluster, sql, character)
         since = latest_ids(cluster)
         answers = await at_once(gm, cluster, f"/campaigns/{v5.pk}/rolls/{parent.pk}/reroll/", {"dice": ["0"]})

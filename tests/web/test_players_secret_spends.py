@@ -86,7 +86,7 @@ def test_v5_a_secret_rerolls_willpower_box_stays_unmarked_for_the_players_until_
     campaign = vampire.campaign
     secret = compose_and_roll(campaign, vampire, (1, 2, 3, 4, 5), difficulty=2, hidden="on")
     services.willpower_reroll(secret, [0, 2], Faces(10, 9))
-    assert Character.objects.get(pk=vampire.pk).v5_willpower_superficial == 1
+    assert Character.objects.get(pk=vampire.pk).resources.willpower_superficial == 1
     for page in player_pages(campaign):
         assert boxes(page, vampire, "willpower") == 0
     assert boxes(gm_table(campaign), vampire, "willpower") == 1  # the GM's view is the table as it is
@@ -127,7 +127,7 @@ def test_exalted_a_secret_rolls_willpower_and_reward_stay_off_the_players_cards(
     secret = compose_and_roll(campaign, solar, (7, 1, 1, 1, 1, 1, 1), stunt=2, willpower="on", hidden="on")
     services.claim_stunt_reward(secret, "motes")  # 2 stunt dice: 2 motes
     fresh = Character.objects.get(pk=solar.pk)
-    assert (fresh.exalted_willpower_temporary, fresh.exalted_motes) == (2, 6)
+    assert (fresh.resources.willpower_temporary, fresh.resources.motes) == (2, 6)
     for page in player_pages(campaign):
         assert (resource(page, solar, "willpower"), resource(page, solar, "motes")) == ("3/5", "4/10")
     gm = gm_table(campaign)
@@ -158,7 +158,7 @@ def test_fate_a_secret_rolls_fate_point_free_invocation_and_boost_stay_off_the_p
     boost = Aspect.objects.get(text="Dazzled guard")
     secret = compose_and_roll(campaign, hero, (0, 0, 0, 0), invoke=[pilot.pk, boost.pk], hidden="on")
     services.invoke(secret, None, "bonus", Faces())  # a fate point after the roll
-    assert Character.objects.get(pk=hero.pk).fate_points == 2
+    assert Character.objects.get(pk=hero.pk).resources.points == 2
     assert Aspect.objects.get(pk=pilot.pk).free_invocations == 0 and not Aspect.objects.filter(pk=boost.pk).exists()
 
     def shown(html: str) -> tuple[str, bool, bool]:
@@ -192,6 +192,6 @@ def test_the_players_copy_costs_one_query_and_leaves_the_gms_rows_alone(make_cha
     with django_assert_num_queries(0):
         players = table.context(player=True)["characters"]  # read only once drawn
     with django_assert_num_queries(1):
-        assert [c.fate_points for c in players] == [3]
-    assert [c.fate_points for c in table.context()["characters"]] == [2]
+        assert [c.resources.points for c in players] == [3]
+    assert [c.resources.points for c in table.context()["characters"]] == [2]
     assert Roll.objects.filter(hidden=True).count() == 2

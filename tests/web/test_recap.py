@@ -29,6 +29,7 @@ from django.urls import reverse
 
 from gmtools import services, throttle
 from gmtools.composer import ComposerForm
+from gmtools.games.exalted.models import ExaltedResources
 from gmtools.models import Aspect, Campaign, Character, Roll, Scene
 from gmtools.sheets import Game
 from rules import luck
@@ -250,7 +251,7 @@ def test_exalted_botch_and_a_willpower_spend(gm_client, solar):
 
 
 def test_a_stunt_reward_says_what_was_regained_in_either_language(gm_client, solar):
-    Character.objects.filter(pk=solar.pk).update(exalted_motes_max=10)
+    ExaltedResources.objects.filter(character=solar).update(motes_max=10)
     scene = scene_of(solar.campaign, "Rooftops")
     # 3 dice and 2 stunt dice: 8 2 3 4 5 is 1 success, a success, so the 2-die stunt earns 2 motes.
     stunted = roll(solar, scene, (8, 2, 3, 4, 5), label="Leap", stunt=2)

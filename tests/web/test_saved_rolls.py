@@ -14,6 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from gmtools.composer import ComposerForm
+from gmtools.games.exalted.models import ExaltedResources
 from gmtools.models import Campaign, Change, Character, CharacterKind, Roll, SavedRoll, Trait
 from gmtools.odds import odds_panel
 from gmtools.sheets import Game
@@ -95,7 +96,7 @@ def test_a_clicked_pool_rolls_from_the_sheet(gm, gm_client):
     html = gm_client.get(reverse("composer", args=[koi.campaign_id]),
                          {"character": koi.pk, "pool_from": "humanity"}).content.decode()
     assert re.search(r'<option value="humanity" selected>', html)
-    assert first_chance(html) == percent(v5.odds(v5.Request(pool=koi.v5_humanity, tracker=True)).p_win)
+    assert first_chance(html) == percent(v5.odds(v5.Request(pool=koi.resources.humanity, tracker=True)).p_win)
 
 
 @pytest.mark.parametrize("asked", [
@@ -230,7 +231,7 @@ def test_willpower_saved_but_not_on_offer_is_left_out(gm, gm_client):
     save(gm_client, swan, first=trait(swan, "dexterity").pk, second=trait(swan, "melee").pk, willpower="on")
     saved = SavedRoll.objects.get()
     assert saved.name == "Dexterity + Melee, Willpower"
-    Character.objects.filter(pk=swan.pk).update(exalted_willpower_temporary=0)
+    ExaltedResources.objects.filter(character=swan).update(willpower_temporary=0)
     html = gm_client.get(reverse("saved-roll-use", args=[swan.campaign_id, saved.pk])).content.decode()
     assert re.search(r'name="willpower"[^>]*disabled', html)
     assert not re.search(r'name="willpower"[^>]*checked', html)
@@ -263,7 +264,7 @@ def test_a_nul_character_in_a_saved_rolls_fields_is_refused_and_nothing_is_store
 def test_a_roll_the_rules_refuse_now_can_still_be_saved(gm, gm_client):
     """Saved for later: what the turn refuses now (no Willpower left) is the odds' business on use."""
     swan = character(gm, Game.EXALTED, "Swan", dexterity=3, melee=2)
-    Character.objects.filter(pk=swan.pk).update(exalted_willpower_temporary=0)
+    ExaltedResources.objects.filter(character=swan).update(willpower_temporary=0)
     response = save(gm_client, swan, first=trait(swan, "dexterity").pk, willpower="on")
     assert response.status_code == 200 and SavedRoll.objects.count() == 1
 

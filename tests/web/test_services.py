@@ -12,9 +12,12 @@ import random
 import pytest
 from django.core.exceptions import ValidationError
 
-from gmtools import services
+from gmtools import games, services
 from gmtools.composer import ComposerForm, Composition
 from gmtools.models import Aspect, Campaign, Character, Roll, RollKind
+from gmtools.games.exalted.models import ExaltedResources
+from gmtools.games.fate.models import FateResources, FateState
+from gmtools.games.v5.models import V5Resources
 from gmtools.services import Refused
 from gmtools.sheets import Game
 from rules import fate
@@ -50,7 +53,7 @@ def fresh(character: Character) -> Character:
 
 def resources(character: Character) -> dict:
     row = fresh(character)
-    return {name: getattr(row, name) for name in Character.RESOURCE_FIELDS[row.game]}
+    return {name: getattr(row.resources, name) for name in games.get(row.game).resources.fields}
 
 
 def add(campaign: Campaign, name: str, **fields) -> Character:
@@ -85,7 +88,7 @@ def test_exalted_roll_keeps_faces_in_order_outcome_and_request(solar):
     assert roll.request["pool"] == 5 and roll.request["stunt"] == 1 and roll.request["difficulty"] == 2
     assert roll.request["shortcut"] == "roll"
     assert roll.spends == []
-    assert resources(solar)["exalted_willpower_temporary"] == 3  # nothing spent
+    assert resources(solar)["willpower_temporary"] == 3  # nothing spent
 
 
 def test_exalted_botch_is_stored_as_such(solar):
@@ -100,7 +103,7 @@ def test_exalted_willpower_is_spent_with_the_roll(solar):
     comp = composition(solar.campaign, character=solar.pk, first=trait(solar, "dexterity"),
                        second=trait(solar, "melee"), difficulty=2, willpower="on")
     roll = services.record_roll(solar.campaign, comp, Faces(7, 2, 3, 4, 5))
-    assert resources(solar)["exalted_willpower_temporary"] == 2
+    assert resources(solar)["willpower_temporary"] == 2
     assert roll.result["main"]["successes"] == 2  # one die + Willpower's automatic success
     assert roll.outcome == "success"
     assert [s["what"] for s in roll.spends] == ["willpower"]
@@ -111,7 +114,7 @@ def test_exalted_willpower_with_none_left_is_refused_and_nothing_recorded(solar)
     comp = composition(solar.campaign, character=solar.pk, first=trait(solar, "dexterity"),
                        second=trait(solar, "melee"), willpower="on")
     # Spent meanwhile (another tab, another click): the composer offered it, the roll must refuse it.
-    Character.objects.filter(pk=solar.pk).update(exalted_willpower_temporary=0)
+    ExaltedResources.objects.filter(character=solar).update(willpower_temporary=0)
     before = resources(solar)
     rng = Faces(7, 7, 7, 7, 7)
     with pytest.raises(Refused, match="no temporary Willpower"):
@@ -127,7 +130,7 @@ def test_a_roll_that_fails_midway_undoes_its_willpower_spend(solar):
     with pytest.raises(RuntimeError):
         services.record_roll(solar.campaign, comp, Boom())
     assert Roll.objects.count() == 0
-    assert resources(solar)["exalted_willpower_temporary"] == 3
+    assert resources(solar)["willpower_temporary"] == 3
 
 
 def test_an_unnamed_npc_cannot_spend_willpower(solar):
@@ -203,33 +206,33 @@ def test_stunt_reward_motes_once_per_roll(solar):
     reward = services.claim_stunt_reward(roll, "motes")
     assert reward.kind == RollKind.REWARD and reward.parent == roll and reward.outcome == "motes"
     assert reward.result["reward"] == {"motes": 2, "willpower": 0}
-    assert resources(solar)["exalted_motes"] == 6
+    assert resources(solar)["motes"] == 6
     with pytest.raises(Refused):
         services.claim_stunt_reward(roll, "motes")
     with pytest.raises(Refused):
         services.claim_stunt_reward(roll, "willpower")  # one reward, whichever it was
-    assert resources(solar)["exalted_motes"] == 6
-    assert resources(solar)["exalted_willpower_temporary"] == 3
+    assert resources(solar)["motes"] == 6
+    assert resources(solar)["willpower_temporary"] == 3
     assert Roll.objects.filter(kind=RollKind.REWARD).count() == 1
 
 
 def test_stunt_reward_motes_are_capped_at_the_pool(solar):
-    Character.objects.filter(pk=solar.pk).update(exalted_motes=9)
+    ExaltedResources.objects.filter(character=solar).update(motes=9)
     roll = stunted(solar, 3, (7, 1, 1, 1, 1, 1, 1, 1))
     services.claim_stunt_reward(roll, "motes")
-    assert resources(solar)["exalted_motes"] == 10
+    assert resources(solar)["motes"] == 10
 
 
 def test_stunt_reward_willpower_for_two_dice_capped_at_permanent(solar):
     roll = stunted(solar, 2, (7, 1, 1, 1, 1, 1, 1))
     services.claim_stunt_reward(roll, "willpower")
-    assert resources(solar)["exalted_willpower_temporary"] == 4
-    Character.objects.filter(pk=solar.pk).update(exalted_willpower_temporary=5)
+    assert resources(solar)["willpower_temporary"] == 4
+    ExaltedResources.objects.filter(character=solar).update(willpower_temporary=5)
     again = stunted(solar, 3, (7, 1, 1, 1, 1, 1, 1, 1))
     # Never past the permanent rating: a reward that would regain nothing is refused, not logged.
     with pytest.raises(Refused, match="already at its permanent rating"):
         services.claim_stunt_reward(again, "willpower")
-    assert resources(solar)["exalted_willpower_temporary"] == 5
+    assert resources(solar)["willpower_temporary"] == 5
     assert not Roll.objects.filter(parent=again).exists()
     services.claim_stunt_reward(again, "motes")  # the motes are still on offer
     assert Roll.objects.filter(parent=again, kind=RollKind.REWARD).exists()
@@ -245,7 +248,7 @@ def test_stunt_reward_not_on_offer(solar):
         with pytest.raises(Refused):
             services.claim_stunt_reward(roll, "motes")
     assert Roll.objects.filter(kind=RollKind.REWARD).count() == 0
-    assert resources(solar)["exalted_motes"] == 4
+    assert resources(solar)["motes"] == 4
 
 
 def test_stunt_reward_only_for_exalted_rolls(make_character):
@@ -317,7 +320,7 @@ def test_v5_teamwork_rolls_the_largest_pool_plus_one_per_able_helper(vampire, se
 
 def test_v5_rouse_check_failure_raises_hunger(vampire):
     roll = services.rouse(vampire, Faces(5))
-    assert resources(vampire)["v5_hunger"] == 3
+    assert resources(vampire)["hunger"] == 3
     assert roll.kind == RollKind.ROUSE and roll.outcome == "fail"
     assert roll.result["main"]["faces"] == [5]
     assert roll.spends == [{"what": "hunger", "amount": 1}]
@@ -325,14 +328,14 @@ def test_v5_rouse_check_failure_raises_hunger(vampire):
 
 def test_v5_rouse_check_pass_keeps_hunger(vampire):
     roll = services.rouse(vampire, Faces(6))
-    assert resources(vampire)["v5_hunger"] == 2
+    assert resources(vampire)["hunger"] == 2
     assert roll.outcome == "pass" and roll.spends == [{"what": "hunger", "amount": 0}]
 
 
 def test_v5_rouse_check_never_raises_hunger_past_5(vampire):
-    Character.objects.filter(pk=vampire.pk).update(v5_hunger=5)
+    V5Resources.objects.filter(character=vampire).update(hunger=5)
     roll = services.rouse(vampire, Faces(1))
-    assert resources(vampire)["v5_hunger"] == 5
+    assert resources(vampire)["hunger"] == 5
     assert roll.outcome == "fail" and roll.result["main"]["hunger_after"] == 5
 
 
@@ -352,7 +355,7 @@ def test_v5_willpower_reroll_spends_one_superficial_and_rerolls_normal_dice(vamp
     assert main["faces"] == [10, 2, 9] and main["hunger_faces"] == [4, 5]  # hunger dice untouched
     assert main["rerolled"] == [0, 2] and main["rerolled_from"] == [1, 3]
     assert child.outcome == "win"
-    assert resources(vampire)["v5_willpower_superficial"] == 1
+    assert resources(vampire)["willpower_superficial"] == 1
     assert child.spends == [{"what": "v5_willpower", "character": vampire.pk}]
 
 
@@ -372,16 +375,16 @@ def test_v5_willpower_reroll_at_most_once_per_roll(vampire):
     services.willpower_reroll(parent, [0], Faces(7))
     with pytest.raises(Refused, match="already"):
         services.willpower_reroll(parent, [1], Faces(7))
-    assert resources(vampire)["v5_willpower_superficial"] == 1  # the second spend was undone
+    assert resources(vampire)["willpower_superficial"] == 1  # the second spend was undone
     assert Roll.objects.count() == 2
 
 
 def test_v5_willpower_reroll_with_no_willpower_left_is_refused(vampire):
-    Character.objects.filter(pk=vampire.pk).update(v5_willpower_superficial=3, v5_willpower_aggravated=1)
+    V5Resources.objects.filter(character=vampire).update(willpower_superficial=3, willpower_aggravated=1)
     parent = v5_roll(vampire, (1, 2, 3, 4, 5))
     with pytest.raises(Refused, match="no Willpower"):
         services.willpower_reroll(parent, [0], Faces(7))
-    assert resources(vampire)["v5_willpower_superficial"] == 3
+    assert resources(vampire)["willpower_superficial"] == 3
     assert Roll.objects.count() == 1
 
 
@@ -391,7 +394,7 @@ def test_v5_willpower_reroll_refused_when_nothing_was_rolled(vampire, shortcut):
     assert parent.result["main"]["faces"] == []
     with pytest.raises(Refused):
         services.willpower_reroll(parent, [0], Faces(7))
-    assert resources(vampire)["v5_willpower_superficial"] == 0
+    assert resources(vampire)["willpower_superficial"] == 0
     assert Roll.objects.count() == 1
 
 
@@ -406,7 +409,7 @@ def test_v5_willpower_reroll_refused_on_a_tracker_roll(vampire):
     )
     with pytest.raises(Refused, match="tracker"):
         services.willpower_reroll(parent, [0], Faces(7))
-    assert resources(vampire)["v5_willpower_superficial"] == 0
+    assert resources(vampire)["willpower_superficial"] == 0
     assert Roll.objects.count() == 1
 
 
@@ -414,7 +417,7 @@ def test_v5_willpower_reroll_refused_on_a_rouse_check(vampire):
     check = services.rouse(vampire, Faces(3))
     with pytest.raises(Refused):
         services.willpower_reroll(check, [0], Faces(7))
-    assert resources(vampire)["v5_willpower_superficial"] == 0
+    assert resources(vampire)["willpower_superficial"] == 0
 
 
 def test_v5_take_half_and_automatic_win(vampire):
@@ -466,7 +469,7 @@ def test_fate_invocation_uses_a_free_invocation_first(hero):
     assert roll.result["main"]["total"] == 4  # Forceful 2 + invoked +2
     assert [s["what"] for s in roll.spends] == ["free_invocation"]
     assert Aspect.objects.get(pk=free.pk).free_invocations == 0
-    assert resources(hero)["fate_points"] == 2
+    assert resources(hero)["points"] == 2
 
 
 def test_fate_invocation_without_a_free_one_costs_a_fate_point(hero):
@@ -474,7 +477,7 @@ def test_fate_invocation_without_a_free_one_costs_a_fate_point(hero):
     roll = fate_roll(hero, (0, 0, 0, 0), invoke=[paid.pk, free.pk])
     assert sorted(s["what"] for s in roll.spends) == ["fate_point", "free_invocation"]
     assert roll.result["main"]["total"] == 6
-    assert resources(hero)["fate_points"] == 1
+    assert resources(hero)["points"] == 1
     assert Aspect.objects.get(pk=free.pk).free_invocations == 0
 
 
@@ -482,12 +485,12 @@ def test_fate_invocation_with_nothing_to_pay_is_refused_and_nothing_changes(hero
     free, paid = aspects(hero)
     comp = composition(hero.campaign, character=hero.pk, first=trait(hero, "forceful"), invoke=[free.pk, paid.pk])
     # The last fate point went meanwhile (another click): the composer offered it, the roll refuses it.
-    Character.objects.filter(pk=hero.pk).update(fate_points=0)
+    FateResources.objects.filter(character=hero).update(points=0)
     with pytest.raises(Refused, match="no fate points"):
         services.record_roll(hero.campaign, comp, Faces(0, 0, 0, 0))
     assert Roll.objects.count() == 0
     assert Aspect.objects.get(pk=free.pk).free_invocations == 1  # the free invocation paid first is undone
-    assert resources(hero)["fate_points"] == 0
+    assert resources(hero)["points"] == 0
 
 
 def test_fate_invoke_after_the_roll_bonus_uses_free_then_fate_point(hero):
@@ -498,18 +501,18 @@ def test_fate_invoke_after_the_roll_bonus_uses_free_then_fate_point(hero):
     assert first.result["main"]["faces"] == [-1, -1, 0, 0] and first.result["main"]["total"] == 2
     assert first.outcome == "tie"
     assert first.result["invoke"] == {"mode": "bonus", "aspect": free.text, "paid": "free_invocation"}
-    assert Aspect.objects.get(pk=free.pk).free_invocations == 0 and resources(hero)["fate_points"] == 2
+    assert Aspect.objects.get(pk=free.pk).free_invocations == 0 and resources(hero)["points"] == 2
     # The same aspect again would now cost a fate point: refused. Seed 004 allows one aspect twice on a
     # roll only as a success with style's two free invocations (rules.fate.may_invoke); the looser
     # Fate Core stacking (a free invocation plus a paid one) is not the seed's rule.
     with pytest.raises(Refused, match="already invoked on this roll"):
         services.invoke(first, Aspect.objects.get(pk=free.pk), "bonus", Faces())
-    assert resources(hero)["fate_points"] == 2
+    assert resources(hero)["points"] == 2
     # Invoking again follows the last entry; another aspect, with no free invocation, costs a fate point.
     second = services.invoke(first, paid, "bonus", Faces())
     assert second.result["main"]["total"] == 4 and second.outcome == "success"
     assert second.result["invoke"]["paid"] == "fate_point"
-    assert resources(hero)["fate_points"] == 1
+    assert resources(hero)["points"] == 1
 
 
 def test_fate_invoke_reroll_rolls_all_four_dice(hero):
@@ -519,11 +522,11 @@ def test_fate_invoke_reroll_rolls_all_four_dice(hero):
     assert rng.spent
     assert child.result["main"]["faces"] == [1, 1, 0, 1] and child.result["main"]["total"] == 5
     assert child.outcome == "style"
-    assert resources(hero)["fate_points"] == 1
+    assert resources(hero)["points"] == 1
 
 
 def test_fate_invoke_with_nothing_to_pay_is_refused(hero):
-    Character.objects.filter(pk=hero.pk).update(fate_points=0)
+    FateResources.objects.filter(character=hero).update(points=0)
     free, paid = aspects(hero)
     parent = fate_roll(hero, (0, 0, 0, 0))
     with pytest.raises(Refused, match="no fate points"):
@@ -541,7 +544,7 @@ def test_fate_invoke_once_per_entry(hero):
     with pytest.raises(Refused, match="already"):
         services.invoke(parent, free, "bonus", Faces())
     assert Aspect.objects.get(pk=free.pk).free_invocations == 1  # its spend was undone
-    assert resources(hero)["fate_points"] == 1
+    assert resources(hero)["points"] == 1
 
 
 def test_fate_invoke_refused_on_other_games(vampire):
@@ -551,24 +554,24 @@ def test_fate_invoke_refused_on_other_games(vampire):
 
 
 def test_fate_deck_draw_removes_the_card(hero):
-    Campaign.objects.filter(pk=hero.campaign_id).update(fate_uses_deck=True, fate_deck=[80, 0, 40])
+    FateState.objects.filter(campaign_id=hero.campaign_id).update(uses_deck=True, deck=[80, 0, 40])
     hero.campaign.refresh_from_db()
     roll = fate_roll(hero, (), difficulty=2)  # no die asked for
     assert roll.result["card"] == 80 and roll.result["reshuffled"] is False
     assert roll.result["main"]["faces"] == list(fate.CARDS[80]) == [1, 1, 1, 1]
     assert roll.result["main"]["total"] == 6
-    assert Campaign.objects.get(pk=hero.campaign_id).fate_deck == [0, 40]
+    assert Campaign.objects.get(pk=hero.campaign_id).state.deck == [0, 40]
     second = fate_roll(hero, ())
     assert second.result["main"]["faces"] == [-1, -1, -1, -1]
-    assert Campaign.objects.get(pk=hero.campaign_id).fate_deck == [40]
+    assert Campaign.objects.get(pk=hero.campaign_id).state.deck == [40]
 
 
 def test_an_empty_fate_deck_is_reshuffled(hero):
-    Campaign.objects.filter(pk=hero.campaign_id).update(fate_uses_deck=True, fate_deck=[])
+    FateState.objects.filter(campaign_id=hero.campaign_id).update(uses_deck=True, deck=[])
     hero.campaign.refresh_from_db()
     comp = composition(hero.campaign, character=hero.pk, first=trait(hero, "forceful"))
     roll = services.record_roll(hero.campaign, comp, random.Random(4))
-    deck = Campaign.objects.get(pk=hero.campaign_id).fate_deck
+    deck = Campaign.objects.get(pk=hero.campaign_id).state.deck
     assert roll.result["reshuffled"] is True
     assert len(deck) == 80 and len(set(deck)) == 80 and roll.result["card"] not in deck
     assert roll.result["main"]["faces"] == list(fate.CARDS[roll.result["card"]])
@@ -576,12 +579,12 @@ def test_an_empty_fate_deck_is_reshuffled(hero):
 
 
 def test_fate_invoke_reroll_draws_from_the_deck(hero):
-    Campaign.objects.filter(pk=hero.campaign_id).update(fate_uses_deck=True, fate_deck=[80, 0, 40])
+    FateState.objects.filter(campaign_id=hero.campaign_id).update(uses_deck=True, deck=[80, 0, 40])
     hero.campaign.refresh_from_db()
     parent = fate_roll(hero, ())
     child = services.invoke(parent, None, "reroll", Faces(1, 1, 1, 1))
     assert child.result["main"]["faces"] == list(fate.CARDS[0]) == [-1, -1, -1, -1]
-    assert Campaign.objects.get(pk=hero.campaign_id).fate_deck == [40]
+    assert Campaign.objects.get(pk=hero.campaign_id).state.deck == [40]
 
 
 def test_fate_opposed_roll_nets_the_totals(hero):
@@ -666,40 +669,40 @@ def test_scifi_easy_is_automatic_without_dice(pilot):
 
 ADJUST_CASES = [
     # game, start, action, expected change (None: refused, nothing changed)
-    (Game.EXALTED, {"exalted_willpower_temporary": 3}, "willpower-spend", {"exalted_willpower_temporary": 2}),
+    (Game.EXALTED, {"exalted_willpower_temporary": 3}, "willpower-spend", {"willpower_temporary": 2}),
     (Game.EXALTED, {"exalted_willpower_temporary": 0}, "willpower-spend", None),
-    (Game.EXALTED, {"exalted_willpower_temporary": 3}, "willpower-regain", {"exalted_willpower_temporary": 4}),
+    (Game.EXALTED, {"exalted_willpower_temporary": 3}, "willpower-regain", {"willpower_temporary": 4}),
     (Game.EXALTED, {"exalted_willpower_temporary": 5}, "willpower-regain", None),
-    (Game.EXALTED, {"exalted_motes_max": 10, "exalted_motes": 4}, "motes-spend", {"exalted_motes": 3}),
+    (Game.EXALTED, {"exalted_motes_max": 10, "exalted_motes": 4}, "motes-spend", {"motes": 3}),
     (Game.EXALTED, {"exalted_motes_max": 10, "exalted_motes": 0}, "motes-spend", None),
-    (Game.EXALTED, {"exalted_motes_max": 10, "exalted_motes": 4}, "motes-regain", {"exalted_motes": 5}),
+    (Game.EXALTED, {"exalted_motes_max": 10, "exalted_motes": 4}, "motes-regain", {"motes": 5}),
     (Game.EXALTED, {"exalted_motes_max": 10, "exalted_motes": 10}, "motes-regain", None),
-    (Game.V5, {"v5_hunger": 2}, "hunger-up", {"v5_hunger": 3}),
+    (Game.V5, {"v5_hunger": 2}, "hunger-up", {"hunger": 3}),
     (Game.V5, {"v5_hunger": 5}, "hunger-up", None),
-    (Game.V5, {"v5_hunger": 2}, "hunger-down", {"v5_hunger": 1}),
+    (Game.V5, {"v5_hunger": 2}, "hunger-down", {"hunger": 1}),
     (Game.V5, {"v5_hunger": 0}, "hunger-down", None),
-    (Game.V5, {}, "health-superficial-damage", {"v5_health_superficial": 1}),
-    (Game.V5, {}, "health-aggravated-damage", {"v5_health_aggravated": 1}),
-    (Game.V5, {"v5_health_superficial": 2}, "health-superficial-heal", {"v5_health_superficial": 1}),
+    (Game.V5, {}, "health-superficial-damage", {"health_superficial": 1}),
+    (Game.V5, {}, "health-aggravated-damage", {"health_aggravated": 1}),
+    (Game.V5, {"v5_health_superficial": 2}, "health-superficial-heal", {"health_superficial": 1}),
     (Game.V5, {}, "health-superficial-heal", None),
-    (Game.V5, {"v5_health_aggravated": 1}, "health-aggravated-heal", {"v5_health_aggravated": 0}),
+    (Game.V5, {"v5_health_aggravated": 1}, "health-aggravated-heal", {"health_aggravated": 0}),
     (Game.V5, {}, "health-aggravated-heal", None),
     # Health 4 boxes (Stamina 1 + 3): a full track turns superficial into aggravated.
     (Game.V5, {"v5_health_superficial": 4}, "health-superficial-damage",
-     {"v5_health_superficial": 3, "v5_health_aggravated": 1}),
+     {"health_superficial": 3, "health_aggravated": 1}),
     (Game.V5, {"v5_health_aggravated": 4}, "health-aggravated-damage", None),
-    (Game.V5, {}, "willpower-superficial-damage", {"v5_willpower_superficial": 1}),
+    (Game.V5, {}, "willpower-superficial-damage", {"willpower_superficial": 1}),
     (Game.V5, {"v5_willpower_aggravated": 2}, "willpower-aggravated-damage", None),  # 2 boxes
-    (Game.V5, {"v5_willpower_superficial": 1}, "willpower-superficial-heal", {"v5_willpower_superficial": 0}),
+    (Game.V5, {"v5_willpower_superficial": 1}, "willpower-superficial-heal", {"willpower_superficial": 0}),
     (Game.V5, {}, "willpower-aggravated-heal", None),
-    (Game.FATE, {"fate_points": 2}, "fate-point-spend", {"fate_points": 1}),
+    (Game.FATE, {"fate_points": 2}, "fate-point-spend", {"points": 1}),
     (Game.FATE, {"fate_points": 0}, "fate-point-spend", None),
-    (Game.FATE, {"fate_points": 2}, "fate-point-gain", {"fate_points": 3}),
+    (Game.FATE, {"fate_points": 2}, "fate-point-gain", {"points": 3}),
     (Game.FATE, {"fate_points": 99}, "fate-point-gain", None),
-    (Game.FATE, {"fate_points": 1, "fate_refresh": 3}, "refresh", {"fate_points": 3}),
+    (Game.FATE, {"fate_points": 1, "fate_refresh": 3}, "refresh", {"points": 3}),
     (Game.FATE, {"fate_points": 5, "fate_refresh": 3}, "refresh", {}),  # refresh never takes points away
-    (Game.FATE, {}, "stress-1", {"fate_stress_1": True}),
-    (Game.FATE, {"fate_stress_3": True}, "stress-3", {"fate_stress_3": False}),
+    (Game.FATE, {}, "stress-1", {"stress_1": True}),
+    (Game.FATE, {"fate_stress_3": True}, "stress-3", {"stress_3": False}),
     (Game.SCIFI, {}, "willpower-spend", None),
     (Game.EXALTED, {}, "hunger-up", None),  # another game's action
     (Game.FATE, {}, "", None),
@@ -719,7 +722,7 @@ def test_adjust(make_character, game, start, action, change):
     else:
         returned = services.adjust(character, action)
         assert resources(character) == {**before, **change}
-        assert {name: getattr(returned, name) for name in before} == {**before, **change}
+        assert {name: getattr(returned.resources, name) for name in before} == {**before, **change}
     assert Roll.objects.count() == 0
 
 
@@ -740,12 +743,12 @@ def test_a_logged_roll_cannot_be_saved_again(solar):
 
 def test_fate_aspects_that_cannot_be_paid_for_are_not_offered(hero):
     free, paid = aspects(hero)
-    Character.objects.filter(pk=hero.pk).update(fate_points=0)
+    FateResources.objects.filter(character=hero).update(points=0)
     form = ComposerForm(hero.campaign, initial={"character": hero.pk})
     offered = set(form.fields["invoke"].queryset)
     assert free in offered and paid not in offered  # only aspects with a free invocation are on offer
     assert offered == set(Aspect.objects.filter(character=hero, free_invocations__gte=1))
-    Character.objects.filter(pk=hero.pk).update(fate_points=1)
+    FateResources.objects.filter(character=hero).update(points=1)
     data = {**COMMON, **DEFAULTS[Game.FATE], "character": hero.pk, "first": trait(hero, "forceful")}
     two_paid = Aspect.objects.create(character=hero, text="Another paid aspect")
     form = ComposerForm(hero.campaign, {**data, "invoke": [paid.pk, two_paid.pk]})

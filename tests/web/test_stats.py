@@ -19,6 +19,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from gmtools import live, services, stats
+from gmtools.games.fate.models import FateState
 from gmtools.models import Campaign, Character, ResourceChange, Roll, Scene
 from gmtools.sheets import Game
 from gmtools.formatting import percent
@@ -131,7 +132,7 @@ def test_fate_dice_and_a_deck_dealt_in_order_are_flagged(gm_client, make_charact
     assert verdict_of(html, "die", "fate") == "unusual"
     assert "80 Fate dice: unusual, p = 0.00" in unescape(html)
     # The deck reshuffled in order (a shuffle that swaps nothing) and dealt whole: every card once, in order.
-    Campaign.objects.filter(pk=hero.campaign_id).update(fate_uses_deck=True, fate_deck=[])
+    FateState.objects.filter(campaign_id=hero.campaign_id).update(uses_deck=True, deck=[])
     compose_and_roll(hero.campaign, hero, tuple(range(80, 0, -1)))
     for _ in range(80):
         compose_and_roll(hero.campaign, hero, ())

@@ -18,14 +18,16 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from gmtools import services
+from gmtools import games, services
 from gmtools.composer import ComposerForm
 from gmtools.models import Aspect, Campaign, Character, Roll, RollKind, Trait
 from gmtools.sheets import Game, TraitCategory
 from gmtools.formatting import percent
+from gmtools.games.exalted.models import ExaltedResources
+from gmtools.games.v5.models import V5Resources
 from gmtools.views import LOG_PAGE
 from rules import exalted, fate, scifi, v5
-from tests.web.helpers import COMMON, DEFAULTS, POOL_TRAITS
+from tests.web.helpers import COMMON, DEFAULTS, POOL_TRAITS, set_resources
 
 pytestmark = pytest.mark.django_db
 
@@ -206,7 +208,8 @@ def test_the_v5_odds_name_a_critical_win_as_the_rules_and_the_luck_page_do(gm_cl
 
 
 def test_the_fate_odds_follow_the_deck(gm_client, gm):
-    campaign = Campaign.objects.create(name="Deck", game=Game.FATE, gm=gm, fate_uses_deck=True, fate_deck=[80, 0])
+    campaign = Campaign.objects.create(name="Deck", game=Game.FATE, gm=gm)
+    set_resources(campaign, fate_uses_deck=True, fate_deck=[80, 0])
     fragment = odds_of(gm_client, campaign, character="", dice=0, difficulty=4)
     o = fate.deck_odds(fate.Request(bonus=0, difficulty=4), fate.Deck.from_list([80, 0]))
     # Two cards left, ++++ and ----: a tie or a failure, half and half.
@@ -306,22 +309,22 @@ def test_follow_ups_through_the_views(gm_client, table, scripted_dice):
     child = Roll.objects.get(kind=RollKind.REROLL)
     assert child.result["main"]["faces"] == [10, 2, 9, 4]
     assert child.result["main"]["hunger_faces"] == [5]
-    assert Character.objects.get(pk=vampire.pk).v5_willpower_superficial == 1
+    assert Character.objects.get(pk=vampire.pk).resources.willpower_superficial == 1
     # Rouse from the character card.
     scripted_dice(1)
     response = gm_client.post(reverse("rouse", args=[vampire.campaign_id, vampire.pk]))
     assert response.status_code == 200 and "Rouse check failed" in html(response)
-    assert Character.objects.get(pk=vampire.pk).v5_hunger == 2
+    assert Character.objects.get(pk=vampire.pk).resources.hunger == 2
 
 
 def test_a_passed_rouse_check_at_hunger_five_warns_of_frenzy_on_the_card(gm_client, table, scripted_dice):
     vampire = table(Game.V5)
-    Character.objects.filter(pk=vampire.pk).update(v5_hunger=5)
+    V5Resources.objects.filter(character=vampire).update(hunger=5)
     scripted_dice(8)
     response = gm_client.post(reverse("rouse", args=[vampire.campaign_id, vampire.pk]))
     assert response.status_code == 200
     assert "Hunger is still 5: the next failed rouse check calls for a hunger frenzy test" in html(response)
-    assert Character.objects.get(pk=vampire.pk).v5_hunger == 5
+    assert Character.objects.get(pk=vampire.pk).resources.hunger == 5
 
 
 def test_invoke_and_reward_through_the_views(gm_client, table, scripted_dice):
@@ -340,7 +343,7 @@ def test_invoke_and_reward_through_the_views(gm_client, table, scripted_dice):
     stunted = Roll.objects.filter(campaign=solar.campaign).get()
     response = gm_client.post(reverse("reward", args=[solar.campaign_id, stunted.pk]), {"choice": "motes"})
     assert response.status_code == 200 and "Regained 2 motes" in html(response)
-    assert Character.objects.get(pk=solar.pk).exalted_motes == 2
+    assert Character.objects.get(pk=solar.pk).resources.motes == 2
 
 
 def test_adjust_answers_the_refreshed_character_card(gm_client, table):
@@ -350,7 +353,7 @@ def test_adjust_answers_the_refreshed_character_card(gm_client, table):
     fragment = html(response)
     assert fragment.lstrip().startswith(f'<article class="card character-card mb-2" id="character-{character.pk}"')
     assert '<span class="value" data-resource="hunger">2</span>' in fragment
-    assert Character.objects.get(pk=character.pk).v5_hunger == 2
+    assert Character.objects.get(pk=character.pk).resources.hunger == 2
 
 
 # --- who may do what -------------------------------------------------------------------------
@@ -384,8 +387,10 @@ def snapshot() -> tuple:
     return (
         list(Roll.objects.order_by("pk").values_list("pk", flat=True)),
         [tuple(c.values()) for c in Character.objects.order_by("pk").values()],
+        [tuple(r.values()) for system in games.systems() if system.resources.model
+         for r in system.resources.model.objects.order_by("pk").values()],
         list(Aspect.objects.order_by("pk").values_list("free_invocations", flat=True)),
-        list(Campaign.objects.order_by("pk").values_list("fate_deck", flat=True)),
+        list(Campaign.objects.order_by("pk").values_list("fate__deck", flat=True)),
     )
 
 
@@ -702,7 +707,7 @@ def requests(character: Character) -> dict[str, tuple[str, str, dict]]:
 def test_query_count_does_not_grow_with_characters_and_traits(gm_client, gm, game, django_assert_max_num_queries):
     small = populate(gm, game, characters=2, traits=40, rolls=4)
     big = populate(gm, game, characters=50, traits=40, rolls=4)
-    Character.objects.filter(campaign__in=[small.campaign, big.campaign]).update(exalted_motes_max=10)
+    ExaltedResources.objects.filter(character__campaign__in=[small.campaign, big.campaign]).update(motes_max=10)
     bounds = {}
     for name, (method, url, data) in requests(small).items():
         with CaptureQueriesContext(connection) as queries:
@@ -743,14 +748,14 @@ def test_the_gm_flips_the_fate_deck_and_the_scifi_adventure_from_the_table(gm_cl
     response = gm_client.post(reverse("flip", args=[fate_campaign.pk]))
     assert response.status_code == 200 and "81 cards left" in response.content.decode()
     fate_campaign.refresh_from_db()
-    assert fate_campaign.fate_uses_deck
+    assert fate_campaign.state.uses_deck
     gm_client.post(reverse("flip", args=[fate_campaign.pk]))
     fate_campaign.refresh_from_db()
-    assert not fate_campaign.fate_uses_deck
+    assert not fate_campaign.state.uses_deck
     scifi_campaign = Campaign.objects.create(name="Ship", game=Game.SCIFI, gm=gm)
     gm_client.post(reverse("flip", args=[scifi_campaign.pk]))
     scifi_campaign.refresh_from_db()
-    assert scifi_campaign.scifi_adventure_open
+    assert scifi_campaign.state.adventure_open
     v5_campaign = Campaign.objects.create(name="Nights", game=Game.V5, gm=gm)
     assert gm_client.post(reverse("flip", args=[v5_campaign.pk])).status_code == 422
 
@@ -760,7 +765,7 @@ def test_another_gm_cannot_flip_a_campaign(client, other_gm, gm):
     client.force_login(other_gm)
     assert client.post(reverse("flip", args=[campaign.pk])).status_code == 404
     campaign.refresh_from_db()
-    assert not campaign.fate_uses_deck
+    assert not campaign.state.uses_deck
 
 
 def test_a_scifi_character_joins_and_leaves_the_adventure_in_one_click(gm_client, gm):
@@ -769,4 +774,4 @@ def test_a_scifi_character_joins_and_leaves_the_adventure_in_one_click(gm_client
     url = reverse("adjust", args=[campaign.pk, character.pk])
     assert gm_client.post(url, {"action": "adventure"}).status_code == 200
     character.refresh_from_db()
-    assert character.scifi_in_adventure
+    assert character.resources.in_adventure

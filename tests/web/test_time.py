@@ -17,6 +17,7 @@ from django.urls import reverse
 
 from gmtools import services
 from gmtools.composer import ComposerForm, Composition
+from gmtools.games.scifi.models import ScifiResources, ScifiState
 from gmtools.models import (
     Campaign,
     Character,
@@ -31,7 +32,7 @@ from gmtools.models import (
 from gmtools.services import Refused
 from gmtools.sheets import Game
 from rules import exalted, fate, scifi, v5
-from tests.web.helpers import COMMON, DEFAULTS, Faces, POOL_TRAITS
+from tests.web.helpers import COMMON, DEFAULTS, Faces, POOL_TRAITS, set_resources
 
 pytestmark = pytest.mark.django_db
 
@@ -554,11 +555,11 @@ def test_willpowers_success_is_once_a_turn(solar):
     assert first.willpower_spent and first.main["successes"] == 6
     assert "once a turn" in refused_by_composer(solar, scene, willpower="on")
     assert "once a turn" in refused_by_composer(solar, scene, willpower="on", reflexive="on")
-    assert Character.objects.get(pk=solar.pk).exalted_willpower_temporary == 4
+    assert Character.objects.get(pk=solar.pk).resources.willpower_temporary == 4
     assert not roll(solar, scene, (7,) * 4).willpower_spent  # without Willpower the action goes
     scene = services.change_turn(scene, 1)
     assert roll(solar, scene, (7,) * 8, willpower="on").willpower_spent  # a new turn, a new Willpower
-    assert Character.objects.get(pk=solar.pk).exalted_willpower_temporary == 3
+    assert Character.objects.get(pk=solar.pk).resources.willpower_temporary == 3
 
 
 def test_a_composition_made_before_another_roll_of_the_turn_is_refused(solar):
@@ -570,7 +571,7 @@ def test_a_composition_made_before_another_roll_of_the_turn_is_refused(solar):
     with pytest.raises(Refused, match="just acted this turn"):
         services.record_roll(solar.campaign, stale[1], Faces(*(7,) * 6))
     assert Roll.objects.count() == 1
-    assert Character.objects.get(pk=solar.pk).exalted_willpower_temporary == 4
+    assert Character.objects.get(pk=solar.pk).resources.willpower_temporary == 4
 
 
 def test_declaring_after_the_first_roll_of_the_turn_is_refused(solar, gm_client):
@@ -672,9 +673,8 @@ def test_scifi_a_running_extended_action_keeps_both_slots_in_the_next_turns_unti
 
 def test_scifi_off_rol_is_refused_while_the_adventure_is_open_for_a_character_in_it(pilot):
     campaign = pilot.campaign
-    campaign.scifi_adventure_open = True
-    campaign.save()
-    Character.objects.filter(pk=pilot.pk).update(scifi_in_adventure=True)
+    set_resources(campaign, scifi_adventure_open=True)
+    ScifiResources.objects.filter(character=pilot).update(in_adventure=True)
     pilot = Character.objects.select_related("campaign").get(pk=pilot.pk)
     scene = services.start_scene(campaign)
     assert "Off-Rol actions are closed while the adventure is open" in refused_by_composer(pilot, scene, off_rol="on")
@@ -686,8 +686,8 @@ def test_scifi_off_rol_is_refused_while_the_adventure_is_open_for_a_character_in
 
 @pytest.mark.parametrize("open_, in_it", [(False, True), (True, False), (False, False)])
 def test_scifi_off_rol_is_allowed_outside_an_open_adventure(pilot, open_, in_it):
-    Campaign.objects.filter(pk=pilot.campaign_id).update(scifi_adventure_open=open_)
-    Character.objects.filter(pk=pilot.pk).update(scifi_in_adventure=in_it)
+    ScifiState.objects.filter(campaign=pilot.campaign_id).update(adventure_open=open_)
+    ScifiResources.objects.filter(character=pilot).update(in_adventure=in_it)
     pilot = Character.objects.select_related("campaign").get(pk=pilot.pk)
     scene = services.start_scene(pilot.campaign)
     assert roll(pilot, scene, (7, 2, 3), off_rol="on").outcome == "success"
@@ -705,8 +705,9 @@ def test_scifi_the_card_counts_the_slots(pilot, gm_client):
 
 @pytest.mark.parametrize("game, faces", [(Game.V5, (7, 7, 7)), (Game.FATE, (0, 0, 0, 0))])
 def test_v5_and_fate_show_one_action_but_allow_a_second(make_character, set_ratings, gm_client, game, faces):
-    character = make_character(game, name="Actor", v5_hunger=0)
+    character = make_character(game, name="Actor")
     if game == Game.V5:
+        set_resources(character, v5_hunger=0)
         set_ratings(character, strength=2, brawl=1)
     scene = services.start_scene(character.campaign)
     table = reverse("table", args=[character.campaign_id])
@@ -777,7 +778,7 @@ def test_a_roll_is_refused_once_its_scene_has_ended(solar):
     with pytest.raises(Refused, match="scene has ended"):
         services.record_roll(solar.campaign, comp, Faces(*(7,) * 8))
     assert not Roll.objects.exists()
-    assert Character.objects.get(pk=solar.pk).exalted_willpower_temporary == 5  # nothing spent
+    assert Character.objects.get(pk=solar.pk).resources.willpower_temporary == 5  # nothing spent
 
 
 def test_the_time_views_refuse_another_gm_and_change_nothing(solar, other_gm):

@@ -21,6 +21,8 @@ from django.utils import translation
 
 from gmtools import board, live, services, undo
 from gmtools.composer import ComposerForm
+from gmtools.games.exalted.models import ExaltedResources
+from gmtools.games.fate.models import FateResources
 from gmtools.models import Aspect, Campaign, Change, Character, ExtendedAction, ResourceChange, Roll, RollKind, Scene
 from gmtools.services import Refused
 from gmtools.sheets import Game
@@ -85,83 +87,83 @@ def hero(make_character, set_ratings) -> Character:
 
 def test_exalted_willpower_spent_on_a_roll_comes_back_once(solar, gm):
     logged = roll(solar, (7, 1, 1, 1, 1), willpower="on")
-    assert fresh(solar).exalted_willpower_temporary == 2
+    assert fresh(solar).resources.willpower_temporary == 2
     assert services.void_roll(logged, gm) == [logged]
     logged = fresh(logged)
     assert logged.voided_by == gm and logged.voided_at is not None
     assert logged.result["main"]["faces"] == [7, 1, 1, 1, 1] and logged.outcome == "success"  # as rolled
-    assert fresh(solar).exalted_willpower_temporary == 3
+    assert fresh(solar).resources.willpower_temporary == 3
     with pytest.raises(Refused, match="already been voided"):
         services.void_roll(logged, gm)
-    assert fresh(solar).exalted_willpower_temporary == 3
+    assert fresh(solar).resources.willpower_temporary == 3
 
 
 def test_exalted_stunt_reward_is_taken_back_with_its_roll_newest_first(solar, gm):
-    Character.objects.filter(pk=solar.pk).update(exalted_motes=9)  # the 2-die reward regains only 1 mote
+    ExaltedResources.objects.filter(character=solar).update(motes=9)  # the 2-die reward regains only 1 mote
     stunted = roll(solar, (7, 1, 1, 1, 1, 1, 1), stunt=2, willpower="on")
     reward = services.claim_stunt_reward(stunted, "motes")
-    assert reward.result["regained"] == {"exalted_motes": 1}
-    assert (fresh(solar).exalted_motes, fresh(solar).exalted_willpower_temporary) == (10, 2)
+    assert reward.result["regained"] == {"motes": 1}
+    assert (fresh(solar).resources.motes, fresh(solar).resources.willpower_temporary) == (10, 2)
     assert services.void_roll(stunted, gm) == [reward, stunted]  # the whole chain, newest first
     assert voided(stunted, reward) == [True, True]
     # Exactly what was regained goes (1 mote, not the reward's 2), and the Willpower spent comes back.
-    assert (fresh(solar).exalted_motes, fresh(solar).exalted_willpower_temporary) == (9, 3)
+    assert (fresh(solar).resources.motes, fresh(solar).resources.willpower_temporary) == (9, 3)
 
 
 def test_voiding_a_stunt_reward_alone_takes_back_its_willpower(solar, gm):
     stunted = roll(solar, (7, 1, 1, 1, 1, 1, 1), stunt=2)
     reward = services.claim_stunt_reward(stunted, "willpower")
-    assert fresh(solar).exalted_willpower_temporary == 4
+    assert fresh(solar).resources.willpower_temporary == 4
     assert services.void_roll(reward, gm) == [reward]
     assert voided(stunted, reward) == [False, True]
-    assert fresh(solar).exalted_willpower_temporary == 3
+    assert fresh(solar).resources.willpower_temporary == 3
 
 
 def test_v5_willpower_reroll_voided_gives_the_willpower_back(vampire, gm):
     parent = roll(vampire, (1, 2, 3, 4, 5), difficulty=2)
     child = services.willpower_reroll(parent, [0, 2], Faces(10, 9))
-    assert fresh(vampire).v5_willpower_superficial == 1
+    assert fresh(vampire).resources.willpower_superficial == 1
     assert services.void_roll(child, gm) == [child]
     assert voided(parent, child) == [False, True]  # the roll it followed stands
-    assert fresh(vampire).v5_willpower_superficial == 0
+    assert fresh(vampire).resources.willpower_superficial == 0
     # The voided reroll keeps its place: the roll is not rerolled a second time.
     with pytest.raises(Refused):
         services.willpower_reroll(parent, [1], Faces(10))
-    assert fresh(vampire).v5_willpower_superficial == 0
+    assert fresh(vampire).resources.willpower_superficial == 0
 
 
 def test_v5_voiding_the_roll_voids_its_reroll_and_refunds_once(vampire, gm):
     parent = roll(vampire, (1, 2, 3, 4, 5), difficulty=2)
     child = services.willpower_reroll(parent, [0], Faces(10))
     assert services.void_roll(parent, gm) == [child, parent]
-    assert fresh(vampire).v5_willpower_superficial == 0
+    assert fresh(vampire).resources.willpower_superficial == 0
     with pytest.raises(Refused, match="already been voided"):
         services.void_roll(child, gm)
-    assert fresh(vampire).v5_willpower_superficial == 0
+    assert fresh(vampire).resources.willpower_superficial == 0
 
 
 def test_v5_rouse_check_hunger_comes_back(vampire, gm):
     failed = services.rouse(vampire, Faces(3))
-    assert fresh(vampire).v5_hunger == 3
+    assert fresh(vampire).resources.hunger == 3
     passed = services.rouse(vampire, Faces(8))
     services.void_roll(passed, gm)
-    assert fresh(vampire).v5_hunger == 3  # a passed check added nothing
+    assert fresh(vampire).resources.hunger == 3  # a passed check added nothing
     services.void_roll(failed, gm)
-    assert fresh(vampire).v5_hunger == 2
+    assert fresh(vampire).resources.hunger == 2
 
 
 def test_fate_free_invocation_and_fate_points_come_back(hero, gm):
-    Character.objects.filter(pk=hero.pk).update(fate_points=3)
+    FateResources.objects.filter(character=hero).update(points=3)
     free, paid = Aspect.objects.filter(character=hero).order_by("id")
     logged = roll(hero, (0, 0, 0, 0), invoke=[paid.pk, free.pk])  # a fate point and the free invocation
-    assert (fresh(hero).fate_points, fresh(free).free_invocations) == (2, 0)
+    assert (fresh(hero).resources.points, fresh(free).free_invocations) == (2, 0)
     first = services.invoke(logged, None, "bonus", Faces())  # a fate point after the roll
     second = services.invoke(first, None, "reroll", Faces(1, 1, 1, 1))  # the last fate point
-    assert fresh(hero).fate_points == 0
+    assert fresh(hero).resources.points == 0
     assert services.void_roll(first, gm) == [second, first]
-    assert fresh(hero).fate_points == 2 and fresh(free).free_invocations == 0
+    assert fresh(hero).resources.points == 2 and fresh(free).free_invocations == 0
     services.void_roll(logged, gm)
-    assert (fresh(hero).fate_points, fresh(free).free_invocations) == (3, 1)
+    assert (fresh(hero).resources.points, fresh(free).free_invocations) == (3, 1)
 
 
 def test_a_boost_used_up_comes_back_while_its_scene_lasts(hero, gm):
@@ -186,7 +188,7 @@ def test_fate_invocation_after_the_roll_gives_the_free_invocation_back(hero, gm)
     invoked = services.invoke(logged, free, "bonus", Faces())
     assert fresh(free).free_invocations == 0
     services.void_roll(invoked, gm)
-    assert fresh(free).free_invocations == 1 and fresh(hero).fate_points == 2
+    assert fresh(free).free_invocations == 1 and fresh(hero).resources.points == 2
 
 
 def logged_advantage(hero: Character, advantage: dict, parent: Roll | None = None) -> Roll:
@@ -219,9 +221,9 @@ def test_fate_a_voided_create_an_advantage_takes_back_what_it_made(hero, gm):
 
 def test_a_refund_never_goes_past_the_sheet(solar, gm):
     logged = roll(solar, (7, 1, 1, 1, 1), willpower="on")
-    Character.objects.filter(pk=solar.pk).update(exalted_willpower_temporary=5)  # regained meanwhile
+    ExaltedResources.objects.filter(character=solar).update(willpower_temporary=5)  # regained meanwhile
     services.void_roll(logged, gm)
-    assert fresh(solar).exalted_willpower_temporary == 5
+    assert fresh(solar).resources.willpower_temporary == 5
 
 
 # --- follow-ups on a voided roll -------------------------------------------------------------------
@@ -238,8 +240,8 @@ def test_a_voided_roll_cannot_be_followed_up(solar, vampire, hero, gm):
         services.claim_stunt_reward(fresh(stunted), "motes")
     with pytest.raises(Refused, match="voided"):
         services.invoke(fresh(fate_roll), None, "bonus", Faces())
-    assert fresh(vampire).v5_willpower_superficial == 0
-    assert fresh(solar).exalted_motes == 4 and fresh(hero).fate_points == 2
+    assert fresh(vampire).resources.willpower_superficial == 0
+    assert fresh(solar).resources.motes == 4 and fresh(hero).resources.points == 2
     assert Roll.objects.filter(parent__isnull=False).count() == 0
 
 
@@ -369,7 +371,7 @@ def test_two_voids_at_once_refund_once(make_character, set_ratings, gm):
     results = run_at_once(lambda: services.void_roll(Roll.objects.get(pk=logged.pk), gm),
                           lambda: services.void_roll(Roll.objects.get(pk=logged.pk), gm))
     assert sorted(type(r).__name__ for r in results) == ["Refused", "list"], results
-    assert fresh(solar).exalted_willpower_temporary == 3
+    assert fresh(solar).resources.willpower_temporary == 3
 
 
 @pytest.mark.django_db(transaction=True)
@@ -381,7 +383,7 @@ def test_a_void_and_a_reroll_at_once_never_leave_a_reroll_on_a_voided_roll(make_
                           lambda: services.willpower_reroll(Roll.objects.get(pk=parent.pk), [0], Faces(10)))
     assert not any(isinstance(r, Exception) and not isinstance(r, Refused) for r in results), results
     # Either the reroll came first (and was voided with its roll), or it was refused: no Willpower lost.
-    assert fresh(vampire).v5_willpower_superficial == 0
+    assert fresh(vampire).resources.willpower_superficial == 0
     assert all(r.voided_at is not None for r in Roll.objects.all())
 
 
@@ -402,7 +404,7 @@ def test_void_through_the_table_redraws_the_card_and_the_character(vampire, gm_c
     assert html == live.render_change(change.pk, live.Viewer("gm", "en", "http://testserver"))  # as the GM's streams draw it
     again = gm_client.post(reverse("void", args=[campaign.pk, parent.pk]))
     assert again.status_code == 422 and "already been voided" in again.content.decode()
-    assert fresh(vampire).v5_willpower_superficial == 0
+    assert fresh(vampire).resources.willpower_superficial == 0
 
 
 def test_players_see_the_card_struck_through_without_the_gms_login(vampire, gm):
@@ -445,15 +447,15 @@ def test_undo_walks_back_the_one_click_changes(vampire, solar):
     services.adjust(vampire, "health-superficial-damage")
     change = ResourceChange.objects.order_by("-id").first()
     assert (change.action, change.before, change.after) == (
-        "health-superficial-damage", {"v5_health_superficial": 0, "v5_health_aggravated": 0},
-        {"v5_health_superficial": 1, "v5_health_aggravated": 0})
+        "health-superficial-damage", {"health_superficial": 0, "health_aggravated": 0},
+        {"health_superficial": 1, "health_aggravated": 0})
     offer = undo.offer(vampire.campaign)
     assert offer.text == "Koi, Health +1 superficial" and not offer.stale
     services.undo_last_change(vampire.campaign, change.pk)
-    assert fresh(vampire).v5_health_superficial == 0 and fresh(change).undone_at is not None
+    assert fresh(vampire).resources.health_superficial == 0 and fresh(change).undone_at is not None
     assert undo.offer(vampire.campaign).text == "Koi, Hunger +1"
     services.undo_last_change(vampire.campaign)
-    assert fresh(vampire).v5_hunger == 2
+    assert fresh(vampire).resources.hunger == 2
     with pytest.raises(Refused, match="Nothing to undo"):
         services.undo_last_change(vampire.campaign)
     assert undo.offer(vampire.campaign) is None
@@ -468,7 +470,7 @@ def test_undo_refuses_when_the_character_changed_since(vampire):
     assert undo.offer(vampire.campaign).stale
     with pytest.raises(Refused, match="Koi has changed since"):
         services.undo_last_change(vampire.campaign)
-    assert fresh(vampire).v5_willpower_superficial == 2
+    assert fresh(vampire).resources.willpower_superficial == 2
 
 
 def test_undo_refuses_a_change_that_is_no_longer_the_last(vampire):
@@ -477,7 +479,7 @@ def test_undo_refuses_a_change_that_is_no_longer_the_last(vampire):
     services.adjust(vampire, "hunger-up")  # another tab, meanwhile
     with pytest.raises(Refused, match="changed since"):
         services.undo_last_change(vampire.campaign, named.pk)
-    assert fresh(vampire).v5_hunger == 4
+    assert fresh(vampire).resources.hunger == 4
 
 
 def test_a_click_that_changes_nothing_is_not_kept(hero):
@@ -498,7 +500,7 @@ def test_undo_through_the_table(vampire, gm_client, other_gm):
     assert response.status_code == 200
     html = response.content.decode()
     assert f'id="character-{vampire.pk}"' in html and 'id="undo-last"' in html and "Undo:" not in html
-    assert fresh(vampire).v5_health_superficial == 0
+    assert fresh(vampire).resources.health_superficial == 0
     again = gm_client.post(reverse("undo", args=[campaign.pk]), {"change": change.pk})
     assert again.status_code == 422 and "Nothing to undo" in again.content.decode()
 
@@ -509,7 +511,7 @@ def test_undo_naming_a_change_with_digits_int_cannot_read_is_no_server_error(vam
     services.adjust(vampire, "hunger-up")
     url = reverse("undo", args=[vampire.campaign.pk])
     assert gm_client.post(url, {"change": "²"}).status_code == 200
-    assert fresh(vampire).v5_hunger == 2
+    assert fresh(vampire).resources.hunger == 2
     again = gm_client.post(url, {"change": "9" * 5000})
     assert again.status_code == 422 and "Nothing to undo" in again.content.decode()
 

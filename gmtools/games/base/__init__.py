@@ -1,8 +1,9 @@
-"""What the core asks of a game: the small, typed interface each module of ``gmtools.games`` fills in.
+"""What the core asks of a game: the small, typed interface each game app of ``gmtools.games`` fills in.
 
-Like a Django database backend, a game is one module behind this interface, and the core (models,
-services, views, templates) asks the game it is given instead of branching on it. This module
-names no game; the registry (``gmtools.games``) is the one place that names them all.
+Like a Django database backend, a game is one package behind this interface, and the core (models,
+services, views, templates) asks the game it is given instead of branching on it. No module of the
+core names a game: the games are the apps of ``INSTALLED_APPS`` whose config is a ``GameConfig``
+(``apps.py``), each with its own tables (``models.py``: ``gmtools.games.base.models``).
 """
 
 import re
@@ -11,7 +12,6 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Protocol
 
-from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.functional import Promise
 from django.utils.translation import ngettext_lazy, pgettext_lazy
@@ -113,18 +113,6 @@ Bounds = tuple[int, int]
 Row = str | tuple[str | Callable[[Any], Any], ...]
 
 
-def bounded(bounds: Mapping[str, Bounds], name: str, verbose_name: Promise, default: int,
-            help_text: Promise | str = "") -> models.PositiveSmallIntegerField:
-    """A numeric column held to ``bounds[name]``: a validator here, a CheckConstraint on the model."""
-    low, high = bounds[name]
-    return models.PositiveSmallIntegerField(
-        verbose_name,
-        default=default,
-        validators=[MinValueValidator(low), MaxValueValidator(high)],
-        help_text=help_text,
-    )
-
-
 @dataclass(frozen=True, kw_only=True)
 class SheetRules:
     """What a sheet of the game allows beyond its standard traits (``gmtools.sheets`` reads it)."""
@@ -145,29 +133,38 @@ class SheetRules:
 
 @dataclass(frozen=True, kw_only=True)
 class Columns:
-    """A game's own columns on a shared model: a character's resources, a campaign's state.
-
-    They stay real columns, so that the database checks their bounds (moving them to one JSON field
-    per game is out of the scope of issue 12). A game declares them as an abstract model, which the
-    shared model inherits (``gmtools.models``): every row has every game's columns, and only its own
-    game's are shown, exported and checked.
+    """A game's own columns of a character (its resources) or of a campaign (its state): a model of
+    the game's app, one row per character (campaign) of its campaigns, linked one-to-one and named by
+    the game's id (``gmtools.games.base.models``). Real columns, so that the database checks their
+    bounds; what needs more than one column (Vampire's damage against the boxes its traits give) is
+    the model's ``clean()``, which runs once the character's traits are written.
     """
 
-    # The abstract model that declares them; None: the game has none.
+    # The model; None: the game has none.
     model: type[models.Model] | None = None
-    # The inclusive bounds of its numeric columns, by name: each is a validator (``bounded``) and a CheckConstraint.
-    bounds: Mapping[str, Bounds] = field(default_factory=dict)
-    # The fieldset the admin and the character panel show them in.
+    # The fieldset the admin and the character panel show them in: rows of columns, where a derived
+    # value (a function of the row, decorated with ``admin.display``) may stand too, read-only.
     title: Promise | str = ""
     rows: tuple[Row, ...] = ()
-    # What needs more than one column (Vampire's damage against the boxes its traits give): raises
-    # ValidationError. A character's runs once it is saved, with its traits.
-    check: Callable[[Any], None] | None = None
 
     @cached_property
     def fields(self) -> tuple[str, ...]:
-        """The columns, in the order the model declares them: what the campaign file carries."""
-        return tuple(column.name for column in self.model._meta.local_fields) if self.model else ()
+        """The columns but the link, in the order the model declares them."""
+        return tuple(f.name for f in self.model._meta.local_fields if not f.primary_key) if self.model else ()
+
+    @property
+    def relation(self) -> str:
+        """The row's name on its character (campaign): the game's id, its app's label."""
+        return self.model._meta.app_label if self.model else ""
+
+    def public(self, name: str) -> str:
+        """A column's name in the forms and the campaign file: ``v5_hunger`` (see ``base.models``)."""
+        return f"{self.relation}_{name}"
+
+    @cached_property
+    def public_fields(self) -> dict[str, str]:
+        """Each column by its public name."""
+        return {self.public(name): name for name in self.fields}
 
     @cached_property
     def derived(self) -> tuple[Callable[[Any], Any], ...]:
@@ -199,7 +196,7 @@ class NpcTemplate:
     label: Promise
     name: Promise  # what each NPC is called unless the GM names it
     ratings: dict[str, int] = field(default_factory=dict)  # standard traits by key (the others keep their default)
-    resources: dict[str, Any] = field(default_factory=dict)
+    resources: dict[str, Any] = field(default_factory=dict)  # by column (``Columns.fields``)
     traits: tuple[tuple[str, str | Promise, int], ...] = ()  # (category, name, rating) added by hand
     standard_sheet: bool = True
     notes: Promise | str = ""
@@ -226,7 +223,7 @@ class DemoCharacter:
     specialties: Mapping[str, str] = field(default_factory=dict)
     custom: tuple[tuple[str, str, int], ...] = ()  # (category, name, rating) of a trait added by hand
     aspects: tuple[tuple[str, str, int], ...] = ()  # (kind, text, free invocations)
-    resources: Mapping[str, Any] = field(default_factory=dict)
+    resources: Mapping[str, Any] = field(default_factory=dict)  # by column (``Columns.fields``)
     kind: str = "pc"
     player: str = ""
     concept: str = ""
@@ -239,7 +236,7 @@ class DemoCampaign:
 
     name: str
     characters: tuple[DemoCharacter, ...]
-    state: Mapping[str, Any] = field(default_factory=dict)
+    state: Mapping[str, Any] = field(default_factory=dict)  # by column (``StateColumns.fields``)
 
 
 # --- playing at the table (issue 12): what a game adds to rolling, spending and following up ---
@@ -256,7 +253,7 @@ class Ledger(Protocol):
         """The character to give back to (locked), or None when there is none (deleted since)."""
 
     def update(self, character: "Character", **fields: Any) -> None:
-        """Set the character's fields."""
+        """Set the character's resource columns (``character.resources``)."""
 
     def aspect(self, pk: int | None) -> "Aspect | None":
         """The aspect (locked), or None when it is gone."""
@@ -297,7 +294,7 @@ class SpendKind:
 def character_spend(give_back: Callable[["Character", dict[str, Any]], dict[str, Any]],
                     pay: Callable[["Character"], dict[str, Any]] | None = None,
                     words: Callable[[Mapping[str, Any]], str] = spend_label) -> SpendKind:
-    """A spend of the paying character's own resource: ``pay`` says what the character's fields
+    """A spend of the paying character's own resource: ``pay`` says what its resource columns
     become (or raises ``Refused``: none left), ``give_back`` what they become again when the
     entry is voided (each within the sheet's bounds; a character deleted since gets nothing)."""
     def paid(table: Table, character: "Character", spend: "Spend") -> dict[str, Any]:
@@ -518,7 +515,7 @@ class GameSystem:
     categories: tuple[str, ...]
     # The standard traits every character of the game has, in sheet order, with their starting ratings.
     standard_sheet: tuple[StandardTrait, ...]
-    # The character fields, with the values they return to, that the end of a scene resets.
+    # The resource columns (``resources``), with the values they return to, that the end of a scene resets.
     scene_clears: Mapping[str, Any] = field(default_factory=dict)
     # The demo campaign ``load_demo`` creates for the game.
     demo: DemoCampaign

@@ -35,7 +35,8 @@ class Table(Protocol):
         """The character, locked until the transaction ends (before any check-then-write)."""
 
     def update(self, character: Character, **fields: Any) -> None:
-        """Write the (locked) character's fields, on the row and on the object."""
+        """Write the (locked) character's resource columns (``character.resources``), on the row and
+        on the object."""
 
     def pay(self, spend: Spend) -> dict[str, Any]:
         """Pay one spend as its game pays that kind (or raise ``Refused``): what the log records of it."""
@@ -56,9 +57,10 @@ class Table(Protocol):
 
 def step(field: str, delta: int, low: int | Callable[[Character], int], high: int | Callable[[Character], int],
          message: str | Promise) -> Callable[[Character], dict[str, Any]]:
-    """A count moved by ``delta`` within [low, high] (either may depend on the character), or refused."""
+    """A resource column moved by ``delta`` within [low, high] (either may depend on the character),
+    or refused."""
     def change(c: Character) -> dict[str, Any]:
-        value = getattr(c, field) + delta
+        value = getattr(c.resources, field) + delta
         lo = low(c) if callable(low) else low
         hi = high(c) if callable(high) else high
         if not lo <= value <= hi:
@@ -68,7 +70,8 @@ def step(field: str, delta: int, low: int | Callable[[Character], int], high: in
 
 
 def toggle(field: str) -> Callable[[Character], dict[str, Any]]:
-    return lambda c: {field: not getattr(c, field)}
+    """A resource column flipped."""
+    return lambda c: {field: not getattr(c.resources, field)}
 
 
 # --- a logged entry's request and contest, as the log stores them ------------------------------

@@ -15,7 +15,7 @@ from rules.dice import RulesError
 
 from gmtools.composer import ComposerForm, ComposerPart, Composition, Draft, SheetPool, Spend
 from gmtools.games.base import refusal_line
-from gmtools.games.exalted import REFUSAL_TEXTS, TERMS
+from gmtools.games.exalted.game import REFUSAL_TEXTS, TERMS
 from gmtools.games.exalted.odds import panel
 from gmtools.models import Character, Roll, Scene, TurnDeclaration
 
@@ -54,7 +54,7 @@ def setup(form: ComposerForm, character: Character | None) -> None:
 def _willpower_on_offer(scene: Scene | None, character: Character | None) -> bool:
     """Willpower's automatic success, if the character has a temporary point and has not spent
     one this turn (an unnamed NPC has none to spend)."""
-    if character is None or character.exalted_willpower_temporary < 1:
+    if character is None or character.resources.willpower_temporary < 1:
         return False
     return scene is None or not Roll.objects.this_turn(scene, character).filter(willpower_spent=True).exists()
 
@@ -117,7 +117,7 @@ def compose(draft: Draft) -> Composition:
         raise RulesError(gettext("Successes are taken away in a single opposed roll, not in an extended one."))
     # Teamwork: each helper rolls apart, and their successes add up.
     team = tuple((c.name, engine.Request(pool=p, difficulty=0)) for c, p, _ in draft.team if p > 0)
-    on_offer = (character is not None and character.exalted_willpower_temporary >= 1
+    on_offer = (character is not None and character.resources.willpower_temporary >= 1
                 and not any(r.willpower_spent for r in draft.earlier))
     return draft.composition(request=request, opponent=opponent, spends=spends, shortcut=shortcut, team=team,
                              action=action, notes=(note,) if note else (), willpower_on_offer=on_offer,
@@ -136,7 +136,7 @@ COMPOSER = ComposerPart(
     reset_after_roll=("willpower", "stunt", "handicap"),
     # A Willpower roll rolls the permanent dots.
     sheet_pools=(SheetPool(key="willpower", label=_("Willpower roll"), choice=TERMS["Willpower roll"],
-                           dice=lambda character: character.exalted_willpower),),
+                           dice=lambda character: character.resources.willpower),),
     teamwork=True,
     setup=setup,
     compose=compose,

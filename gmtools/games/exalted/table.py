@@ -17,19 +17,19 @@ from gmtools.games.base import (
     D10, AdjustmentWords, FollowUp, Ledger, Refused, Spent, Table, TablePlay, character_spend, contest,
     logged_request, rebuild, request_args, step,
 )
-from gmtools.games.exalted import TERMS
+from gmtools.games.exalted.game import TERMS
 from gmtools.models import Character, Roll, RollKind
 from rules import exalted
 from rules.dice import RandomSource
 from rules.luck import Luck
 
 ADJUSTMENTS = {
-    "willpower-spend": step("exalted_willpower_temporary", -1, 0, 10,
+    "willpower-spend": step("willpower_temporary", -1, 0, 10,
                             gettext_lazy("%(name)s has no temporary Willpower left.")),
-    "willpower-regain": step("exalted_willpower_temporary", 1, 0, lambda c: c.exalted_willpower,
+    "willpower-regain": step("willpower_temporary", 1, 0, lambda c: c.resources.willpower,
                              gettext_lazy("%(name)s's temporary Willpower is already at its permanent rating.")),
-    "motes-spend": step("exalted_motes", -1, 0, 100, gettext_lazy("%(name)s has no motes left.")),
-    "motes-regain": step("exalted_motes", 1, 0, lambda c: c.exalted_motes_max,
+    "motes-spend": step("motes", -1, 0, 100, gettext_lazy("%(name)s has no motes left.")),
+    "motes-regain": step("motes", 1, 0, lambda c: c.resources.motes_max,
                          gettext_lazy("%(name)s's mote pool is already full.")),
 }
 ADJUSTMENT_WORDS = {
@@ -42,8 +42,7 @@ ADJUSTMENT_WORDS = {
 # 1 temporary Willpower for +1 success, as the card's "Spend 1 Willpower" takes it.
 WILLPOWER = character_spend(
     pay=ADJUSTMENTS["willpower-spend"],
-    give_back=lambda c, spend: {"exalted_willpower_temporary": min(c.exalted_willpower,
-                                                                   c.exalted_willpower_temporary + 1)},
+    give_back=lambda c, spend: {"willpower_temporary": min(c.resources.willpower, c.resources.willpower_temporary + 1)},
     words=lambda spend: _("1 Willpower"),
 )
 
@@ -67,19 +66,19 @@ def _stunt_reward(table: Table, parent: Roll, rng: RandomSource | None, choice: 
     if choice not in options:
         raise Refused(_("That reward is not on offer for this roll."))
     character = table.lock(parent.character_id)
+    row = character.resources
     reward = options[choice]
-    if reward.willpower and character.exalted_willpower_temporary >= character.exalted_willpower:
+    if reward.willpower and row.willpower_temporary >= row.willpower:
         raise Refused(_("%(name)s's temporary Willpower is already at its permanent rating: take the motes.")
                       % {"name": character.name})
-    if not reward.willpower and character.exalted_motes >= character.exalted_motes_max:
+    if not reward.willpower and row.motes >= row.motes_max:
         raise Refused(_("%(name)s's mote pool is already full.") % {"name": character.name})
     if reward.willpower:
-        field, value = "exalted_willpower_temporary", min(character.exalted_willpower,
-                                                           character.exalted_willpower_temporary + 1)
+        field, value = "willpower_temporary", min(row.willpower, row.willpower_temporary + 1)
     else:
-        field, value = "exalted_motes", min(character.exalted_motes_max, character.exalted_motes + reward.motes)
+        field, value = "motes", min(row.motes_max, row.motes + reward.motes)
     # What was really regained (a nearly full pool takes less), so that voiding takes back exactly that.
-    regained = {field: value - getattr(character, field)}
+    regained = {field: value - getattr(row, field)}
     table.update(character, **{field: value})
     return table.log_follow_up(parent, RollKind.REWARD, label=parent.label, request=parent.request,
                                result={"reward": reward.as_json(), "regained": regained}, outcome=choice, spends=[])
@@ -91,11 +90,14 @@ def take_back(entry: Roll, ledger: Ledger) -> None:
         return
     character = ledger.character(entry.character_id)
     reward = entry.result.get("reward", {})
-    # Older rewards did not store what they regained: the reward itself, as near as it gets.
+    # Older rewards did not store what they regained: the reward itself, as near as it gets. Those
+    # logged while the columns stood on every character name them as they were (``exalted_motes``).
     regained = entry.result.get("regained") or (
-        {"exalted_willpower_temporary": 1} if reward.get("willpower") else {"exalted_motes": reward.get("motes", 0)})
+        {"willpower_temporary": 1} if reward.get("willpower") else {"motes": reward.get("motes", 0)})
     if character is not None:
-        ledger.update(character, **{field: max(0, getattr(character, field) - int(amount))
+        row = character.resources
+        ledger.update(character, **{field.removeprefix("exalted_"): max(0, getattr(row, field.removeprefix("exalted_"))
+                                                                           - int(amount))
                                     for field, amount in regained.items()})
 
 

@@ -72,7 +72,7 @@ def setup(form: ComposerForm, character: Character | None) -> None:
     # it has fate points (how many it can pay for is checked with the roll). In play: its own, the
     # scene's, the other characters' in the scene (gmtools.aspects).
     aspects = aspects_in_play.in_play(form.campaign, form.scene, character)
-    if character is not None and character.fate_points < 1:
+    if character is not None and character.resources.points < 1:
         aspects = aspects.filter(free_invocations__gte=1)
     form.fields["invoke"].queryset = aspects
     form.fields["invoke_again"].queryset = aspects.filter(free_invocations__gte=2)
@@ -107,17 +107,17 @@ def compose(draft: Draft) -> Composition:
         for aspect in aspects
     )
     paid = sum(spend.what == "fate_point" for spend in spends)
-    if character is not None and paid > character.fate_points:
+    if character is not None and paid > character.resources.points:
         raise RulesError(ngettext("%(name)s has %(n)d fate point: invoke fewer aspects, or those with a free invocation.",
                                   "%(name)s has %(n)d fate points: invoke fewer aspects, or those with a free invocation.",
-                                  character.fate_points) % {"name": character.name, "n": character.fate_points})
+                                  character.resources.points) % {"name": character.name, "n": character.resources.points})
     # Opposed by name alone: the other side's bonus may be 0 (Mediocre).
     opponent = engine.Request(bonus=draft.opponent_dice) if data.get("opponent") or draft.opponent_dice else None
     label = data.get("label") or (str(data["first"].label) if data.get("first") is not None else gettext("No approach"))
     parts = draft.shared["label_parts"] if data.get("first") is not None or data.get("label") else ("term:no_approach",)
     free_left = aspects_in_play.in_play(campaign, scene, character).filter(free_invocations__gte=1).exclude(
         pk__in=[a.pk for a in aspects]).exists() if character is not None else False
-    on_offer = character is not None and (character.fate_points > paid or free_left)
+    on_offer = character is not None and (character.resources.points > paid or free_left)
     action = data.get("action") or "overcome"
     advantage = " ".join((data.get("advantage") or "").split()) if action == "create_advantage" else ""
     if advantage and data.get("hidden"):
@@ -129,7 +129,7 @@ def compose(draft: Draft) -> Composition:
     return draft.composition(label=label, label_parts=parts, request=request, opponent=opponent, spends=spends,
                              invocation_on_offer=on_offer, action=action, advantage=advantage,
                              advantage_on=data.get("advantage_on") if advantage else None,
-                             deck=tuple(campaign.fate_deck) if campaign.fate_uses_deck else None)
+                             deck=tuple(campaign.state.deck) if campaign.state.uses_deck else None)
 
 
 def name_options(data: Mapping[str, Any]) -> list[str]:

@@ -7,7 +7,7 @@ from gmtools.sheets import TraitCategory as C
 
 # One skill (an Approach named "Skill" in the GM's language) and one stress box (boxes 2 and 3 start
 # taken), no fate points.
-NAMELESS = {"fate_points": 0, "fate_refresh": 1, "fate_stress_2": True, "fate_stress_3": True}
+NAMELESS = {"points": 0, "refresh": 1, "stress_2": True, "stress_3": True}
 NAMELESS_NOTES = _("Nameless NPC: one stress box (boxes 2 and 3 start taken).")
 
 NPCS = Npcs(

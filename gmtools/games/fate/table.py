@@ -26,7 +26,8 @@ from gmtools.games.base import (
     AdjustmentWords, Die, FollowUp, Ledger, Refused, Spent, SpendKind, Table, TablePlay, character_spend, contest,
     logged_request, rebuild, request_args, request_doc, step, toggle,
 )
-from gmtools.models import CHARACTER_BOUNDS, Aspect, Campaign, Character, Roll, RollKind, Scene
+from gmtools.games.fate.models import BOUNDS, FateResources, FateState
+from gmtools.models import Aspect, Campaign, Character, Roll, RollKind, Scene
 from rules import fate
 from rules.dice import RandomSource
 from rules.fairness import FATE_DIE
@@ -40,11 +41,11 @@ def draw(campaign_id: int, req: fate.Request, rng: RandomSource | None) -> tuple
 
     The campaign row is locked first: two draws at once must not take the same card.
     """
-    uses_deck, deck = Campaign.objects.select_for_update().values_list("fate_uses_deck", "fate_deck").get(pk=campaign_id)
+    uses_deck, deck = FateState.objects.select_for_update().values_list("uses_deck", "deck").get(pk=campaign_id)
     if not uses_deck:
         return fate.roll(req, rng), {}
     result, drawn = fate.roll_deck(req, fate.Deck.from_list(deck), rng)
-    Campaign.objects.filter(pk=campaign_id).update(fate_deck=drawn.deck.as_list())
+    FateState.objects.filter(pk=campaign_id).update(deck=drawn.deck.as_list())
     return result, {"card": drawn.card, "reshuffled": drawn.reshuffled}
 
 
@@ -74,7 +75,7 @@ def _deck_before(campaign_id: int, drawn: Mapping[str, Any]) -> fate.Deck | None
         return None
     if drawn.get("reshuffled"):
         return fate.Deck()  # a fresh deck: all 81 cards
-    left = Campaign.objects.values_list("fate_deck", flat=True).get(pk=campaign_id)
+    left = FateState.objects.values_list("deck", flat=True).get(pk=campaign_id)
     return fate.Deck((drawn["card"], *left))
 
 
@@ -241,21 +242,21 @@ def _give_back_free_invocation(entry: Roll, spend: dict[str, Any], ledger: Ledge
 
 
 def _consequence(severity: str) -> Callable[[Character, str], dict[str, Any]]:
-    field = f"fate_consequence_{severity}"
+    field = f"consequence_{severity}"
 
     def change(c: Character, value: str = "") -> dict[str, Any]:
         text = " ".join(value.split())
-        if len(text) > Character._meta.get_field(field).max_length:
+        if len(text) > FateResources._meta.get_field(field).max_length:
             raise Refused(_("A consequence is a short aspect: at most 120 characters."))
         return {field: text}
     return change
 
 
 ADJUSTMENTS = {
-    "fate-point-spend": step("fate_points", -1, 0, 99, gettext_lazy("%(name)s has no fate points left.")),
-    "fate-point-gain": step("fate_points", 1, 0, 99, gettext_lazy("%(name)s cannot hold more fate points.")),
-    "refresh": lambda c: {"fate_points": max(c.fate_points, c.fate_refresh)},
-    **{f"stress-{n}": toggle(f"fate_stress_{n}") for n in (1, 2, 3)},
+    "fate-point-spend": step("points", -1, 0, 99, gettext_lazy("%(name)s has no fate points left.")),
+    "fate-point-gain": step("points", 1, 0, 99, gettext_lazy("%(name)s cannot hold more fate points.")),
+    "refresh": lambda c: {"points": max(c.resources.points, c.resources.refresh)},
+    **{f"stress-{n}": toggle(f"stress_{n}") for n in (1, 2, 3)},
 }
 CONSEQUENCES = {f"consequence-{severity}": _consequence(severity) for severity in ("mild", "moderate", "severe")}
 ADJUSTMENT_WORDS = {
@@ -276,7 +277,7 @@ SPENDS = {
                                  words=lambda spend: _("free invocation of “%(aspect)s”") % {"aspect": spend.get("label", "")}),
     "fate_point": character_spend(
         pay=ADJUSTMENTS["fate-point-spend"],
-        give_back=lambda c, spend: {"fate_points": min(CHARACTER_BOUNDS["fate_points"][1], c.fate_points + 1)},
+        give_back=lambda c, spend: {"points": min(BOUNDS["points"][1], c.resources.points + 1)},
         words=lambda spend: _("1 fate point") + (f" ({spend['label']})" if spend.get("label") else "")),
 }
 

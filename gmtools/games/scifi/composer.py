@@ -15,7 +15,7 @@ from gmtools.games.scifi.odds import panel
 from gmtools.games.scifi.slots import turn_budget
 from gmtools.models import Character, Roll, Scene
 from gmtools.games.base import refusal_line
-from gmtools.games.scifi import REFUSAL_TEXTS
+from gmtools.games.scifi.game import REFUSAL_TEXTS
 
 DIFFICULTIES = (
     ("easy", _("Easy (automatic)")), ("common", _("Common (1)")), ("hard", _("Hard (2)")),
@@ -61,7 +61,7 @@ def compose(draft: Draft) -> Composition:
     kind = "extended" if data.get("extended") is not None else data.get("kind") or "short"
     _turn(scene, character, kind, draft.earlier)
     if data.get("off_rol") and character is not None:
-        engine.check_act(engine.Sphere.OFF_ROL, adventure_open=not character.scifi_off_rol_allowed,
+        engine.check_act(engine.Sphere.OFF_ROL, adventure_open=not character.resources.off_rol_allowed,
                          scene_staged=scene is not None and scene.downtime)
     skill = data["second"].rating if data.get("second") is not None else None
     if data.get("knowledge") and skill is None:

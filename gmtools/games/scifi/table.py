@@ -18,9 +18,9 @@ from rules import scifi
 from rules.luck import Luck
 
 ADJUSTMENTS = {
-    "adventure": toggle("scifi_in_adventure"),
-    "health-damage": step("scifi_health", -1, 0, 99, gettext_lazy("%(name)s has no health left to lose.")),
-    "health-heal": step("scifi_health", 1, 0, lambda c: c.scifi_health_max,
+    "adventure": toggle("in_adventure"),
+    "health-damage": step("health", -1, 0, 99, gettext_lazy("%(name)s has no health left to lose.")),
+    "health-heal": step("health", 1, 0, lambda c: c.resources.health_max,
                         gettext_lazy("%(name)s is already at full health.")),
 }
 ADJUSTMENT_WORDS = {
@@ -38,7 +38,7 @@ def opposed(first: scifi.Result, second: scifi.Result, handicap: tuple[int, int]
 
 def turn_done(character: Character, rolls: list[Roll]) -> bool:
     """Its action slots are taken."""
-    return turn_budget(rolls).used >= character.scifi_action_slots
+    return turn_budget(rolls).used >= character.resources.action_slots
 
 
 # --- luck and fair dice (issue 14) -------------------------------------------------------------

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from rules import v5 as engine
 
 from gmtools.composer import ComposerPart, Composition, Draft, SheetPool
-from gmtools.games.v5 import TERMS
+from gmtools.games.v5.game import TERMS
 from gmtools.games.v5.odds import panel
 from gmtools.sheets import TraitCategory
 
@@ -47,7 +47,7 @@ def compose(draft: Draft) -> Composition:
         pools = [pool] + [p for _, p, _ in draft.team]
         skills = [data["second"].rating] + [s for _, _, s in draft.team] if data.get("second") is not None else None
         pool = engine.teamwork_pool(pools, skills)
-    hunger = character.v5_hunger if character is not None else 0
+    hunger = character.resources.hunger if character is not None else 0
     # Hunger dice in every pool, Willpower rolls included; the Humanity (remorse) roll takes none.
     harder = data.get("difficulty_modifier") or 0
     request = engine.Request(pool=max(0, pool), hunger=hunger, difficulty=data["difficulty"],
@@ -78,8 +78,8 @@ COMPOSER = ComposerPart(
     difficulties=DIFFICULTIES,
     # A Willpower roll rolls the undamaged boxes (never fewer than 1 die); a Humanity roll, the rating.
     sheet_pools=(SheetPool(key="willpower", label=_("Willpower roll"), choice=TERMS["Willpower roll"],
-                           dice=lambda character: character.v5_willpower_dice),
-                 SheetPool(key="humanity", label=_("Humanity roll"), dice=lambda character: character.v5_humanity)),
+                           dice=lambda character: character.resources.willpower_dice),
+                 SheetPool(key="humanity", label=_("Humanity roll"), dice=lambda character: character.resources.humanity)),
     teamwork=True,
     compose=compose,
     odds=panel,

@@ -11,7 +11,7 @@ from rules import v5 as engine
 
 from gmtools.composer import Composition
 from gmtools.games.base import line_text
-from gmtools.games.v5 import NOTE_TEXTS
+from gmtools.games.v5.game import NOTE_TEXTS
 from gmtools.odds import Buy, Chance, OddsPanel, bars
 
 # Said before the roll as the card says it after: a guideline passed, improvised equipment, no Hunger dice.

@@ -18,7 +18,7 @@ from gmtools.games.base import (
     D10, AdjustmentWords, CharacterCheck, FollowUp, Refused, Spent, Table, TablePlay, character_spend, rebuild,
     request_args, step,
 )
-from gmtools.games.v5 import TERMS
+from gmtools.games.v5.game import TERMS
 from gmtools.models import Character, Roll, RollKind
 from rules import v5
 from rules.dice import RandomSource
@@ -26,8 +26,9 @@ from rules.luck import Luck
 
 
 def _tracker(c: Character, track: str) -> v5.Tracker:
-    boxes = c.v5_health_boxes if track == "health" else c.v5_willpower_boxes
-    return v5.Tracker(boxes, getattr(c, f"v5_{track}_superficial"), getattr(c, f"v5_{track}_aggravated"))
+    row = c.resources
+    boxes = row.health_boxes if track == "health" else row.willpower_boxes
+    return v5.Tracker(boxes, getattr(row, f"{track}_superficial"), getattr(row, f"{track}_aggravated"))
 
 
 def _track(track: str, kind: str, heal: bool) -> Callable[[Character], dict[str, Any]]:
@@ -41,13 +42,13 @@ def _track(track: str, kind: str, heal: bool) -> Callable[[Character], dict[str,
             if tracker.overwhelmed:
                 raise Refused(_("Every box is already aggravated."))
             tracker = tracker.damage(kind, 1)
-        return {f"v5_{track}_superficial": tracker.superficial, f"v5_{track}_aggravated": tracker.aggravated}
+        return {f"{track}_superficial": tracker.superficial, f"{track}_aggravated": tracker.aggravated}
     return change
 
 
 ADJUSTMENTS = {
-    "hunger-up": step("v5_hunger", 1, 0, 5, gettext_lazy("%(name)s is already at Hunger 5.")),
-    "hunger-down": step("v5_hunger", -1, 0, 5, gettext_lazy("%(name)s is already at Hunger 0.")),
+    "hunger-up": step("hunger", 1, 0, 5, gettext_lazy("%(name)s is already at Hunger 5.")),
+    "hunger-down": step("hunger", -1, 0, 5, gettext_lazy("%(name)s is already at Hunger 0.")),
     **{f"{track}-{kind}-{verb}": _track(track, kind, verb == "heal")
        for track in ("health", "willpower") for kind in ("superficial", "aggravated") for verb in ("damage", "heal")},
 }
@@ -71,17 +72,17 @@ def _spend_willpower(c: Character) -> dict[str, Any]:
     if tracker.undamaged < 1:
         raise Refused(_("%(name)s has no Willpower left to spend.") % {"name": c.name})
     spent = v5.spend_willpower(tracker)
-    return {"v5_willpower_superficial": spent.superficial, "v5_willpower_aggravated": spent.aggravated}
+    return {"willpower_superficial": spent.superficial, "willpower_aggravated": spent.aggravated}
 
 
 SPENDS = {
     # Spending marked 1 superficial damage (there was an undamaged box): voiding heals it.
     "v5_willpower": character_spend(
         pay=_spend_willpower,
-        give_back=lambda c, spend: {"v5_willpower_superficial": max(0, c.v5_willpower_superficial - 1)},
+        give_back=lambda c, spend: {"willpower_superficial": max(0, c.resources.willpower_superficial - 1)},
         words=lambda spend: _("1 Willpower")),
     # A rouse check: the Hunger it added goes. Its card says it already ("Hunger 1 → 2"): no words.
-    "hunger": character_spend(give_back=lambda c, spend: {"v5_hunger": max(0, c.v5_hunger - int(spend.get("amount", 0)))},
+    "hunger": character_spend(give_back=lambda c, spend: {"hunger": max(0, c.resources.hunger - int(spend.get("amount", 0)))},
                               words=lambda spend: ""),
 }
 
@@ -117,7 +118,7 @@ REROLL = FollowUp(
     form="games/v5/card.html#reroll",
     # Dice to reroll (not an automatic win nor taking half, not a tracker roll), and Willpower to pay.
     offered=lambda roll: (roll.kind == RollKind.ROLL and bool(roll.main.get("faces")) and not roll.main.get("automatic")
-                          and not roll.request.get("tracker") and bool(roll.character.v5_willpower_left)),
+                          and not roll.request.get("tracker") and bool(roll.character.resources.willpower_left)),
     applies=lambda roll: roll.kind == RollKind.ROLL and roll.character_id is not None,
     take=_willpower_reroll,
     refusal=gettext_lazy("Only a Vampire character's own roll can be rerolled with Willpower."),
@@ -127,8 +128,8 @@ REROLL = FollowUp(
 def _rouse(table: Table, character: Character, rng: RandomSource | None) -> Roll:
     """A rouse check: a failure raises Hunger by 1 (never past 5)."""
     character = table.lock(character.pk)
-    check = v5.roll_rouse(character.v5_hunger, rng)
-    table.update(character, v5_hunger=check.hunger_after)
+    check = v5.roll_rouse(character.resources.hunger, rng)
+    table.update(character, hunger=check.hunger_after)
     return table.log_check(
         character, RollKind.ROUSE, luck=v5.rouse_luck(check),
         label=_("Rouse check"), label_parts=["term:rouse_check"], request={"hunger": check.hunger_before},

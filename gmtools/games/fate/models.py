@@ -1,0 +1,95 @@
+"""Fate Accelerated's own tables: each character's fate points, refresh, stress and consequences, and
+each campaign's deck of Fate cards."""
+
+from typing import Any
+
+from django.contrib import admin
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+from gmtools.games.base.models import CampaignState, CharacterResources, bounded, range_constraints
+
+BOUNDS = {
+    "points": (0, 99),
+    # Fate Accelerated: refresh never drops below 1.
+    "refresh": (1, 10),
+}
+
+
+class FateResources(CharacterResources):
+    """A Fate character's fate points, stress and consequences (``character.fate``, ``character.resources``)."""
+
+    points = bounded(BOUNDS, "points", _("fate points"), 3)
+    refresh = bounded(BOUNDS, "refresh", _("refresh"), 3)
+    stress_1 = models.BooleanField(_("stress box 1"), default=False)
+    stress_2 = models.BooleanField(_("stress box 2"), default=False)
+    stress_3 = models.BooleanField(_("stress box 3"), default=False)
+    consequence_mild = models.CharField(_("mild consequence (2)"), max_length=120, blank=True)
+    consequence_moderate = models.CharField(_("moderate consequence (4)"), max_length=120, blank=True)
+    consequence_severe = models.CharField(_("severe consequence (6)"), max_length=120, blank=True)
+
+    class Meta:
+        verbose_name = _("Fate points, stress and consequences")
+        verbose_name_plural = _("Fate points, stress and consequences")
+        constraints = range_constraints("fate", BOUNDS)
+
+    def invocable_aspects(self) -> list[Any]:
+        """The aspects this character can invoke now: with a free invocation, or any while it has a
+        fate point to pay with (from the character's prefetched aspects)."""
+        return [a for a in self.character.aspects.all() if a.free_invocations > 0 or self.points > 0]
+
+    @property
+    def stress_boxes(self) -> list[tuple[int, bool]]:
+        return [(1, self.stress_1), (2, self.stress_2), (3, self.stress_3)]
+
+    @property
+    def consequences(self) -> list[tuple[str, Promise, str]]:
+        return [("mild", _("Mild (2)"), self.consequence_mild),
+                ("moderate", _("Moderate (4)"), self.consequence_moderate),
+                ("severe", _("Severe (6)"), self.consequence_severe)]
+
+
+# One card per ordered combination of four Fate dice (3 ** 4).
+DECK_SIZE = 81
+
+
+class FateState(CampaignState):
+    """A Fate campaign's deck (``campaign.fate``, ``campaign.state``)."""
+
+    uses_deck = models.BooleanField(
+        _("draw from the Fate deck"),
+        default=False,
+        help_text=_("Draw a card from the 81-card Fate deck instead of rolling four Fate dice."),
+    )
+    deck = models.JSONField(
+        _("Fate deck cards left"),
+        # Empty: the next draw shuffles a full deck (a deck listed in order would deal 0, 1, 2, ...).
+        default=list,
+        blank=True,
+        help_text=_("The indices (0-80) of the cards not yet drawn, next card first; an empty deck is shuffled at the next draw."),
+    )
+
+    class Meta:
+        verbose_name = _("Fate deck")
+        verbose_name_plural = _("Fate deck")
+
+    @property
+    def cards_left(self) -> int:
+        """An empty deck is shuffled whole at the next draw."""
+        return len(self.deck) or DECK_SIZE
+
+    def clean(self) -> None:
+        deck = self.deck
+        if not (
+            isinstance(deck, list)
+            and all(type(card) is int and 0 <= card < DECK_SIZE for card in deck)
+            and len(set(deck)) == len(deck)
+        ):
+            raise ValidationError({"deck": _("The Fate deck must be a list of distinct card numbers from 0 to 80.")})
+
+
+@admin.display(description=_("cards left"))
+def cards_left(state: FateState) -> int:
+    return len(state.deck)

@@ -1,0 +1,107 @@
+"""Vampire V5's own table: each character's Hunger, Humanity, Blood Potency, and the damage on its
+Health and Willpower trackers, whose boxes its traits give (Stamina + 3; Composure + Resolve)."""
+
+from django.contrib import admin
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from gmtools.games.base.models import CharacterResources, bounded, range_constraints
+
+# Tracker damage also has a bound set by the traits (the boxes): see ``V5Resources.clean``.
+BOUNDS = {
+    "hunger": (0, 5),
+    "humanity": (0, 10),
+    "blood_potency": (0, 10),
+    "health_superficial": (0, 15),
+    "health_aggravated": (0, 15),
+    "willpower_superficial": (0, 15),
+    "willpower_aggravated": (0, 15),
+}
+
+
+class V5Resources(CharacterResources):
+    """A Vampire character's resources (``character.v5``, ``character.resources``)."""
+
+    hunger = bounded(BOUNDS, "hunger", _("Hunger"), 1)
+    humanity = bounded(BOUNDS, "humanity", _("Humanity"), 7)
+    blood_potency = bounded(BOUNDS, "blood_potency", _("Blood Potency"), 1)
+    health_superficial = bounded(BOUNDS, "health_superficial", _("Health: superficial damage"), 0)
+    health_aggravated = bounded(BOUNDS, "health_aggravated", _("Health: aggravated damage"), 0)
+    willpower_superficial = bounded(BOUNDS, "willpower_superficial", _("Willpower: superficial damage"), 0,
+                                    _("Spending 1 Willpower marks 1 superficial damage."))
+    willpower_aggravated = bounded(BOUNDS, "willpower_aggravated", _("Willpower: aggravated damage"), 0)
+
+    class Meta:
+        verbose_name = _("Hunger, Humanity and trackers")
+        verbose_name_plural = _("Hunger, Humanity and trackers")
+        constraints = range_constraints("v5", BOUNDS)
+
+    # The trackers' boxes come from the character's standard traits (``Character.standard_ratings``).
+
+    @property
+    def health_boxes(self) -> int:
+        return self.character.standard_ratings().get("stamina", 0) + 3
+
+    @property
+    def willpower_boxes(self) -> int:
+        ratings = self.character.standard_ratings()
+        return ratings.get("composure", 0) + ratings.get("resolve", 0)
+
+    @property
+    def willpower_left(self) -> int:
+        """Undamaged Willpower boxes: what a Willpower reroll can still spend."""
+        return max(0, self.willpower_boxes - self.willpower_superficial - self.willpower_aggravated)
+
+    @property
+    def willpower_dice(self) -> int:
+        """A Willpower roll uses the undamaged boxes, never fewer than 1 die."""
+        return max(1, self.willpower_boxes - self.willpower_superficial - self.willpower_aggravated)
+
+    @staticmethod
+    def _track(boxes: int, superficial: int, aggravated: int) -> list[str]:
+        """Each box's state as the sheet draws it: aggravated (X) first, then superficial (/)."""
+        return ["aggravated"] * aggravated + ["superficial"] * superficial + [""] * max(0, boxes - aggravated - superficial)
+
+    @property
+    def health_track(self) -> list[str]:
+        return self._track(self.health_boxes, self.health_superficial, self.health_aggravated)
+
+    @property
+    def willpower_track(self) -> list[str]:
+        return self._track(self.willpower_boxes, self.willpower_superficial, self.willpower_aggravated)
+
+    def clean(self) -> None:
+        """The damage on each tracker fits its boxes. Checked once the character's traits are written
+        (a new character's sheet, an import: ``gmtools.characters``, ``gmtools.backup``): a character
+        not saved yet has none to count."""
+        if self.character.pk is None:
+            return
+        errors = {}
+        if self.health_superficial + self.health_aggravated > self.health_boxes:
+            errors["health_aggravated"] = gettext(
+                "Health has %(boxes)d boxes (Stamina + 3); the damage does not fit."
+            ) % {"boxes": self.health_boxes}
+        if self.willpower_superficial + self.willpower_aggravated > self.willpower_boxes:
+            errors["willpower_aggravated"] = gettext(
+                "Willpower has %(boxes)d boxes (Composure + Resolve); the damage does not fit."
+            ) % {"boxes": self.willpower_boxes}
+        if errors:
+            raise ValidationError(errors)
+
+
+# The derived values the admin shows beside the trackers (read-only).
+
+@admin.display(description=_("Health boxes"))
+def health_boxes(row: V5Resources) -> int:
+    return row.health_boxes
+
+
+@admin.display(description=_("Willpower boxes"))
+def willpower_boxes(row: V5Resources) -> int:
+    return row.willpower_boxes
+
+
+@admin.display(description=_("Willpower roll dice"))
+def willpower_dice(row: V5Resources) -> int:
+    return row.willpower_dice

@@ -1,0 +1,41 @@
+"""A campaign exported before each game's columns moved to tables of its own (issue 21) imports after
+it identically: the files in ``fixtures/before-issue-21`` were written by main at d94776b from each
+game's demo campaign played through the table (``test_backup.play``: rolls and their follow-ups, voids,
+secret rolls, extended actions, saved rolls, one-click changes and an undo)."""
+
+from pathlib import Path
+
+import pytest
+
+from gmtools import backup, games
+from gmtools.models import Campaign, ResourceChange
+from gmtools.sheets import Game
+
+pytestmark = pytest.mark.django_db
+
+BEFORE = Path(__file__).parent / "fixtures" / "before-issue-21"
+
+
+@pytest.mark.parametrize("game", Game.values)
+def test_a_file_written_before_the_move_comes_back_as_it_was_written(gm, game):
+    written = backup.loads((BEFORE / f"{game}.json").read_text())
+    imported = backup.import_campaign(written, gm)
+    # Every table the file holds, the characters' resources and the campaign's state among them, comes
+    # back out of the game's own tables as the old version wrote it: the same document, every value
+    # (a JSON object's keys in any order: PostgreSQL's jsonb keeps no order).
+    assert backup.export_campaign(Campaign.objects.get(pk=imported.pk)) == written
+
+
+@pytest.mark.parametrize("game", Game.values)
+def test_its_resources_are_in_the_games_table_and_its_undo_names_their_columns(gm, game):
+    document = backup.loads((BEFORE / f"{game}.json").read_text())
+    imported = backup.import_campaign(document, gm)
+    resources = games.get(game).resources
+    for row, character in zip(document["characters"], imported.characters.order_by("id"), strict=True):
+        stored = resources.model.objects.get(pk=character.pk)
+        assert {public: getattr(stored, name) for public, name in resources.public_fields.items()} == row["resources"]
+    changes = list(ResourceChange.objects.filter(campaign=imported).order_by("id"))
+    assert len(changes) == len(document["resource_changes"]) > 0
+    for change, written in zip(changes, document["resource_changes"], strict=True):
+        assert {f"{game}_{name}": value for name, value in change.before.items()} == written["before"]
+        assert {f"{game}_{name}": value for name, value in change.after.items()} == written["after"]

@@ -1,0 +1,90 @@
+"""The migration that moved each game's columns into its own tables (issue 21) moves every existing
+character's resources and campaign's state, and the one-click changes' names of them; backwards, they
+come back. Rows are written as the database stood before it, through the historical models."""
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+BEFORE = [("gmtools", "0014_extended_tie_break"), ("exalted", None), ("v5", None), ("fate", None), ("scifi", None)]
+AFTER = [("gmtools", "0015_game_columns_to_their_games"), ("exalted", "0001_initial"), ("v5", "0001_initial"),
+         ("fate", "0001_initial"), ("scifi", "0001_initial")]
+
+# Each game's columns as they stood on every character (campaign), none at its default.
+CHARACTER_COLUMNS = {
+    "exalted": {"exalted_essence": 3, "exalted_willpower": 8, "exalted_willpower_temporary": 6, "exalted_motes": 9,
+                "exalted_motes_max": 15, "exalted_compassion": 2, "exalted_conviction": 4, "exalted_temperance": 3,
+                "exalted_valor": 5, "exalted_limit": 2},
+    "v5": {"v5_hunger": 4, "v5_humanity": 6, "v5_blood_potency": 2, "v5_health_superficial": 1,
+           "v5_health_aggravated": 2, "v5_willpower_superficial": 3, "v5_willpower_aggravated": 1},
+    "fate": {"fate_points": 5, "fate_refresh": 2, "fate_stress_1": True, "fate_stress_3": True,
+             "fate_consequence_mild": "Bruised ribs", "fate_consequence_severe": "Broken arm"},
+    "scifi": {"scifi_action_slots": 3, "scifi_health": 4, "scifi_health_max": 12, "scifi_in_adventure": True},
+}
+CAMPAIGN_COLUMNS = {"fate": {"fate_uses_deck": True, "fate_deck": [80, 3, 41]}, "scifi": {"scifi_adventure_open": True}}
+MODELS = {"exalted": "ExaltedResources", "v5": "V5Resources", "fate": "FateResources", "scifi": "ScifiResources"}
+STATES = {"fate": "FateState", "scifi": "ScifiState"}
+
+
+def _migrate(targets):
+    """The database migrated to ``targets`` (an app at None: none of its migrations), and its models then."""
+    MigrationExecutor(connection).migrate(targets)
+    return MigrationExecutor(connection).loader.project_state([t for t in targets if t[1] is not None]).apps
+
+
+def _fill(apps, user_id: int) -> dict[str, list[int]]:
+    """Two characters of each game (one with its columns set, one at the defaults) and a one-click change."""
+    Campaign, Character = apps.get_model("gmtools", "Campaign"), apps.get_model("gmtools", "Character")
+    ResourceChange = apps.get_model("gmtools", "ResourceChange")
+    made = {}
+    for game, columns in CHARACTER_COLUMNS.items():
+        campaign = Campaign.objects.create(name=f"Old {game}", game=game, gm_id=user_id, player_token=f"token-{game}-0123456789",
+                                           **CAMPAIGN_COLUMNS.get(game, {}))
+        set_up = Character.objects.create(campaign=campaign, name="Set", **columns)
+        plain = Character.objects.create(campaign=campaign, name="Plain")
+        name, value = next(iter(columns.items()))
+        ResourceChange.objects.create(campaign=campaign, character=set_up, action="click", before={name: value},
+                                      after={name: value})
+        made[game] = [set_up.pk, plain.pk, campaign.pk]
+    return made
+
+
+def test_every_character_and_campaign_keeps_its_columns_in_its_games_table_and_back(django_user_model):
+    user = django_user_model.objects.create_user("old-gm")
+    old = _migrate(BEFORE)
+    made = _fill(old, user.pk)
+    Character = old.get_model("gmtools", "Character")
+    defaults = {game: {f.name: f.get_default() for f in Character._meta.local_fields if f.name.startswith(f"{game}_")}
+                for game in CHARACTER_COLUMNS}
+
+    new = _migrate(AFTER)
+    for game, columns in CHARACTER_COLUMNS.items():
+        rows = new.get_model(game, MODELS[game]).objects
+        set_up, plain, campaign = made[game]
+        assert {f"{game}_{k}": v for k, v in rows.filter(pk=set_up).values().get().items() if k != "character_id"} \
+            == {**defaults[game], **columns}
+        assert {f"{game}_{k}": v for k, v in rows.filter(pk=plain).values().get().items() if k != "character_id"} \
+            == defaults[game]
+        change = new.get_model("gmtools", "ResourceChange").objects.get(campaign_id=campaign)
+        name, value = next(iter(columns.items()))
+        assert change.before == change.after == {name.removeprefix(f"{game}_"): value}
+        if game in STATES:
+            state = new.get_model(game, STATES[game]).objects.get(pk=campaign)
+            assert {f"{game}_{k}": v for k, v in state.__dict__.items() if f"{game}_{k}" in CAMPAIGN_COLUMNS[game]} \
+                == CAMPAIGN_COLUMNS[game]
+    # No game's row for another game's character.
+    assert new.get_model("v5", "V5Resources").objects.count() == 2
+
+    back = _migrate(BEFORE)
+    Character = back.get_model("gmtools", "Character")
+    for game, columns in CHARACTER_COLUMNS.items():
+        set_up, plain, campaign = made[game]
+        assert Character.objects.filter(pk=set_up).values(*columns).get() == columns
+        name, value = next(iter(columns.items()))
+        assert back.get_model("gmtools", "ResourceChange").objects.get(campaign_id=campaign).before == {name: value}
+        if game in STATES:
+            assert back.get_model("gmtools", "Campaign").objects.filter(pk=campaign).values(
+                *CAMPAIGN_COLUMNS[game]).get() == CAMPAIGN_COLUMNS[game]
+    _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
