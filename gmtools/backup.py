@@ -441,10 +441,13 @@ def add_characters(campaign: Campaign, characters: list[Any], only: set[int] | N
         return _Writer(campaign, left_out=set(range(len(characters))) - {p for p, _row in chosen}).characters(chosen)
 
 
-def characters_of(document: Any) -> tuple[Any, list[Any]]:
+def characters_of(document: Any) -> tuple[str, list[Any]]:
     """A campaign file's game and its characters (BackupError if it is no campaign file)."""
     check_header(document)
-    return _object(document["campaign"], "campaign").get("game"), _list(document["characters"], "characters")
+    game = _object(document["campaign"], "campaign").get("game")
+    if not isinstance(game, str):
+        raise BackupError(_("campaign: unknown game %(game)r.") % {"game": game})
+    return game, _list(document["characters"], "characters")
 
 
 def check_header(document: Any) -> int:

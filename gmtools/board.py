@@ -52,11 +52,11 @@ def annotate_turn(cast: list[Character], scene: Scene | None) -> None:
         declared = dict(TurnDeclaration.objects.filter(scene=scene, turn=scene.turn).values_list("character_id", "actions"))
         taking_part = set(scene.participants.values_list("character_id", flat=True))
     for c in cast:
-        play = games.get(c.game).at_table
+        play = games.get(c.game).play
         c.turn_rolls = rolls.get(c.pk, [])
         c.turn_declared = declared.get(c.pk, 1)
         c.turn_actions = sum(r.action != "reflexive" for r in c.turn_rolls)
-        c.turn_slots = play.turn_slots(c.turn_rolls) if play.turn_slots is not None else 0
+        c.turn_slots = play.turn_slots(c.turn_rolls)
         c.turn_next_penalty = (c.turn_declared + c.turn_actions) if c.turn_declared > 1 else 0
         c.in_scene = c.pk in taking_part  # outside the turn order, no action budget to show
 
@@ -88,14 +88,13 @@ def _turn_done(c: Character, player: bool) -> bool:
     """Has this character used up its turn? As its game says (Exalted: its declared actions;
     scifi: its action slots), else with one roll."""
     rolls = [r for r in c.turn_rolls if not (player and r.private)]
-    done = games.get(c.game).at_table.turn_done
-    return done(c, rolls) if done is not None else bool(rolls)
+    return games.get(c.game).play.turn_done(c, rolls)
 
 
 class PlayersCopy:
     """The characters' cards and the scene's aspects as the players see them while secret rolls are
     not revealed: the ``Ledger`` those rolls and their follow-ups are given back to, newest first, as
-    voiding them would give them back (``TablePlay.give_back``), but in copies, so the players see no
+    voiding them would give them back (``BasePlay.give_back``), but in copies, so the players see no
     trace of what they spent or gained while every other change still shows. The GM's drawing of the
     same reads (``Table``) keeps the originals. A copy is made of what a secret entry touches only:
     with no secret roll standing, the players' cards are the GM's rows.
@@ -207,7 +206,7 @@ class Table:
         cast = list(characters(campaign) if cards else campaign.characters.in_table_order().with_resources(campaign.game))
         annotate_turn(cast, scene)
         # The scene's situation aspects and boosts (Fate), shown in the time bar (they end with the scene).
-        holds_aspects = scene is not None and games.get(campaign.game).at_table.situation_aspects
+        holds_aspects = scene is not None and games.get(campaign.game).play.situation_aspects
         scene_aspects = list(scene.aspects.filter(character__isnull=True)) if holds_aspects else []
         return cls(campaign, scene, cast, participants(scene), scene_aspects)
 
@@ -226,7 +225,7 @@ class Table:
         secrets = (Roll.objects.filter(campaign=self.campaign, voided_at__isnull=True).kept_from_players()
                    .only("system", "kind", "character_id", "parent_id", "spends", "result").order_by("-id"))
         for entry in secrets:
-            games.get(entry.system).at_table.give_back(entry, held)
+            games.get(entry.system).play.give_back(entry, held)
         return held
 
     def context(self, player: bool = False) -> dict:
@@ -235,7 +234,7 @@ class Table:
             # The players' copy is read when a card (or a scene aspect, which only a game with them may
             # give back) is drawn: a turn order's or an extended action's drawing does without it.
             cast = SimpleLazyObject(lambda: self.players_copy.seen(self.cast))
-            if games.get(self.campaign.game).at_table.situation_aspects:
+            if games.get(self.campaign.game).play.situation_aspects:
                 scene_aspects = SimpleLazyObject(lambda: self.players_copy.scene_aspects)
         return {"campaign": self.campaign, "scene": self.scene, "characters": cast, "scene_form": SceneForm(),
                 "scene_aspects": scene_aspects, "participants": turn_order(self.order, self.cast, player),

@@ -2,244 +2,87 @@
 
 ``ComposerForm`` holds the fields every game shares (the character, two traits or extra dice, a
 modifier, the difficulty, the opposing side, a note, a secret roll, the extended action rolled
-into) and asks the campaign's game for the rest: its ``ComposerPart`` (``part_of``) adds the
-game's own fields and difficulties, and turns the cleaned data into a ``Composition``: the rules
-request for the acting side, the opposing side's if any, the helpers of a teamwork roll and the
-resources the roll will spend. The odds panel and the roll service both start from a
-``Composition``, so what the GM sees priced is exactly what gets rolled.
-
-A game with no part of its own rolls its engine's ``Request(pool=..., difficulty=...)``: the
-traits' dice, the extra dice and the modifier, against a difficulty from 0 to 10.
+into) and asks the campaign's game for the rest: its composer (``BaseGame.composer``, a
+``gmtools.games.base.BaseComposer``) adds the game's own fields and difficulties, and turns the
+cleaned data (a ``Draft``) into a ``Composition``: the rules request for the acting side, the
+opposing side's if any, the helpers of a teamwork roll and the resources the roll will spend. The
+odds panel and the roll service both start from a ``Composition``, so what the GM sees priced is
+exactly what gets rolled. What a game's composer may read of the turn in play beyond the
+character's rolls in it is ``LoggedTurn`` (``gmtools.games.base.TurnReads``).
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from functools import cache
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import Any
 
 from django import forms
-from django.utils.functional import Promise
-from django.utils.module_loading import import_string
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from gmtools import games
-from gmtools.models import Campaign, Character, ExtendedAction, ExtendedKind, Roll, Scene, Trait
+from gmtools.games.base.composer import (
+    BaseComposer,
+    Composition as Composition,  # the views', the services' and the tests' way in, as before
+    Draft,
+    ModelMultipleChoiceField,
+    Spend as Spend,
+)
+from gmtools.models import Campaign, Character, ExtendedAction, ExtendedKind, Roll, Scene, Trait, TurnDeclaration
 from gmtools.notes import refusal_text
 from gmtools.sheets import TraitCategory
 from rules.dice import RulesError
 
-if TYPE_CHECKING:
-    from gmtools.odds import OddsPanel
-
 # The engines' bound on one side's pool (each engine's MAX_POOL): an extended action accepts 100
 # dice a side, so the composer that rolls into it does too.
 POOL_MAX = 100
-
-# A difficulty as successes needed, for a game with no scale of its own.
-NUMERIC_DIFFICULTIES = tuple((d, str(d)) for d in range(0, 11))
-
-
-class ModelMultipleChoiceField(forms.ModelMultipleChoiceField):
-    """Refuses ids that no database column can hold, instead of letting the query overflow."""
-
-    def _check_values(self, value):
-        for pk in value:
-            try:
-                if not -(2**63) <= int(pk) < 2**63:
-                    raise ValueError
-            except (TypeError, ValueError):
-                raise forms.ValidationError(self.error_messages["invalid_pk_value"], code="invalid_pk_value",
-                                            params={"pk": pk}) from None
-        return super()._check_values(value)
-
 
 class TraitChoiceField(forms.ModelChoiceField):
     def label_from_instance(self, trait: Trait) -> str:
         return f"{trait.label} {trait.rating}"
 
 
-@dataclass(frozen=True)
-class Spend:
-    """A resource a roll consumes, paid in the roll's own transaction."""
+class LoggedTurn:
+    """The turn in play as the log says it, for one character (``gmtools.games.base.TurnReads``): each
+    read when a game's composer asks (Exalted's declared actions, its second chances and Willpower once
+    a turn; scifi's extended action carried over), none without a scene or a character."""
 
-    what: str  # "willpower" | "fate_point" | "free_invocation"
-    character_id: int
-    aspect_id: int | None = None
-    label: str = ""
+    def __init__(self, scene: Scene | None, character: Character | None) -> None:
+        self.scene, self.character = scene, character
 
-    def as_json(self) -> dict[str, Any]:
-        return {"what": self.what, "character": self.character_id, "aspect": self.aspect_id, "label": self.label}
+    def declared_actions(self) -> int:
+        if self.scene is None or self.character is None:
+            return 1
+        return TurnDeclaration.objects.filter(scene=self.scene, turn=self.scene.turn, character=self.character) \
+            .values_list("actions", flat=True).first() or 1
 
+    def failures_at(self, label: str) -> int:
+        if self.scene is None or self.character is None:
+            return 0
+        return Roll.objects.failures_at(self.scene, self.character, label)
 
-@dataclass(frozen=True)
-class Composition:
-    game: str
-    character: Character | None
-    label: str
-    request: Any
-    label_parts: tuple[str, ...] = ()  # what a label the composer made is made of, for every language
-    opponent: Any | None = None
-    opponent_name: str = ""
-    team: tuple[tuple[str, Any], ...] = ()  # exalted: each helper's own request, rolled apart
-    spends: tuple[Spend, ...] = ()
-    shortcut: str = "roll"  # roll | automatic | take_half
-    secret: bool = False  # v5: the difficulty is kept from the players
-    hidden: bool = False  # a secret roll: kept from the players whole
-    action: str = ""  # fate: the action; others: the action's place in the turn's budget
-    team_names: tuple[str, ...] = ()
-    scene: Scene | None = None
-    earlier_actions: int = 0  # the character's rolls already logged this turn, re-checked when rolling
-    extended: ExtendedAction | None = None
-    notes: tuple[str, ...] = ()  # what the turn did to the roll, e.g. "second of 3 actions: −4 dice"
-    deck: tuple[int, ...] | None = None  # fate: the cards left when the campaign draws from its deck
-    willpower_on_offer: bool = False  # exalted: the character could spend Willpower on this roll
-    invocation_on_offer: bool = False  # fate: the character could pay for one more invocation
-    advantage: str = ""  # fate, Create an advantage: the aspect it makes (or adds free invocations to)
-    advantage_on: Character | None = None  # ... on this character; None: on the scene in play
-    handicap: tuple[int, int] = (0, 0)  # exalted, opposed: successes taken from (this side, the opponent)
-    calm_note: str = ""  # exalted: why "Calm: automatic success" was asked for and the roll is rolled anyway
+    def last_turn_extended(self) -> Roll | None:
+        if self.scene is None or self.character is None:
+            return None
+        return (Roll.objects.filter(scene=self.scene, turn=self.scene.turn - 1, character=self.character,
+                                    action="extended", extended__isnull=False).select_related("extended").last())
 
-    @property
-    def module(self) -> Any:
-        return games.get(self.game).engine
-
-    @property
-    def actor(self) -> str:
-        return self.character.name if self.character else gettext("Unnamed NPC")
-
-
-@dataclass(frozen=True, kw_only=True)
-class Draft:
-    """What a game's roll is made from: the shared fields, read once, and where play stands."""
-
-    campaign: Campaign
-    scene: Scene | None
-    data: Mapping[str, Any]  # the cleaned composer data, the game's own fields included
-    character: Character | None
-    pool: int  # the traits' ratings (or the sheet pool's dice) plus the extra dice
-    modifiers: tuple[int, ...]  # the GM's modifier, if any
-    opponent_dice: int
-    earlier: tuple[Roll, ...]  # the character's rolls this turn, oldest first
-    sheet_pool: str  # "traits", or the ``SheetPool.key`` rolled
-    team: tuple[tuple[Character, int, int], ...]  # teamwork: each helper's (character, pool, skill dots)
-    shared: Mapping[str, Any]  # the Composition's fields every game fills alike (its label among them)
-
-    @property
-    def engine(self) -> Any:
-        return games.get(self.campaign.game).engine
-
-    def opponent(self) -> Any | None:
-        """The opposing side, a bare pool of the engine's dice, if the GM gave one."""
-        return self.engine.Request(pool=self.opponent_dice) if self.opponent_dice else None
-
-    def composition(self, **fields: Any) -> Composition:
-        """The Composition: the shared fields, with the game's own (which may replace them)."""
-        return Composition(**{**self.shared, **fields})
-
-
-def compose_pool(draft: Draft) -> Composition:
-    """A game with no part of its own: its dice, the modifier among them, against the difficulty."""
-    pool = max(0, draft.pool + sum(draft.modifiers))
-    request = draft.engine.Request(pool=pool, difficulty=draft.data["difficulty"])
-    return draft.composition(request=request, opponent=draft.opponent(), action="action")
-
-
-@dataclass(frozen=True, kw_only=True)
-class SheetPool:
-    """A roll of one of the sheet's own ratings instead of two traits (a Willpower or Humanity roll)."""
-
-    key: str  # the composer's ``pool_from`` value; ``term:<key>_roll`` names it in the log (Roll.display_label)
-    label: Promise  # its name on the character's card, in the log and in a saved roll's name
-    dice: Callable[[Character], int]
-    choice: Promise | None = None  # its name in the composer's Roll choice, if the game says it its own way
-
-
-def _nothing(*args: Any) -> None:
-    return None
-
-
-def _no_options(data: Mapping[str, Any]) -> list[str]:
-    return []
-
-
-@dataclass(frozen=True, kw_only=True)
-class ComposerPart:
-    """A game's part of the roll composer. Every default is a game without that feature: a plain
-    pool of its engine's dice against a difficulty from 0 to 10, with no fields of its own.
-
-    One object rather than loose fields on ``GameSystem``: its pieces go together (a field, where it
-    is drawn, the request it changes, the odds it prices), and they need the models, which the
-    registry cannot import: ``GameSystem.composer_module`` names the module that holds it.
-    """
-
-    # The composer's second trait slot: its categories (the first slot is the sheet's first
-    # category). None: the sheet's second category; empty: no second slot (Fate's Approach alone).
-    second_categories: tuple[str, ...] | None = None
-    # A rating of 0 is a rating like any other (Fate's Mediocre), so a character's card offers such
-    # traits to roll; else a trait at 0 is one the character lacks.
-    zero_is_rated: bool = False
-    # The game's own fields, by the name the page posts, in the order the composer draws them
-    # after the shared ones (each composer gets a copy).
-    fields: Mapping[str, forms.Field] = field(default_factory=dict)
-    # Of the game's fields: folded under "Opposed, teamwork, note"; drawn wide (col-6, for Spanish);
-    # back to their default once the roll is made (static/gmtools.js); drawn inside another field's
-    # box instead of the grid (Fate's second invocations, in the aspects' box).
-    folded: tuple[str, ...] = ()
-    wide: tuple[str, ...] = ()
-    reset_after_roll: tuple[str, ...] = ()
-    drawn_inside: tuple[str, ...] = ()
-    # The difficulty's choices, the type a choice is read as, and where it starts.
-    difficulties: tuple[tuple[Any, Any], ...] = NUMERIC_DIFFICULTIES
-    difficulty_coerce: Callable[[Any], Any] = int
-    difficulty_initial: Any = 1
-    # Rolls of the sheet's own ratings the composer offers beside the traits (``pool_from``).
-    sheet_pools: tuple[SheetPool, ...] = ()
-    # Teamwork: the composer offers helpers, whose dice in the same traits ``Draft.team`` gives.
-    teamwork: bool = False
-    # An opponent's name alone makes the roll opposed (Fate: the other side's bonus may be 0).
-    opposed_by_name: bool = False
-    # What the game's fields offer this character, and whether they fit together:
-    # ``setup(form, character)`` once the shared fields are set, ``clean(form, data)`` adds errors.
-    setup: Callable[[ComposerForm, Character | None], None] = _nothing
-    clean: Callable[[ComposerForm, dict[str, Any]], None] = _nothing
-    # The Composition for the cleaned data (RulesError if unplayable); ``compose_pool`` is a plain pool.
-    compose: Callable[[Draft], Composition] = compose_pool
-    # The odds panel of a roll against the difficulty (``gmtools.odds``); None: the engine's
-    # chance of success and its distribution (``gmtools.odds.pool_panel``).
-    odds: Callable[[Composition], OddsPanel] | None = None
-    # What the bars of a contest count ("shifts" in Fate).
-    contest_axis: Promise = _("net successes")
-    # What the game's options add to a saved roll's name ("stunt 2", "specialty").
-    name_options: Callable[[Mapping[str, Any]], list[str]] = _no_options
-
-
-@cache
-def _load(path: str) -> ComposerPart:
-    return import_string(path + ".COMPOSER")
-
-
-_PLAIN = ComposerPart()
-
-
-def part_of(game: str) -> ComposerPart:
-    """The game's part of the composer (``GameSystem.composer_module``), imported once."""
-    path = games.get(game).composer_module
-    return _load(path) if path else _PLAIN
+    def willpower_spent(self) -> bool:
+        if self.scene is None or self.character is None:
+            return False
+        return Roll.objects.this_turn(self.scene, self.character).filter(willpower_spent=True).exists()
 
 
 def trait_slots(game: str) -> tuple[str, tuple[str, ...]]:
     """The categories of the composer's two trait slots: the first's, and the second's (maybe none)."""
-    categories = games.get(game).categories
-    second = part_of(game).second_categories
-    return categories[0], tuple(categories[1:2] if second is None else second)
+    system = games.get(game)
+    second = system.composer.second_categories
+    return system.categories[0], tuple(system.categories[1:2] if second is None else second)
 
 
 class ComposerForm(forms.Form):
-    """The shared options of a roll; ``__init__`` adds those of the campaign's game (``part_of``)."""
+    """The shared options of a roll; ``__init__`` adds those of the campaign's game (``BaseGame.composer``)."""
 
     character = forms.ModelChoiceField(queryset=Character.objects.none(), required=False,
                                        empty_label=_("Unnamed NPC"), label=_("Character"))
@@ -276,7 +119,8 @@ class ComposerForm(forms.Form):
         self.campaign = campaign
         self.scene = scene
         system = games.get(campaign.game)
-        self.part = part = part_of(campaign.game)
+        self.part: BaseComposer = system.composer
+        part = self.part
         self._add_game_fields(system.opposed_rolls, system.extended_actions)
         self.extra_names = self.EXTRA_FIELDS + part.folded
         self.wide_fields = self.WIDE_FIELDS + part.wide
@@ -286,7 +130,7 @@ class ComposerForm(forms.Form):
             self.fields["team"].queryset = characters
         difficulty = self.fields["difficulty"]
         difficulty.choices, difficulty.coerce, difficulty.initial = (
-            part.difficulties, part.difficulty_coerce, part.difficulty_initial)
+            part.difficulties, part.difficulty_of, part.difficulty_initial)
         first, second = trait_slots(campaign.game)
         self.fields["first"].label = TraitCategory(first).label
         if second:
@@ -308,7 +152,7 @@ class ComposerForm(forms.Form):
                     self.initial[name] = asked or self.fields[name].queryset.order_by("-rating", "id").first()
         if "pool_from" in self.fields and self.initial.get("pool_from") not in dict(self.fields["pool_from"].choices):
             self.initial.pop("pool_from", None)  # a choice this game does not have
-        part.setup(self, character)
+        part.setup(self, character, LoggedTurn(scene, character))
         if "extended" in self.fields:
             # Only the actions still running: one query, then "over" is judged on each row.
             running = [a.pk for a in campaign.extended_actions.filter(ruined=False) if not a.over]
@@ -438,18 +282,14 @@ def _team_pools(data: Mapping[str, Any]) -> tuple[tuple[Character, int, int], ..
     )
 
 
-def sheet_pool_of(game: str, key: str) -> SheetPool:
-    """The game's sheet pool ``key`` (a ``pool_from`` value the composer offered)."""
-    return next(pool for pool in part_of(game).sheet_pools if pool.key == key)
-
-
 def compose(campaign: Campaign, data: dict[str, Any], scene: Scene | None = None) -> Composition:
     """The rules request(s) and spends for the cleaned composer data (RulesError if unplayable).
 
     ``scene`` is where play stands: the character's rolls this turn (a game's turn budget, such as
     exalted's multiple-action penalty or scifi's action slots, reads them).
     """
-    part = part_of(campaign.game)
+    system = games.get(campaign.game)
+    part = system.composer
     character: Character | None = data.get("character")
     pool = _ratings(data) + (data.get("dice") or 0)
     label = data.get("label") or _trait_label(data)
@@ -466,15 +306,15 @@ def compose(campaign: Campaign, data: dict[str, Any], scene: Scene | None = None
     from_sheet = data.get("pool_from") or "traits"
     if from_sheet != "traits":
         # A tracker roll: Willpower or Humanity from the sheet, never the traits picked above.
-        sheet = sheet_pool_of(campaign.game, from_sheet)
+        sheet = part.sheet_pool(from_sheet)
         pool = sheet.dice(character) + (data.get("dice") or 0)
         label = data.get("label") or str(sheet.label)
         label_parts = () if data.get("label") else (f"term:{from_sheet}_roll",)
-    shared = dict(game=campaign.game, character=character, label=label, label_parts=label_parts,
+    shared = dict(game=campaign.game, engine=system.engine, character=character, label=label, label_parts=label_parts,
                   opponent_name=data.get("opponent") or "", scene=scene, earlier_actions=len(earlier),
                   extended=extended, hidden=bool(data.get("hidden")), team_names=tuple(c.name for c, _, _ in team))
     return part.compose(Draft(
-        campaign=campaign, scene=scene, data=data, character=character, pool=pool,
+        game=system, campaign=campaign, scene=scene, data=data, character=character, pool=pool,
         modifiers=(data["modifier"],) if data.get("modifier") else (), opponent_dice=opponent_dice,
-        earlier=earlier, sheet_pool=from_sheet, team=team, shared=shared,
+        earlier=earlier, sheet_pool=from_sheet, team=team, shared=shared, turn=LoggedTurn(scene, character),
     ))

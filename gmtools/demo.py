@@ -32,7 +32,7 @@ from django.contrib.auth.hashers import check_password
 from django.db import transaction
 
 from gmtools import backup, games
-from gmtools.games.base import DemoCharacter, GameSystem
+from gmtools.games.base import DemoCharacter, BaseGame
 from gmtools.models import Campaign
 
 GM_USERNAME, GM_PASSWORD = "gm", "gm-demo-2026"
@@ -42,7 +42,7 @@ ADMIN_USERNAME, ADMIN_PASSWORD = "admin", "admin-demo-2026"
 KNOWN_PASSWORDS = (GM_PASSWORD, ADMIN_PASSWORD)
 
 
-def _character(system: GameSystem, character: DemoCharacter) -> dict[str, Any]:
+def _character(system: BaseGame, character: DemoCharacter) -> dict[str, Any]:
     """A character in campaign-file form: the full standard sheet, then the traits added by hand."""
     ratings, specialties = character.ratings, character.specialties
     # A misspelt key would silently leave a rating at its default.
@@ -74,7 +74,7 @@ def _character(system: GameSystem, character: DemoCharacter) -> dict[str, Any]:
     }
 
 
-def campaign_document(system: GameSystem) -> dict[str, Any]:
+def campaign_document(system: BaseGame) -> dict[str, Any]:
     """A game's demo campaign (``system.demo``) as a campaign file."""
     return {
         "format": backup.FORMAT,

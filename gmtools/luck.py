@@ -1,6 +1,6 @@
 """A logged roll's luck: where it fell in its own exact distribution when it was rolled (issue 14).
 
-The numbers are the engine's (``rules.luck``): each game's ``TablePlay.luck`` asks its
+The numbers are the engine's (``rules.luck``): each game's ``BasePlay.luck`` asks its
 ``rules.<game>.luck`` when a roll is logged, and its follow-ups and checks (a V5 Willpower reroll
 or rouse check, a Fate reroll) store theirs as they log them, in the same transaction. What is
 stored is ``Luck.as_json()``: ``below``, ``equal``, ``above``, ``percentile`` (the mid-rank),
@@ -9,7 +9,7 @@ and whether it happened. Nothing rolled, nothing stored: an automatic success, t
 +2 invocation (it threw no dice: its roll's luck stands), a stunt reward.
 
 ``backfill`` fills the rolls logged before luck was stored, from their stored request and result
-(the data migration ``0012_fill_roll_luck``), where the game's ``TablePlay.stored_luck`` can replay them.
+(the data migration ``0012_fill_roll_luck``), where the game's ``BasePlay.stored_luck`` can replay them.
 """
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ def replayed(system: str, entry: Mapping[str, Any], state: dict[str, Any]) -> di
     """A logged entry's luck from what the log kept (``{"kind", "request", "result"}``), or None
     when its game cannot tell (no such game any more, or fields an older version wrote otherwise)."""
     try:
-        replay = games.get(system).at_table.stored_luck
+        replay = games.get(system).play.stored_luck
     except KeyError:
         return None
     try:

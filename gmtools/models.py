@@ -48,7 +48,7 @@ from rules.extended import (
 
 from gmtools import games, luck
 from gmtools.nulfree import NulFree
-from gmtools.games.base import GameSystem
+from gmtools.games.base import BaseGame
 from gmtools.sheets import (
     RATING_MAX,
     AspectKind,
@@ -66,7 +66,7 @@ class PerGame[T](Mapping[str, T]):
     imported (as a test registers one) is in it.
     """
 
-    def __init__(self, read: Callable[[GameSystem], T | None]) -> None:
+    def __init__(self, read: Callable[[BaseGame], T | None]) -> None:
         self._read = read
 
     def __getitem__(self, game: str) -> T:
@@ -188,7 +188,7 @@ class Campaign(NulFree):
 
     @property
     def state(self) -> models.Model | None:
-        """The campaign's row of its game's state (``GameSystem.state``), None for a game without one."""
+        """The campaign's row of its game's state (``BaseGame.state``), None for a game without one."""
         return _own_row(self, games.get(self.game).state.model)
 
     def plays(self, other: str) -> bool:
@@ -276,7 +276,7 @@ class Character(NulFree):
 
     @property
     def resources(self) -> models.Model | None:
-        """The character's row of its game's resources (``GameSystem.resources``: Hunger, fate points...),
+        """The character's row of its game's resources (``BaseGame.resources``: Hunger, fate points...),
         None for a game without any. A character not saved yet has one at the defaults, saved with it."""
         return _own_row(self, games.get(self.game).resources.model)
 

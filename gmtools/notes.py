@@ -16,7 +16,7 @@ Codes are unique within a game but two games share a few (``opposed_win``: exalt
 ``net``, scifi ``victory``; scifi's ``fumble`` with or without ``side``): the parameters
 tell them apart, so a note needs no game to be read.
 
-Each game's lines live in its module of ``gmtools.games`` (``GameSystem.note_texts``,
+Each game's lines live in its module of ``gmtools.games`` (``BaseGame.note_texts``,
 ``effect_texts``, ``refusal_texts``, ``terms``); this module only merges and reads them, and
 names no game. Every line has its game as gettext context (``pgettext("v5", ...)``), like the
 sheets' traits: the same English word reads differently per game ("Willpower" is *Voluntad* in

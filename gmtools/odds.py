@@ -1,7 +1,9 @@
 """The composer's live odds: exact chances from ``rules``, a bar chart, and what a choice buys.
 
 Everything here is computed from a ``Composition`` with the pure engine; nothing touches the
-database, so the odds fragment costs no query beyond parsing the form.
+database, so the odds fragment costs no query beyond parsing the form. A roll against the
+difficulty is priced by its game's composer (``BaseComposer.odds``: a plain pool's is
+``gmtools.games.base.odds.pool_panel``), a contest here; an extended action's odds too.
 """
 
 from __future__ import annotations
@@ -13,79 +15,14 @@ from django.core.cache import cache
 from django.utils.translation import gettext as _
 
 from gmtools import games
-from gmtools.composer import Composition, part_of
 from gmtools.formatting import percent
+from gmtools.games.base.composer import Composition
+from gmtools.games.base.odds import Chance, OddsPanel, bars
 from rules import extended as rules_extended
-from rules.dist import Distribution
-
-CHART_WIDTH, CHART_HEIGHT = 320, 90
-
-
-@dataclass(frozen=True)
-class Chance:
-    label: str
-    p: float
-    tone: str = "main"  # main | good | bad
-
-
-
-@dataclass(frozen=True)
-class Buy:
-    """What a choice changes: "Willpower: 62% → 81%"."""
-
-    label: str
-    before: float
-    after: float
-
-    @property
-    def text(self) -> str:
-        return f"{self.label}: {percent(self.before)} → {percent(self.after)}"
-
-
-@dataclass(frozen=True)
-class Bar:
-    value: int
-    p: float
-    passes: bool
-    x: float
-    y: float
-    width: float
-    height: float
-
-
-@dataclass(frozen=True)
-class OddsPanel:
-    chances: tuple[Chance, ...]
-    bars: tuple[Bar, ...] = ()
-    buys: tuple[Buy, ...] = ()
-    axis: str = ""  # what the bars count
-    mean: float | None = None
-    message: str = ""
-    width: int = CHART_WIDTH
-    height: int = CHART_HEIGHT
-    turn_notes: tuple[str, ...] = ()  # what the turn did to this roll (e.g. the multiple-action penalty)
-    pool_notes: tuple[str, ...] = ()  # what the options did to the pool or the difficulty (V5's guidelines, say)
-
-
-def bars(dist: Distribution, passes: Any, cutoff: float = 0.0005) -> tuple[Bar, ...]:
-    """Bars for the values holding visible mass, scaled to the chart."""
-    shown = [(v, p) for v, p in dist.as_dict().items() if p >= cutoff]
-    if not shown:
-        return ()
-    top = max(p for _, p in shown)
-    step = CHART_WIDTH / len(shown)
-    return tuple(
-        Bar(v, p, passes(v), x=i * step + 1, y=CHART_HEIGHT - CHART_HEIGHT * p / top,
-            width=max(1.0, step - 2), height=CHART_HEIGHT * p / top)
-        for i, (v, p) in enumerate(shown)
-    )
 
 
 def odds_panel(comp: Composition) -> OddsPanel:
-    if comp.opponent is not None:
-        panel = _contest(comp)
-    else:
-        panel = (part_of(comp.game).odds or pool_panel)(comp)
+    panel = _contest(comp) if comp.opponent is not None else games.get(comp.game).composer.odds(comp)
     # A choice that changes nothing (already certain) is not worth a line.
     buys = tuple(buy for buy in panel.buys if percent(buy.before) != percent(buy.after))
     return replace(panel, turn_notes=comp.notes, buys=buys)
@@ -93,27 +30,14 @@ def odds_panel(comp: Composition) -> OddsPanel:
 
 def _contest(comp: Composition) -> OddsPanel:
     # Successes taken from either side first (Exalted's drunk guard), by an engine whose contests take them.
-    c = (comp.module.contest(comp.request, comp.opponent, *comp.handicap) if any(comp.handicap)
-         else comp.module.contest(comp.request, comp.opponent))
+    c = (comp.engine.contest(comp.request, comp.opponent, *comp.handicap) if any(comp.handicap)
+         else comp.engine.contest(comp.request, comp.opponent))
     margin = c.margin
     return OddsPanel(
         chances=(Chance(_("Win"), c.p_win), Chance(_("Tie"), c.p_tie, "bad"), Chance(_("Lose"), c.p_lose, "bad")),
         bars=bars(margin, lambda v: v > 0),
-        axis=str(part_of(comp.game).contest_axis),
+        axis=str(games.get(comp.game).composer.contest_axis),
         mean=margin.mean,
-    )
-
-
-def pool_panel(comp: Composition) -> OddsPanel:
-    """A game without a panel of its own: its engine's chance of success (``odds(request).p_success``)
-    and, when the odds give it, the chart of their ``distribution`` of successes against the difficulty."""
-    req = comp.request
-    o = comp.module.odds(req)
-    dist: Distribution | None = getattr(o, "distribution", None)
-    return OddsPanel(
-        chances=(Chance(_("Success"), o.p_success),),
-        bars=bars(dist, lambda v: v >= req.difficulty) if dist is not None else (),
-        axis=_("successes"), mean=dist.mean if dist is not None else None,
     )
 
 

@@ -167,15 +167,7 @@ def dice_text(roll: Roll) -> str:
 
 def faces_text(system: str, main: dict[str, Any]) -> str:
     """One side's dice (a roll's, or its opponent's), as its game writes them."""
-    written = games.get(system).at_table.dice_text  # dice that are no numbers (Fate's)
-    if written is not None:
-        return written(main)
-    text = " ".join(str(f) for f in main.get("faces", []))
-    if main.get("hunger_faces"):
-        text += (" | " if text else "") + gettext("hunger") + " " + " ".join(str(f) for f in main["hunger_faces"])
-    if main.get("explosions"):
-        text += " → " + " ".join(str(f) for f in main["explosions"])
-    return text
+    return games.get(system).play.dice_text(main)
 
 
 def result_text(roll: Roll, player: bool) -> str:
@@ -213,7 +205,7 @@ def extras(roll: Roll, player: bool) -> list[str]:
     if result.get("effect"):
         lines.append(notes.effect_text(result["effect"]))
     lines += [notes.note_text(n) for n in notes_shown(roll, player)]
-    spent = games.get(roll.system).at_table.spends_text(roll.spends)
+    spent = games.get(roll.system).play.spends_text(roll.spends)
     if spent:
         lines.append(gettext("Spent") + ": " + ", ".join(spent))
     return lines

@@ -24,7 +24,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from gmtools import board, live
-from gmtools.composer import ComposerForm, sheet_pool_of
+from gmtools.composer import ComposerForm
 from gmtools.models import Campaign, ChangeKind, Character, SavedRoll, Scene
 from gmtools.views import _campaign, _composer, _refused, errors_text
 
@@ -72,7 +72,7 @@ def default_name(form: ComposerForm) -> str:
         traits = [str(data[n].label) for n in ("first", "second") if data.get(n) is not None]
         parts = [data.get("label") or " + ".join(traits) or gettext("%(n)d dice") % {"n": data.get("dice") or 0}]
     if data.get("pool_from") not in (None, "", "traits"):
-        parts = [str(sheet_pool_of(form.campaign.game, data["pool_from"]).label)]
+        parts = [str(form.part.sheet_pool(data["pool_from"]).label)]
     if data.get("dice"):
         parts.append(gettext("%(n)+d dice") % {"n": data["dice"]})
     if data.get("modifier"):

@@ -1,5 +1,5 @@
-"""What a character sheet is made of: the games, trait categories, rating bounds and standard traits,
-the kinds of character and of aspect.
+"""What a character sheet is made of: trait categories, rating bounds and standard traits, the kinds
+of character and of aspect (``gmtools.games.base.sheets``, where the games declare their sheets).
 
 Each game's own categories, standard sheet, rating ranges and published trait names live with the
 game, in ``gmtools.games`` (issue 12); the functions here ask it.
@@ -26,41 +26,18 @@ d10 games: attributes 1-5, skills 0-5.
 Bounds
 ------
 ``rating_bounds`` gives the inclusive range of a trait's rating for a game and category: the game's
-own (``GameSystem.sheet``, in its package), ``DEFAULT_RATING_BOUNDS`` for a category it does not
+own (``BaseGame.sheet``, in its package), ``DEFAULT_RATING_BOUNDS`` for a category it does not
 bound. The database can only check the widest range (0-10, see ``Trait``) because the game lives
 on the campaign, two joins away; the narrower per-game ranges are checked in ``Trait.clean``.
 """
 
-from dataclasses import dataclass
 from typing import Any
 
-from django.db import models
-from django.utils.functional import Promise
-from django.utils.translation import gettext_lazy as _
-
-
-class Game(models.TextChoices):
-    EXALTED = "exalted", _("Exalted 2e")
-    V5 = "v5", _("Vampire: The Masquerade 5e")
-    FATE = "fate", _("Fate Accelerated")
-    SCIFI = "scifi", _("Sci-fi d10")
-
-
-class TraitCategory(models.TextChoices):
-    ATTRIBUTE = "attribute", _("Attribute")
-    ABILITY = "ability", _("Ability")
-    SKILL = "skill", _("Skill")
-    APPROACH = "approach", _("Approach")
-    DISCIPLINE = "discipline", _("Discipline")
-    BACKGROUND = "background", _("Background")
-    MERIT = "merit", _("Merit")
-    FLAW = "flaw", _("Flaw")
-    STUNT = "stunt", _("Stunt")
-    ADVANTAGE = "advantage", _("Advantage")
-    DISADVANTAGE = "disadvantage", _("Disadvantage")
-    AUGMENTATION = "augmentation", _("Augmentation")
-    MUTATION = "mutation", _("Mutation")
-
+from gmtools import games
+from gmtools.games.base.sheets import AspectKind as AspectKind
+from gmtools.games.base.sheets import CharacterKind as CharacterKind
+from gmtools.games.base.sheets import StandardTrait as StandardTrait
+from gmtools.games.base.sheets import TraitCategory as TraitCategory
 
 C = TraitCategory
 
@@ -71,25 +48,12 @@ RATING_MAX = 10
 DEFAULT_RATING_BOUNDS = (0, 5)
 
 
-class CharacterKind(models.TextChoices):
-    PC = "pc", _("PC")
-    NPC = "npc", _("NPC")
-
-
-class AspectKind(models.TextChoices):
-    HIGH_CONCEPT = "high_concept", _("High concept")
-    TROUBLE = "trouble", _("Trouble")
-    OTHER = "other", _("Other")
-
-
 def rating_bounds(game: str, category: str, *, character: Any = None) -> tuple[int, int]:
     """The inclusive (low, high) range of a trait's rating; KeyError if the game lacks the category.
 
     With ``character`` (a ``Character``, saved or not), the range is that character's: a game may
     widen it by what the character is (``SheetRules.rating_bounds_for``).
     """
-    from gmtools import games  # the games' own modules import this one
-
     system = games.get(game)
     if category not in system.categories:
         raise KeyError((game, category))
@@ -99,16 +63,6 @@ def rating_bounds(game: str, category: str, *, character: Any = None) -> tuple[i
     return bounds
 
 
-@dataclass(frozen=True)
-class StandardTrait:
-    key: str
-    category: str
-    label: Promise
-    default: int
-
-
 def known_name(game: str, name: str) -> str:
     """A hand-added trait's name, in the active language when the game publishes it (``SheetRules.known_names``)."""
-    from gmtools import games  # the games' own modules import this one
-
     return str(games.get(game).sheet.known_names.get(name.casefold(), name))

@@ -11,9 +11,9 @@ JSON is gone through once, in log order. What the numbers mean is ``rules.fairne
   left out, ``gmtools.luck.specials``: its contest judges it, not the difficulty they were priced
   against), the longest runs of successes and failures (``streaks``: each roll's last word, a
   Willpower reroll or a Fate invocation after it included; rouse checks and automatic successes
-  are no runs), and the resources spent (``TablePlay.spent``: the rolls' spends and the one-click spends, those placed
+  are no runs), and the resources spent (``BasePlay.spent``: the rolls' spends and the one-click spends, those placed
   in the chosen scene, episode or story by when they were made).
-- **Fair dice**: every face thrown in scope, each kind of die apart (``TablePlay.dice`` and
+- **Fair dice**: every face thrown in scope, each kind of die apart (``BasePlay.dice`` and
   ``thrown``), tested with ``fair_dice``; a deck of cards by its draws in order (``fair_deck``).
   A voided roll's dice count here (they were thrown: voiding must not hide a loaded die) but not
   in its luck (it did not count at the table). A draw left out (another scene, a secret roll)
@@ -21,7 +21,7 @@ JSON is gone through once, in log order. What the numbers mean is ``rules.fairne
 
 The players' version leaves out every roll with something still secret (a secret roll, a secret
 difficulty) until the GM reveals it, and counts the one-click spends of the players' characters
-only. A game without luck or dice (``TablePlay`` defaults) has an empty page, never an error.
+only. A game without luck or dice (``BasePlay`` defaults) has an empty page, never an error.
 
 ``drawn`` draws the page's body once per change at the table (``live.render_page``): reading it
 again costs a cursor and a cache look-up, not the aggregation.
@@ -46,7 +46,7 @@ from django.utils.translation import gettext_lazy as _
 from gmtools import board, games, live
 from gmtools.formatting import grouped
 from gmtools.forms import LogFilter
-from gmtools.games.base import Die, GameSystem, TablePlay
+from gmtools.games.base import Die, BaseGame, BasePlay
 from gmtools.luck import special_words, specials
 from gmtools.models import (
     FAILED_OUTCOMES, Campaign, Character, CharacterKind, Episode, ResourceChange, Roll, RollKind, Scene, Story,
@@ -222,7 +222,7 @@ class _Tallies:
     voided_thrown: int = 0  # voided rolls in scope whose dice were counted
 
 
-def _thrown(play: TablePlay, dice: Mapping[str, Die], gathered: _Tallies, carried: dict[str, bool], kind: str,
+def _thrown(play: BasePlay, dice: Mapping[str, Die], gathered: _Tallies, carried: dict[str, bool], kind: str,
             result: Mapping[str, Any], shown: bool) -> bool:
     """Count the faces an entry threw (whether it threw any in scope); a deck's draw left out passes
     on its reshuffle to the next draw."""
@@ -246,7 +246,7 @@ def _thrown(play: TablePlay, dice: Mapping[str, Die], gathered: _Tallies, carrie
     return counted
 
 
-def gather(rows: Iterable[Sequence[Any]], play: TablePlay, scope: Scope) -> _Tallies:
+def gather(rows: Iterable[Sequence[Any]], play: BasePlay, scope: Scope) -> _Tallies:
     """One pass over the log's rows (``FIELDS``, oldest first)."""
     gathered, roots, carried = _Tallies(), {}, {}
     dice = {die.code: die for die in play.dice}
@@ -254,7 +254,7 @@ def gather(rows: Iterable[Sequence[Any]], play: TablePlay, scope: Scope) -> _Tal
         root = roots.get(parent, parent) if parent is not None else pk
         roots[pk] = root
         shown = scope.shows(scene, character, hidden, secret, revealed)
-        if play.thrown is not None and _thrown(play, dice, gathered, carried, kind, result or {}, shown):
+        if _thrown(play, dice, gathered, carried, kind, result or {}, shown):
             gathered.voided_thrown += voided is not None
         if not shown or voided is not None:
             continue
@@ -275,7 +275,7 @@ def gather(rows: Iterable[Sequence[Any]], play: TablePlay, scope: Scope) -> _Tal
     return gathered
 
 
-def _fits(play: TablePlay, gathered: _Tallies) -> tuple[DiceFit, ...]:
+def _fits(play: BasePlay, gathered: _Tallies) -> tuple[DiceFit, ...]:
     fits = []
     for die in play.dice:
         try:
@@ -305,7 +305,7 @@ def _labels(faces: list[int], pooled: bool) -> list[str]:
     return labels
 
 
-def _seen(system: GameSystem, gathered: _Tallies) -> tuple[Seen, ...]:
+def _seen(system: BaseGame, gathered: _Tallies) -> tuple[Seen, ...]:
     tallies = [(code, tally(priors, gathered.seen[code])) for code, priors in gathered.priors.items()]
     top = max([max(t.seen, t.expected) for _, t in tallies] + [1e-9])
     return tuple(Seen(code, special_words(system.id, code), t, 100 * t.seen / top, 100 * t.expected / top)
@@ -317,10 +317,10 @@ def _histogram(counts: Sequence[int]) -> Chart:
     return columns([(f"{i * step}–{(i + 1) * step}", n, None) for i, n in enumerate(counts)])
 
 
-def aggregate(rows: Iterable[Sequence[Any]], system: GameSystem, scope: Scope, clicks: Mapping[str, int] | None = None) -> Stats:
+def aggregate(rows: Iterable[Sequence[Any]], system: BaseGame, scope: Scope, clicks: Mapping[str, int] | None = None) -> Stats:
     """The numbers of the rows in scope (``FIELDS``, oldest first); ``clicks``: the one-click
     changes made in scope, by action (``one_click_spends``)."""
-    play = system.at_table
+    play = system.play
     gathered = gather(rows, play, scope)
     clicks = clicks or {}
     spent = tuple((resource.label, sum(gathered.spends[what] for what in resource.spends)
@@ -330,7 +330,7 @@ def aggregate(rows: Iterable[Sequence[Any]], system: GameSystem, scope: Scope, c
                  dice=_fits(play, gathered), voided_thrown=gathered.voided_thrown)
 
 
-def one_click_spends(campaign: Campaign, play: TablePlay, scope: Scope) -> dict[str, int]:
+def one_click_spends(campaign: Campaign, play: BasePlay, scope: Scope) -> dict[str, int]:
     """The one-click changes that spend a resource (``Spent.adjustments``), not undone, in scope:
     one query (none for a game without them)."""
     actions = {action for resource in play.spent for action in resource.adjustments}
@@ -352,7 +352,7 @@ def of_rolls(rolls: QuerySet[Roll], campaign: Campaign, scope: Scope) -> Stats:
     """The numbers of a campaign's log (two queries, whatever its length)."""
     system = games.get(campaign.game)
     rows = rolls.filter(campaign=campaign).order_by("id").values_list(*FIELDS)
-    return aggregate(rows.iterator(chunk_size=2000), system, scope, one_click_spends(campaign, system.at_table, scope))
+    return aggregate(rows.iterator(chunk_size=2000), system, scope, one_click_spends(campaign, system.play, scope))
 
 
 # --- the page ----------------------------------------------------------------------------------

@@ -33,7 +33,7 @@ def offer(campaign: Campaign) -> Offer | None:
         return None
     character = change.character
     character.campaign = campaign  # its game, without a query
-    what = system.at_table.adjustment_done(change.action)
+    what = system.play.adjustment_done(change.action)
     text = gettext("%(name)s, %(what)s") % {"name": character.name, "what": what}
     stale = any(getattr(character.resources, name) != value for name, value in change.after.items())
     return Offer(change, text, stale)

@@ -21,7 +21,7 @@ from gmtools.models import Roll
 def verdict(system: str, result: dict) -> tuple[str, str]:
     """(text, tone) for one side's stored result; tone is good, best, neutral, bad or worst.
 
-    In the game's own words (``GameSystem.verdict_of``, then ``outcome_words``); an outcome it has
+    In the game's own words (``BaseGame.verdict_of``, then ``outcome_words``); an outcome it has
     no words for reads as its code, neutral."""
     outcome = result.get("outcome", "")
     try:
@@ -61,7 +61,7 @@ def headline(roll: Roll, player: bool = False) -> Headline:
         return _team(roll)
     text, tone = verdict(roll.system, main)
     game = games.get(roll.system)
-    count = game.count_of(main) if game.count_of is not None else None
+    count = game.count_of(main)
     if count is None:
         count = _successes(main.get("successes") or 0)
         if main.get("margin") is not None:
@@ -78,9 +78,9 @@ def _contest(roll: Roll) -> Headline:
     them = other.get("name") or gettext("the opposition")
     net = opposed.get("net", 0)
     game = games.get(roll.system)
-    if game.contest_of is not None:
+    if (read := game.contest_of(main, other, net)) is not None:
         # A game whose contests read as its outcomes (Fate: shifts against the opponent's total).
-        text, tone, count = game.contest_of(main, other, net)
+        text, tone, count = read
         return Headline(gettext("%(outcome)s against %(them)s") % {"outcome": text, "them": them}, tone, count,
                         successes=main.get(game.judged_field), margin=net)
     if opposed.get("winner") == "first":
@@ -98,14 +98,14 @@ def _contest(roll: Roll) -> Headline:
     text, tone = _contest_marks(roll, text, tone, opposed.get("winner"))
     # A game whose contests take successes away (Exalted): the successes left once those taken
     # away are gone, as the verdict counts them (the card's notes say how many were taken from whom).
-    mine_taken, theirs_taken = (opposed.get("handicap") or (0, 0)) if game.taken_away is not None else (0, 0)
+    mine_taken, theirs_taken = opposed.get("handicap") or (0, 0)  # only such a game's contests store them
     count = gettext("%(a)s vs %(b)s successes") % {"a": max(0, main.get("successes", 0) - mine_taken),
                                                     "b": max(0, other.get("successes", 0) - theirs_taken)}
     return Headline(text, tone, count, successes=main.get("successes"), margin=net)
 
 
 def _contest_marks(roll: Roll, text: str, tone: str, winner: str | None) -> tuple[str, str]:
-    """What the dice add to a contest's verdict, in the game's words (``GameSystem.contest_mark``:
+    """What the dice add to a contest's verdict, in the game's words (``BaseGame.contest_mark``:
     an Exalted botch, a V5 critical or bestial result judged against the contest, a scifi fumble
     of the side that lost)."""
     mark = games.get(roll.system).contest_mark(roll.main, winner)
@@ -153,13 +153,14 @@ def notes_shown(roll: Roll, player: bool = False) -> list[dict]:
 
 def _taken_away(roll: Roll) -> list[dict]:
     """The successes an opposed roll took from each side first (``opposed.handicap``: this side's,
-    then the opposing side's), for a game whose contests take them (``GameSystem.taken_away``,
+    then the opposing side's), for a game whose contests take them (``BaseGame.taken_away``,
     Exalted), as notes in the active language. The code is not the engine's: ``note_text`` shows
     the line as written here."""
     taken = (roll.result.get("opposed") or {}).get("handicap")
-    line = games.get(roll.system).taken_away
-    if line is None or not taken:
+    if not taken:
         return []
+    game = games.get(roll.system)
     them = roll.result.get("opponent", {}).get("name") or gettext("the opposition")
-    return [{"code": "successes_taken", "side": side, "successes": n, "text": line(n, name)}
-            for side, n, name in zip(("first", "second"), taken, (roll.actor, them)) if n]
+    lines = ((side, n, game.taken_away(n, name)) for side, n, name in zip(("first", "second"), taken, (roll.actor, them)))
+    return [{"code": "successes_taken", "side": side, "successes": n, "text": line}
+            for side, n, line in lines if n and line is not None]

@@ -10,27 +10,27 @@ this module names none: a fifth game is its folder and one line of ``INSTALLED_A
 
 from django.apps import apps
 
-from gmtools.games.base import GameSystem
 from gmtools.games.base.apps import GameConfig
+from gmtools.games.base.game import BaseGame
 
-_SYSTEMS: dict[str, GameSystem] = {}
+_SYSTEMS: dict[str, BaseGame] = {}
 
 
-def _installed() -> dict[str, GameSystem]:
+def _installed() -> dict[str, BaseGame]:
     if not _SYSTEMS:
         for config in apps.get_app_configs():
             if isinstance(config, GameConfig):
-                system = config.system
-                if system.id != config.label:
-                    raise ValueError(f"The game app {config.name} is labelled {config.label!r}, its game {system.id!r}.")
-                _SYSTEMS[system.id] = system
+                game = config.game
+                if game.id != config.label:
+                    raise ValueError(f"The game app {config.name} is labelled {config.label!r}, its game {game.id!r}.")
+                _SYSTEMS[game.id] = game
     return _SYSTEMS
 
 
-def register(system: GameSystem) -> GameSystem:
+def register(game: BaseGame) -> BaseGame:
     """Make a game known to the table, under its id; registering an id again replaces that game."""
-    _installed()[system.id] = system
-    return system
+    _installed()[game.id] = game
+    return game
 
 
 def unregister(game: str) -> None:
@@ -38,11 +38,11 @@ def unregister(game: str) -> None:
     del _installed()[game]
 
 
-def get(game: str) -> GameSystem:
+def get(game: str) -> BaseGame:
     """The game a campaign plays; KeyError for an id no app installs."""
     return _installed()[game]
 
 
-def systems() -> tuple[GameSystem, ...]:
+def systems() -> tuple[BaseGame, ...]:
     """Every game, in the order of ``INSTALLED_APPS``."""
     return tuple(_installed().values())

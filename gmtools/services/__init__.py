@@ -7,8 +7,8 @@ logged without its spend. Anything refused raises ``Refused`` with the message f
 and the transaction leaves nothing behind.
 
 These workflows name no game. What a game adds to them (its shortcuts, the resources its rolls
-spend, the follow-ups its cards offer, its one-click changes) is its ``TablePlay``
-(``gmtools.games.<game>.table``), which they ask through ``games.get(...).at_table`` and which
+spend, the follow-ups its cards offer, its one-click changes) is its ``BasePlay``
+(``gmtools.games.<game>.table``), which they ask through ``games.get(...).play`` and which
 calls back into the table only through the ``Table`` it is handed (``gmtools.games.base.Table``,
 the core's is ``gmtools.services.table``: locking and writing characters, paying, logging entries),
 inside the transaction of the workflow that calls it.

@@ -27,7 +27,7 @@ def adjust(character: Character, action: str, value: str = "") -> Character:
     except ValidationError as error:
         raise Refused(error.messages[0]) from None
     character = lock_character(character.pk)
-    play = games.get(character.game).at_table
+    play = games.get(character.game).play
     if action in play.text_adjustments:
         fields = play.text_adjustments[action](character, value)
     elif action in play.adjustments:

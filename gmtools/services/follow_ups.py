@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from gmtools import games
-from gmtools.games.base import CharacterCheck, FollowUp, TablePlay
+from gmtools.games.base import BasePlay, CharacterCheck, FollowUp
 from gmtools.models import (
     Aspect,
     Character,
@@ -22,8 +22,8 @@ from gmtools.services.table import TABLE
 from rules.dice import RandomSource, RulesError
 
 #
-# Each game declares its follow-ups (``TablePlay.follow_ups``: V5's Willpower reroll, Fate's
-# invocation, Exalted's stunt reward) and its character checks (``TablePlay.checks``: V5's rouse
+# Each game declares its follow-ups (``BasePlay.follow_ups``: V5's Willpower reroll, Fate's
+# invocation, Exalted's stunt reward) and its character checks (``BasePlay.checks``: V5's rouse
 # check); the workflows below find the one asked for, refuse it for a game without it in the
 # words of the game that has it, lock the roll and let the game take it, through the ``Table``
 # (``gmtools.services.table``); the engine's refusals read in the GM's language. The named functions
@@ -38,13 +38,13 @@ def _lock_roll(roll_id: int) -> None:
         raise Refused(_("This roll has been voided: it can no longer be followed up."))
 
 
-def _offer[T: (FollowUp, CharacterCheck)](game: str, kind: str, offers: Callable[[TablePlay], tuple[T, ...]]) -> T:
+def _offer[T: (FollowUp, CharacterCheck)](game: str, kind: str, offers: Callable[[BasePlay], tuple[T, ...]]) -> T:
     """The game's own follow-up (or check) of that kind; for a game without one, ``Refused`` in
     the words of the game that has it ("Rouse checks are for Vampire characters.")."""
-    own = next((offer for offer in offers(games.get(game).at_table) if offer.kind == kind), None)
+    own = next((offer for offer in offers(games.get(game).play) if offer.kind == kind), None)
     if own is not None:
         return own
-    words = next((offer.refusal for system in games.systems() for offer in offers(system.at_table)
+    words = next((offer.refusal for system in games.systems() for offer in offers(system.play)
                   if offer.kind == kind), _("Unknown change for this game."))
     raise Refused(words)
 

@@ -90,7 +90,7 @@ def void_roll(roll: Roll, user: Any) -> list[Roll]:
         raise Refused(_("This roll has already been voided."))
     voiding = [entry for entry in chain if entry.voided_at is None]  # a follow-up voided before stays as it was
     for entry in voiding:
-        games.get(entry.system).at_table.give_back(entry, Database())
+        games.get(entry.system).play.give_back(entry, Database())
     Roll.objects.filter(pk__in=[entry.pk for entry in voiding]).update(
         voided_at=timezone.now(), voided_by=user if getattr(user, "is_authenticated", False) else None)
     for action_id in sorted({entry.extended_id for entry in voiding if entry.extended_id}):

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from gmtools import games
 from gmtools.composer import Composition
-from gmtools.games.base import TablePlay, contest, request_doc
+from gmtools.games.base import BasePlay, request_doc
 from gmtools.live import announce
 from gmtools.luck import stored
 from gmtools.models import (
@@ -28,24 +28,14 @@ from gmtools.services.table import TABLE
 from rules.dice import RandomSource, RulesError
 
 
-def _opposed(game: str, first: Any, second: Any, handicap: tuple[int, int] = (0, 0)) -> dict[str, Any]:
-    """Who won: the game's own reading of a contest, else the difference of what its verdicts judge."""
-    system = games.get(game)
-    if system.at_table.opposed is not None:
-        return system.at_table.opposed(first, second, handicap)
-    return contest(getattr(first, system.judged_field) - getattr(second, system.judged_field))
-
-
-def _roll_main(campaign: Campaign, comp: Composition, play: TablePlay,
+def _roll_main(campaign: Campaign, comp: Composition, play: BasePlay,
                rng: RandomSource | None) -> tuple[Any, dict[str, Any]]:
     """The acting side's result, and what the log adds of how it fell (a Fate card drawn)."""
     shortcut = play.shortcuts.get(comp.shortcut)
     if shortcut is not None:
         # The shortcuts are never for a stressful (combat) scene.
         return shortcut(comp.request, comp.scene is not None and comp.scene.combat), {}
-    if play.roll is not None:
-        return play.roll(campaign.pk, comp.request, rng)
-    return comp.module.roll(comp.request, rng), {}
+    return play.roll(campaign.pk, comp.request, rng)
 
 
 def _check_turn(comp: Composition) -> tuple[Scene | None, int | None]:
@@ -60,14 +50,13 @@ def _check_turn(comp: Composition) -> tuple[Scene | None, int | None]:
     return scene, scene.turn
 
 
-def _advance_extended(comp: Composition, play: TablePlay, main: Any, document: dict[str, Any]) -> dict[str, Any]:
+def _advance_extended(comp: Composition, play: BasePlay, main: Any, document: dict[str, Any]) -> dict[str, Any]:
     """Roll into an extended action (locked): add the roll's gain, apply a botch, settle a contest."""
     action = ExtendedAction.objects.select_for_update().get(pk=comp.extended.pk)
     if action.over:
         raise Refused(_("“%(name)s” is already over.") % {"name": action.name})
     successes = document.get("team_total", main.successes)
-    botched = (play.extended_botch(main, action.difficulty) if play.extended_botch is not None
-               else str(main.outcome) == "botch")
+    botched = play.extended_botch(main, action.difficulty)
     # What voiding this roll needs to replay the action without it (see ``_replay_extended``).
     before = {"total": action.total, "opponent_total": action.opponent_total, "rolls": action.rolls,
               "ruined": action.ruined, "tie_winner": action.tie_winner}
@@ -101,30 +90,29 @@ def record_roll(campaign: Campaign, comp: Composition, rng: RandomSource | None 
     if comp.character is not None:
         lock_character(comp.character.pk)  # one roll of a character at a time: budgets and spends stay exact
     scene, turn = _check_turn(comp)
-    play = games.get(comp.game).at_table
+    play = games.get(comp.game).play
     paid = [pay(TABLE, spend) for spend in comp.spends]
     try:
         main, extra = _roll_main(campaign, comp, play, rng)
         document: dict[str, Any] = {"main": main.as_json(), **extra}
         if comp.opponent is not None:
-            other = comp.module.roll(comp.opponent, rng)
+            other = comp.engine.roll(comp.opponent, rng)
             document["opponent"] = {"name": comp.opponent_name, **other.as_json()}
-            document["opposed"] = _opposed(comp.game, main, other, comp.handicap)
+            document["opposed"] = play.opposed(main, other, comp.handicap)
         if comp.team:
             # Each helper rolls their own pool apart; the engine adds up the team (Exalted teamwork).
-            helpers = [(name, comp.module.roll(req, rng)) for name, req in comp.team]
+            helpers = [(name, comp.engine.roll(req, rng)) for name, req in comp.team]
             document["team"] = [{"name": name, **r.as_json()} for name, r in helpers]
-            document["team_total"] = comp.module.teamwork([main, *(r for _, r in helpers)])
+            document["team_total"] = comp.engine.teamwork([main, *(r for _, r in helpers)])
         if comp.team_names:
             document["helpers"] = list(comp.team_names)
-        if play.logged is not None:
-            document.update(play.logged(TABLE, campaign, scene, comp, main, document))
+        document.update(play.logged(TABLE, campaign, scene, comp, main, document))
         if comp.notes:
             document["turn_notes"] = list(comp.notes)
         if comp.extended is not None:
             document["extended"] = _advance_extended(comp, play, main, document)
         # Where the acting side's dice fell, against their exact odds (issue 14, ``gmtools.luck``).
-        luck = play.luck(campaign.pk, comp.request, main, document) if play.luck is not None else None
+        luck = play.luck(campaign.pk, comp.request, main, document)
     except RulesError as error:
         raise Refused(refusal_text(error)) from None
     logged = Roll.objects.create(

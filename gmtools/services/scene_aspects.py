@@ -20,7 +20,7 @@ from gmtools.services.locks import Refused
 def add_scene_aspect(scene: Scene, text: str, free_invocations: int = 0, boost: bool = False) -> Aspect:
     """Fate: a situation aspect (or a boost: one free invocation, gone once used) on the scene in play."""
     campaign = scene.episode.story.campaign
-    if not games.get(campaign.game).at_table.situation_aspects:
+    if not games.get(campaign.game).play.situation_aspects:
         raise Refused(_("Situation aspects and boosts are Fate's."))
     if not Scene.objects.filter(pk=scene.pk, ended_at__isnull=True).exists():
         raise Refused(_("This scene has ended; start a new one."))

@@ -19,7 +19,7 @@ def pay(table: Table, spend: Spend) -> dict[str, Any]:
     """Pay one spend, as the character's game pays that kind (through ``table``); what the log
     records of it (a Fate boost used up records what it was, so that voiding the roll can put it back)."""
     character = lock_character(spend.character_id)
-    kind = games.get(character.game).at_table.spends.get(spend.what)
+    kind = games.get(character.game).play.spends.get(spend.what)
     if kind is None or kind.pay is None:  # pragma: no cover - the composer only makes the game's kinds
         raise ValueError(spend.what)
     return {**spend.as_json(), **kind.pay(table, character, spend)}

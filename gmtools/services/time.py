@@ -189,7 +189,7 @@ def stop_extended(action: ExtendedAction) -> None:
 def create_extended(campaign: Campaign, scene: Scene | None, **fields: Any) -> ExtendedAction:
     game = games.get(campaign.game)
     if not game.extended_actions:
-        raise Refused(game.at_table.extended_refusal)
+        raise Refused(game.play.extended_refusal)
     action = ExtendedAction(campaign=campaign, scene=scene, **fields)
     action.full_clean()
     action.save()

@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from django import template
 from django.utils.functional import Promise
 
-from gmtools.composer import part_of, trait_slots
+from gmtools import games
+from gmtools.composer import trait_slots
 from gmtools.models import Character, Trait
 from gmtools.sheets import TraitCategory
 
@@ -32,7 +33,7 @@ def quick_traits(character: Character) -> QuickTraits:
     """The rated traits that the composer can roll (from the prefetched traits), and the sheet's
     own pools (a Willpower or Humanity roll)."""
     game = character.game
-    part = part_of(game)
+    part = games.get(game).composer
     first, second = trait_slots(game)
     traits = [t for t in character.traits.all() if t.rating > 0 or part.zero_is_rated]
     return QuickTraits(

@@ -10,23 +10,9 @@ from django.utils.formats import date_format
 
 from gmtools import games, links, luck, models, verdicts
 from gmtools.formatting import grouped, percent, signed
-from gmtools.games.base import FollowUp, GameSystem, TablePlay
+from gmtools.games.base import FollowUp, BaseGame, BasePlay
 
 register = template.Library()
-
-
-def _die_class(hit: int | None, face: int, hunger: bool = False) -> str:
-    """What a face means as a CSS class (a hit from the game's ``hit_face``): the card draws dice, not numbers in a list."""
-    classes = ["die"]
-    if hit is not None and face >= hit:
-        classes.append("die-hit")
-    if face == 10:
-        classes.append("die-ten")
-    if face == 1:
-        classes.append("die-one")
-    if hunger:
-        classes.append("die-hunger")
-    return " ".join(classes)
 
 
 @register.simple_tag(takes_context=True)
@@ -43,34 +29,22 @@ def luck_line(context: template.Context, roll: models.Roll) -> luck.Line | None:
 
 @register.simple_tag
 def dice(system: str, result: dict) -> list[dict]:
-    """Each die of a stored result, in draw order: its face, label and CSS class (the game's own
-    drawing for dice that are no numbers, as Fate's)."""
-    play = games.get(system).at_table
-    if play.card_dice is not None:
-        return play.card_dice(result)
-    hit = play.hit_face
-    rerolled = set(result.get("rerolled", []))
-    out = [{"face": f, "label": f, "css": _die_class(hit, f) + (" die-rerolled" if i in rerolled else ""), "index": i}
-           for i, f in enumerate(result.get("faces", []))]
-    # Hunger dice are set apart, explosions chained after the pool: the first of each group
-    # gets a class the stylesheet spaces out (and marks with an arrow for explosions).
-    out += [{"face": f, "label": f, "css": _die_class(hit, f, hunger=True) + (" die-group" if i == 0 else "")}
-            for i, f in enumerate(result.get("hunger_faces", []))]
-    out += [{"face": f, "label": f, "css": _die_class(hit, f) + " die-explosion" + (" die-group" if i == 0 else "")}
-            for i, f in enumerate(result.get("explosions", []))]
-    return out
+    """Each die of a stored result, in draw order: its face, label and CSS class, as its game draws
+    them (``BasePlay.card_dice``)."""
+    return games.get(system).play.card_dice(result)
 
 
 @register.filter
-def game_system(game: str) -> GameSystem:
+def game_system(game: str) -> BaseGame:
     """The game a campaign plays (``campaign.game|game_system``), to ask what it has."""
     return games.get(game)
 
 
 @register.filter
-def at_table(game: str) -> TablePlay:
-    """How the game plays at the table (``roll.system|at_table``): the partials its card and time bar include."""
-    return games.get(game).at_table
+def at_table(game: str) -> BasePlay:
+    """How the game plays at the table (``roll.system|at_table``, its ``BaseGame.play``): the partials
+    its card and time bar include."""
+    return games.get(game).play
 
 
 @register.filter
@@ -79,7 +53,7 @@ def follow_ups(roll: models.Roll) -> list[FollowUp]:
     followed up that way yet (the card offers none on a voided roll)."""
     if roll.character_id is None:
         return []
-    return [offer for offer in games.get(roll.system).at_table.follow_ups
+    return [offer for offer in games.get(roll.system).play.follow_ups
             if roll.follow_up(offer.kind) is None and offer.offered(roll)]
 
 
@@ -96,7 +70,7 @@ def player_link(campaign: models.Campaign, base: str) -> links.PlayerLink:
 @register.filter
 def spends_text(roll: models.Roll) -> str:
     """What a roll spent, in its game's words: "1 Willpower, Daring pilot" (never a stored key)."""
-    return ", ".join(games.get(roll.system).at_table.spends_text(roll.spends))
+    return ", ".join(games.get(roll.system).play.spends_text(roll.spends))
 
 
 @register.filter
@@ -116,4 +90,4 @@ def card_notes(context: template.Context, roll: models.Roll) -> list[dict]:
 @register.filter
 def adjust_label(action: str, game: str) -> str:
     """What a one-click −/+ button does, in the game's words (its tooltip and its name for screen readers)."""
-    return games.get(game).at_table.adjustment_button(action)
+    return games.get(game).play.adjustment_button(action)

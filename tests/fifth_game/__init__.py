@@ -13,24 +13,30 @@ from contextlib import contextmanager
 from django.utils.translation import gettext_lazy as _
 
 from gmtools import games
-from gmtools.games.base import DemoCampaign, DemoCharacter, GameSystem, TablePlay, sheet_part
-from gmtools.sheets import TraitCategory
+from gmtools.games.base import BaseGame, BasePlay, DemoCampaign, DemoCharacter, TraitCategory, sheet_part
 from tests.fifth_game import engine
 
-SYSTEM = GameSystem(
-    id="d6pool",
-    label="D6 pool",
-    engine=engine,
-    categories=(TraitCategory.ATTRIBUTE,),  # one trait and extra dice make a pool
-    standard_sheet=sheet_part(TraitCategory.ATTRIBUTE, 1, ("body", "Body"), ("mind", "Mind")),
-    demo=DemoCampaign(name="Demo · d6 pool", characters=(DemoCharacter(name="Rook", ratings={"body": 3}),)),
-    outcome_words={"success": (_("Success"), "good"), "failure": (_("Failure"), "bad")},  # msgids the table has
-    table=TablePlay(hit_face=engine.HIT),  # the card marks the 5s and 6s
-)
+
+class D6PoolPlay(BasePlay):
+    hit_face = engine.HIT  # the card marks the 5s and 6s
+
+
+class D6Pool(BaseGame):
+    id = "d6pool"
+    label = "D6 pool"
+    engine = engine
+    play_class = D6PoolPlay
+    categories = (TraitCategory.ATTRIBUTE,)  # one trait and extra dice make a pool
+    standard_sheet = sheet_part(TraitCategory.ATTRIBUTE, 1, ("body", "Body"), ("mind", "Mind"))
+    demo = DemoCampaign(name="Demo · d6 pool", characters=(DemoCharacter(name="Rook", ratings={"body": 3}),))
+    outcome_words = {"success": (_("Success"), "good"), "failure": (_("Failure"), "bad")}  # msgids the table has
+
+
+SYSTEM = D6Pool()
 
 
 @contextmanager
-def registered() -> Iterator[GameSystem]:
+def registered() -> Iterator[BaseGame]:
     """The fifth game in the registry while the block runs; the four alone after it."""
     games.register(SYSTEM)
     try:

@@ -4,7 +4,7 @@ from django.test import Client
 from django.utils import translation
 
 from gmtools.models import Campaign, Character
-from gmtools.sheets import Game
+from tests.games import Game
 from tests.web.helpers import set_resources
 
 

@@ -7,7 +7,7 @@ import threading
 
 from django.db import close_old_connections, connection
 
-from gmtools.sheets import Game
+from tests.games import Game
 
 
 def set_resources(owner, **values) -> None:

@@ -55,7 +55,7 @@ from gmtools.models import (
     Trait,
     TurnDeclaration,
 )
-from gmtools.sheets import Game
+from tests.games import Game
 from tests.web.helpers import COMMON, DEFAULTS, POOL_TRAITS
 from tests.web.character_data import character_file, sheet_post
 

@@ -16,7 +16,7 @@ from django.utils import timezone
 from gmtools.accounts import ADDRESS_FAILURE_LIMIT, PASSWORD_CHECKS, LoginBackend
 
 from gmtools.models import Campaign
-from gmtools.sheets import Game
+from tests.games import Game
 
 pytestmark = pytest.mark.django_db
 

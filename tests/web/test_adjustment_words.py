@@ -1,4 +1,4 @@
-"""Each game says its one-click changes in its own words (``TablePlay.adjustment_words``): the Undo
+"""Each game says its one-click changes in its own words (``BasePlay.adjustment_words``): the Undo
 button's "Koi, Willpower −1" and the card's −/+ buttons' "Spend 1 Willpower" (issue 21: the words
 were two tables in the core, ``undo.py`` and the template tags)."""
 
@@ -6,13 +6,13 @@ import pytest
 from django.utils import translation
 
 from gmtools import games
-from gmtools.sheets import Game
+from tests.games import Game
 from gmtools.templatetags.table import adjust_label
 
 
 @pytest.mark.parametrize("game", Game.values)
 def test_every_one_click_change_has_words_in_both_languages(game):
-    play = games.get(game).at_table
+    play = games.get(game).play
     actions = {*play.adjustments, *play.text_adjustments}
     assert actions and set(play.adjustment_words) == actions
     for action in actions:

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from gmtools import backup, demo, games
 from gmtools.models import Aspect, Campaign, Character, Trait
-from gmtools.sheets import Game
+from tests.games import Game
 
 pytestmark = pytest.mark.django_db
 

@@ -17,7 +17,7 @@ from gmtools import services
 from gmtools.composer import ComposerForm
 from gmtools.models import Aspect, Campaign, Change, ChangeKind, Character, Roll, Scene
 from gmtools.services import Refused
-from gmtools.sheets import Game
+from tests.games import Game
 from tests.web.helpers import COMMON, DEFAULTS, Faces, set_resources
 
 pytestmark = pytest.mark.django_db

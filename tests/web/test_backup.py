@@ -25,7 +25,7 @@ from gmtools.models import (
     Scene,
     Trait,
 )
-from gmtools.sheets import Game
+from tests.games import Game
 from tests.web.helpers import COMMON, DEFAULTS
 
 pytestmark = pytest.mark.django_db
@@ -288,7 +288,7 @@ def play_roll(character: Character, face: int = 7, **data) -> Roll:
     return logged
 
 
-# The one-click changes each game's card offers (``TablePlay.adjustments``), two of them: the second is undone.
+# The one-click changes each game's card offers (``BasePlay.adjustments``), two of them: the second is undone.
 CLICKS = {Game.EXALTED: ("motes-spend", "willpower-spend"), Game.V5: ("hunger-up", "hunger-down"),
           Game.FATE: ("fate-point-gain", "fate-point-spend"), Game.SCIFI: ("health-damage", "adventure")}
 

@@ -9,7 +9,7 @@ import pytest
 
 from gmtools import backup, games
 from gmtools.models import Campaign, ResourceChange
-from gmtools.sheets import Game
+from tests.games import Game
 
 pytestmark = pytest.mark.django_db
 

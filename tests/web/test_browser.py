@@ -59,7 +59,7 @@ import rules.fate  # noqa: E402
 import rules.scifi  # noqa: E402
 from gmtools.games.exalted.models import ExaltedResources  # noqa: E402
 from gmtools.models import Aspect, Campaign, Character, Roll, Trait  # noqa: E402
-from gmtools.sheets import Game  # noqa: E402
+from tests.games import Game  # noqa: E402
 from gmtools.formatting import percent  # noqa: E402
 from rules import exalted, fate, scifi, v5  # noqa: E402
 from tests.web.helpers import set_resources  # noqa: E402

@@ -31,7 +31,7 @@ from tests.web.test_browser import (  # noqa: F401 - fixtures
 
 from gmtools import services  # noqa: E402
 from gmtools.models import Aspect, Campaign, Scene  # noqa: E402
-from gmtools.sheets import Game  # noqa: E402
+from tests.games import Game  # noqa: E402
 from tests.web.test_browser_time import caught_up  # noqa: E402
 
 ZEROS = (0, 0, 0, 0)

@@ -54,7 +54,7 @@ from tests.web.test_browser_characters import card as card_named, open_panel, pa
 from tests.web.test_browser_time import roll_into_wall, start_scene
 
 from gmtools.models import Aspect, Campaign, Character, ExtendedAction, Roll, Trait
-from gmtools.sheets import Game
+from tests.games import Game
 from gmtools.formatting import percent
 from rules import exalted, fate, scifi, v5
 

@@ -22,7 +22,7 @@ from tests.web.test_browser import (  # noqa: F401
     sync_api,
 )
 from gmtools.models import Campaign, Character, Roll
-from gmtools.sheets import Game
+from tests.games import Game
 
 
 def shot(page: sync_api.Page, name: str) -> None:

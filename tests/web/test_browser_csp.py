@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 
 from gmtools import services
 from gmtools.models import Campaign, ExtendedAction
-from gmtools.sheets import Game
+from tests.games import Game
 from tests.web.test_browser import (  # noqa: F401 - fixtures
     asgi_server,
     browser,

@@ -20,7 +20,7 @@ from tests.web.test_browser_players import gm_page, phone_page, shot
 
 from gmtools import services  # noqa: E402
 from gmtools.models import Campaign  # noqa: E402
-from gmtools.sheets import Game  # noqa: E402
+from tests.games import Game  # noqa: E402
 from tests.web.helpers import compose_and_roll  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -29,7 +29,7 @@ from django.contrib.auth.models import User  # noqa: E402
 from django.test import Client  # noqa: E402
 
 from gmtools.models import Campaign, Change, Roll  # noqa: E402
-from gmtools.sheets import Game  # noqa: E402
+from tests.games import Game  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

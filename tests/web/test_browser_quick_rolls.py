@@ -42,7 +42,7 @@ from tests.web.test_browser import (  # noqa: F401
 
 from gmtools import services  # noqa: E402
 from gmtools.models import CharacterKind, SavedRoll  # noqa: E402
-from gmtools.sheets import Game  # noqa: E402
+from tests.games import Game  # noqa: E402
 from gmtools.formatting import percent  # noqa: E402
 from rules import exalted, v5  # noqa: E402
 

@@ -42,7 +42,7 @@ from tests.web.test_browser import (  # noqa: F401
 
 from gmtools.models import Campaign, Change, Character, ExtendedAction, Roll, Scene, SceneParticipant
 from gmtools.services import reorder
-from gmtools.sheets import Game
+from tests.games import Game
 from gmtools.formatting import percent
 from rules import exalted
 

@@ -31,7 +31,7 @@ from tests.web.test_browser import (  # noqa: F401
 )
 
 from gmtools.models import Campaign, Character, ResourceChange, Roll  # noqa: E402
-from gmtools.sheets import Game  # noqa: E402
+from tests.games import Game  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

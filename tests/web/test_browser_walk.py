@@ -26,7 +26,7 @@ from tests.web.test_browser import (  # noqa: F401
 from tests.web.test_browser_hitches import lang, table  # noqa: F401
 
 from gmtools import services  # noqa: E402
-from gmtools.sheets import Game  # noqa: E402
+from tests.games import Game  # noqa: E402
 
 # A resource's name cut (wider than its box) on a character's card, or a card wider than itself.
 CUT_NAMES = """() => [...document.querySelectorAll('.character-card .resource > span:first-child')]

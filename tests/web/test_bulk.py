@@ -36,7 +36,7 @@ from gmtools.models import (
     Trait,
     TurnDeclaration,
 )
-from gmtools.sheets import Game
+from tests.games import Game
 from rules.extended import TieBreak
 
 pytestmark = pytest.mark.django_db

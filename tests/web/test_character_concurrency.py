@@ -24,7 +24,7 @@ from django.urls import reverse
 from gmtools import characters
 from gmtools.characters import NPC_TEMPLATES, CharacterSheet
 from gmtools.models import Campaign, Character, Trait
-from gmtools.sheets import Game
+from tests.games import Game
 from tests.web.character_data import custom_trait, sheet_post
 from tests.web.helpers import run_at_once
 

@@ -24,7 +24,7 @@ from gmtools.characters import NPC_TEMPLATES, announce_cast, pool_traits
 from gmtools.composer import ComposerForm
 from gmtools.live import Viewer
 from gmtools.models import Aspect, Campaign, Change, ChangeKind, Character, CharacterKind, Roll, Trait
-from gmtools.sheets import Game
+from tests.games import Game
 from tests.web.character_data import character_file, custom_trait, sheet_post
 from tests.web.helpers import COMMON, DEFAULTS, POOL_TRAITS, Faces, set_resources
 
@@ -393,6 +393,8 @@ def _file(document) -> SimpleUploadedFile:
     (lambda d: b"{not json", "The file is not valid JSON"),
     (lambda d: {**d, "format": "something else"}, "This is not a gmtools campaign file."),
     (lambda d: {**d, "campaign": {**d["campaign"], "game": "exalted"}}, "another game"),
+    # Not a game's id at all (the fuzz found it: a 500): the game is read as the importer reads it.
+    (lambda d: {**d, "campaign": {**d["campaign"], "game": ["v5"]}}, "campaign: unknown game [&#x27;v5&#x27;]."),
     (lambda d: {**d, "characters": [{**d["characters"][0], "hair": "red"}, d["characters"][1]]},
      "characters[0]: unknown keys hair."),
     (lambda d: {**d, "characters": [d["characters"][0], {**d["characters"][1], "traits": [

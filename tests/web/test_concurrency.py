@@ -25,7 +25,7 @@ from django.db import close_old_connections, connection
 from gmtools import games, services
 from gmtools.composer import ComposerForm
 from gmtools.models import Aspect, Character, Roll
-from gmtools.sheets import Game
+from tests.games import Game
 from tests.web.helpers import run_at_once
 
 WINDOW = 1.0  # seconds a thread's dice wait for the other thread to reach its dice
@@ -103,7 +103,7 @@ def test_two_adjustments_at_once_are_both_kept(make_character, monkeypatch):
     # A lost update would leave Hunger at 2 (both read 1, both write 2).
     vampire = make_character(Game.V5, name="Vamp", v5_hunger=1)
     meet = threading.Barrier(2)
-    change = games.get(Game.V5).at_table.adjustments["hunger-up"]
+    change = games.get(Game.V5).play.adjustments["hunger-up"]
     met = []
 
     def slow_change(character: Character) -> dict:
@@ -115,7 +115,7 @@ def test_two_adjustments_at_once_are_both_kept(make_character, monkeypatch):
             pass
         return change(character)
 
-    monkeypatch.setitem(games.get(Game.V5).at_table.adjustments, "hunger-up", slow_change)
+    monkeypatch.setitem(games.get(Game.V5).play.adjustments, "hunger-up", slow_change)
     results = run_at_once(lambda: services.adjust(vampire, "hunger-up"), lambda: services.adjust(vampire, "hunger-up"))
     assert all(isinstance(r, Character) for r in results), results
     assert sorted(r.resources.hunger for r in results) == [2, 3]

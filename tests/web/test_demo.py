@@ -10,7 +10,7 @@ from django.test import Client, RequestFactory
 
 from gmtools import demo, games
 from gmtools.models import Aspect, Campaign, Character, Trait
-from gmtools.sheets import Game
+from tests.games import Game
 
 pytestmark = pytest.mark.django_db
 

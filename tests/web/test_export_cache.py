@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from gmtools import recap, throttle
 from gmtools.models import Campaign, Character
-from gmtools.sheets import Game
+from tests.games import Game
 from tests.web.helpers import compose_and_roll
 
 

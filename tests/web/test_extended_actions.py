@@ -22,7 +22,7 @@ from gmtools.composer import ComposerForm, Composition
 from gmtools.models import Campaign, Character, ExtendedAction, Roll, Scene
 from gmtools.odds import extended_panel
 from gmtools.services import Refused
-from gmtools.sheets import Game
+from tests.games import Game
 from gmtools.formatting import percent
 from rules import exalted, scifi, v5
 from rules import extended as rules_extended

@@ -125,7 +125,7 @@ field_names = st.one_of(st.sampled_from(INTRUDERS), st.text(min_size=1, max_size
 
 def adjustments(game: str) -> list[str]:
     """Every one-click change of a game's characters, the text ones (Fate's consequences) included."""
-    play = games.get(game).at_table
+    play = games.get(game).play
     return [*play.adjustments, *play.text_adjustments]
 
 

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from gmtools import verdicts
 from gmtools.models import Roll
-from gmtools.sheets import Game
+from tests.games import Game
 from tests.web.test_hitches import card_of, verdict_of
 
 pytestmark = pytest.mark.django_db

@@ -15,7 +15,7 @@ from gmtools import live, services
 from gmtools.games.fate.models import FateResources
 from gmtools.games.v5.models import V5Resources
 from gmtools.models import ChangeKind, Character, ExtendedAction, Roll, Scene
-from gmtools.sheets import Game
+from tests.games import Game
 from tests.web.helpers import Faces
 from tests.web.test_live import roll
 

@@ -23,7 +23,7 @@ from django.utils import translation
 from gmtools import notes
 from gmtools.games.base import request_doc
 from gmtools.models import Roll, RollKind
-from gmtools.sheets import Game
+from tests.games import Game
 from rules import exalted, fate, scifi, v5
 
 ROOT = Path(__file__).resolve().parents[2]

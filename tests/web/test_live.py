@@ -24,7 +24,7 @@ from django.utils import translation
 
 from gmtools import live, services
 from gmtools.models import Campaign, Change, ChangeKind, Character, Roll, Scene
-from gmtools.sheets import Game
+from tests.games import Game
 from tests.web.helpers import Faces, compose_and_roll
 from tests.web.helpers import POOL_TRAITS
 from tests.web.test_admin import form_data

@@ -21,7 +21,7 @@ from django.db.migrations.loader import MigrationLoader
 from gmtools import luck as stored_luck, services
 from gmtools.games.fate.models import FateState
 from gmtools.models import Aspect, Campaign, Character, Roll
-from gmtools.sheets import Game
+from tests.games import Game
 from gmtools.formatting import percent
 from rules import exalted, fate, luck, scifi, v5
 from tests.fifth_game import registered

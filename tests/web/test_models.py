@@ -8,7 +8,8 @@ from django.utils.translation import override
 import rules
 from gmtools import games
 from gmtools.models import Aspect, Campaign, Character, Trait
-from gmtools.sheets import Game, TraitCategory, rating_bounds
+from gmtools.sheets import TraitCategory, rating_bounds
+from tests.games import Game
 
 pytestmark = pytest.mark.django_db
 

@@ -20,7 +20,7 @@ from django.urls import reverse
 
 from gmtools import lan, serve, services, throttle
 from gmtools.models import Campaign, Character, Roll, Scene
-from gmtools.sheets import Game
+from tests.games import Game
 from tests.web.helpers import Faces
 from tests.web.test_live import roll
 

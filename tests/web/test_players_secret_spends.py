@@ -19,7 +19,7 @@ from django.urls import reverse
 
 from gmtools import live, services
 from gmtools.models import Aspect, Campaign, Change, ChangeKind, Character, Roll
-from gmtools.sheets import Game
+from tests.games import Game
 from tests.web.helpers import Faces, compose_and_roll
 
 pytestmark = pytest.mark.django_db

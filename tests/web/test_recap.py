@@ -31,7 +31,7 @@ from gmtools import services, throttle
 from gmtools.composer import ComposerForm
 from gmtools.games.exalted.models import ExaltedResources
 from gmtools.models import Aspect, Campaign, Character, Roll, Scene
-from gmtools.sheets import Game
+from tests.games import Game
 from rules import luck
 from tests.web.helpers import COMMON, DEFAULTS, POOL_TRAITS, Faces
 

@@ -17,7 +17,7 @@ from gmtools.composer import ComposerForm
 from gmtools.games.exalted.models import ExaltedResources
 from gmtools.models import Campaign, Change, Character, CharacterKind, Roll, SavedRoll, Trait
 from gmtools.odds import odds_panel
-from gmtools.sheets import Game
+from tests.games import Game
 from gmtools.formatting import percent
 from rules import exalted, v5
 from tests.web.helpers import COMMON, DEFAULTS, Faces

@@ -19,7 +19,7 @@ from gmtools.games.exalted.models import ExaltedResources
 from gmtools.games.fate.models import FateResources, FateState
 from gmtools.games.v5.models import V5Resources
 from gmtools.services import Refused
-from gmtools.sheets import Game
+from tests.games import Game
 from rules import fate
 from tests.web.helpers import COMMON, DEFAULTS, Faces
 

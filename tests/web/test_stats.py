@@ -21,7 +21,7 @@ from django.urls import reverse
 from gmtools import live, services, stats
 from gmtools.games.fate.models import FateState
 from gmtools.models import Campaign, Character, ResourceChange, Roll, Scene
-from gmtools.sheets import Game
+from tests.games import Game
 from gmtools.formatting import percent
 from rules import fairness, v5
 from tests.fifth_game import registered

@@ -21,7 +21,8 @@ from django.urls import reverse
 from gmtools import games, services
 from gmtools.composer import ComposerForm
 from gmtools.models import Aspect, Campaign, Character, Roll, RollKind, Trait
-from gmtools.sheets import Game, TraitCategory
+from gmtools.sheets import TraitCategory
+from tests.games import Game
 from gmtools.formatting import percent
 from gmtools.games.exalted.models import ExaltedResources
 from gmtools.games.v5.models import V5Resources

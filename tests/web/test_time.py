@@ -30,7 +30,7 @@ from gmtools.models import (
     TurnDeclaration,
 )
 from gmtools.services import Refused
-from gmtools.sheets import Game
+from tests.games import Game
 from rules import exalted, fate, scifi, v5
 from tests.web.helpers import COMMON, DEFAULTS, Faces, POOL_TRAITS, set_resources
 

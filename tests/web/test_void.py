@@ -25,7 +25,7 @@ from gmtools.games.exalted.models import ExaltedResources
 from gmtools.games.fate.models import FateResources
 from gmtools.models import Aspect, Campaign, Change, Character, ExtendedAction, ResourceChange, Roll, RollKind, Scene
 from gmtools.services import Refused
-from gmtools.sheets import Game
+from tests.games import Game
 from gmtools.verdicts import headline
 from tests.web.helpers import COMMON, DEFAULTS, Faces, run_at_once
 

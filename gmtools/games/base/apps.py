@@ -8,6 +8,7 @@ campaign (``gmtools.games.base.models``).
 Imported while Django reads the settings, before any model: this module imports nothing of gmtools.
 """
 
+from functools import cached_property
 from importlib import import_module
 from typing import Any
 
@@ -15,11 +16,12 @@ from django.apps import AppConfig
 
 
 class GameConfig(AppConfig):
-    """A game's app: its ``game`` module's ``SYSTEM`` is what the table asks of it."""
+    """A game's app: its ``game`` module's ``GAME`` (a ``gmtools.games.base.BaseGame``) is what the
+    table asks of it, imported when first asked (once the models are loaded), as Django imports a
+    database backend's ``base`` module from its ENGINE."""
 
     default_auto_field = "django.db.models.BigAutoField"
 
-    @property
-    def system(self) -> Any:
-        """The game (``gmtools.games.base.GameSystem``), imported once the models are."""
-        return import_module(f"{self.name}.game").SYSTEM
+    @cached_property
+    def game(self) -> Any:
+        return import_module(f"{self.name}.game").GAME

@@ -20,7 +20,7 @@ from django.utils.functional import Promise
 from rules.luck import Luck
 
 if TYPE_CHECKING:  # the table's rows are named, never imported, here
-    from gmtools.composer import Spend
+    from gmtools.games.base.composer import Spend
     from gmtools.models import Character, Roll
 
 

@@ -4,7 +4,7 @@ automatic success, the turn's multiple actions, second chances, teamwork and suc
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.utils.translation import gettext, ngettext, pgettext
@@ -13,11 +13,14 @@ from django.utils.translation import gettext_lazy as _
 from rules import exalted as engine
 from rules.dice import RulesError
 
-from gmtools.composer import ComposerForm, ComposerPart, Composition, Draft, SheetPool, Spend
-from gmtools.games.base import refusal_line
-from gmtools.games.exalted.game import REFUSAL_TEXTS, TERMS
+from gmtools.games.base import (
+    BaseComposer, Composition, Draft, OddsPanel, SheetPool, Spend, TurnReads, refusal_line,
+)
 from gmtools.games.exalted.odds import panel
-from gmtools.models import Character, Roll, Scene, TurnDeclaration
+from gmtools.games.exalted.words import REFUSAL_TEXTS, TERMS
+
+if TYPE_CHECKING:
+    from gmtools.models import Character
 
 FIELDS = {
     "stunt": forms.TypedChoiceField(choices=[(n, str(n)) for n in range(4)], coerce=int, initial=0,
@@ -40,32 +43,13 @@ FIELDS = {
 }
 
 
-def setup(form: ComposerForm, character: Character | None) -> None:
-    form.fields["handicap"].choices = [(0, gettext("None"))] + [
-        (n, gettext("Opponent −%(n)d") % {"n": n}) for n in (1, 2, 3)] + [
-        (-n, gettext("This side −%(n)d") % {"n": n}) for n in (1, 2, 3)]
-    if not _willpower_on_offer(form.scene, character):
-        # Drawn unavailable (and the odds do not count it): nothing left, or already spent this
-        # turn. Only drawn so: a request that asks for it anyway is refused, never rolled without it.
-        form.fields["willpower"].widget.attrs["disabled"] = "disabled"
-        form.initial.pop("willpower", None)  # a saved roll's Willpower, when none is on offer
-
-
-def _willpower_on_offer(scene: Scene | None, character: Character | None) -> bool:
-    """Willpower's automatic success, if the character has a temporary point and has not spent
-    one this turn (an unnamed NPC has none to spend)."""
-    if character is None or character.resources.willpower_temporary < 1:
-        return False
-    return scene is None or not Roll.objects.this_turn(scene, character).filter(willpower_spent=True).exists()
-
-
-def _turn(scene: Scene | None, character: Character | None, data: Mapping[str, Any],
-          earlier: tuple[Roll, ...]) -> tuple[int, str, str]:
+def _turn(draft: Draft) -> tuple[int, str, str]:
     """The multiple-action penalty of this roll, its budget entry, and a note saying why.
 
     With N actions declared for the turn, the first loses N dice, the next N+1, ... (reflexive
     actions are exempt and do not count). Willpower's automatic success: once a turn.
     """
+    scene, character, data, earlier = draft.scene, draft.character, draft.data, draft.earlier
     if scene is None or character is None:
         return 0, "", ""
     if data.get("willpower") and any(r.willpower_spent for r in earlier):
@@ -73,8 +57,7 @@ def _turn(scene: Scene | None, character: Character | None, data: Mapping[str, A
                          % {"name": character.name})
     if data.get("reflexive"):
         return 0, "reflexive", ""
-    declared = TurnDeclaration.objects.filter(scene=scene, turn=scene.turn, character=character).values_list(
-        "actions", flat=True).first() or 1
+    declared = draft.turn.declared_actions()
     taken = sum(r.action != "reflexive" for r in earlier)
     if taken >= declared:
         raise RulesError(ngettext("%(name)s declared %(n)d action this turn and has taken it.",
@@ -85,61 +68,70 @@ def _turn(scene: Scene | None, character: Character | None, data: Mapping[str, A
     return penalty, "action", note if penalty else ""
 
 
-def compose(draft: Draft) -> Composition:
-    data, character, scene = draft.data, draft.character, draft.scene
-    if data.get("willpower") and character is None:
-        raise RulesError(gettext("An unnamed NPC has no Willpower to spend; pick a character."))
-    penalty, action, note = _turn(scene, character, data, draft.earlier)
-    difficulty = data["difficulty"]
-    if data.get("second_chance") and scene is not None and character is not None:
-        difficulty = engine.second_chance_difficulty(
-            difficulty, Roll.objects.failures_at(scene, character, draft.shared["label"]), combat=scene.combat)
-    # The turn's penalty apart from the other modifiers: a stunt cannot bring back an action it took to 0 dice.
-    request = engine.Request(pool=max(0, draft.pool), difficulty=difficulty, stunt=data.get("stunt") or 0,
-                             willpower=bool(data.get("willpower")), modifiers=draft.modifiers, actions_penalty=penalty)
-    spends = (Spend("willpower", character.pk, label=gettext("1 Willpower")),) if data.get("willpower") else ()
-    calm = data.get("calm") and not (scene is not None and scene.combat)
-    # Automatic only where a roll of the pool could reach the difficulty at all; else it is rolled.
-    shortcut = ("automatic" if calm and request.dice >= engine.AUTOMATIC_SUCCESS_DICE and not request.willpower
-                and engine.could_reach(request) else "roll")
-    calm_note = ""
-    if data.get("calm") and shortcut == "roll":
-        # Asked for and not given: the odds say why (combat, a pool under 7, Willpower, out of reach).
-        try:
-            engine.automatic_success(request, stressful=bool(scene is not None and scene.combat))
-        except RulesError as refusal:
-            calm_note = refusal_line(REFUSAL_TEXTS, refusal)
-    opponent = draft.opponent()
-    handicap = data.get("handicap") or 0
-    if handicap and opponent is None:
-        raise RulesError(gettext("Successes are taken away in an opposed roll: give the opposing side's dice."))
-    if handicap and data.get("extended") is not None:
-        raise RulesError(gettext("Successes are taken away in a single opposed roll, not in an extended one."))
-    # Teamwork: each helper rolls apart, and their successes add up.
-    team = tuple((c.name, engine.Request(pool=p, difficulty=0)) for c, p, _ in draft.team if p > 0)
-    on_offer = (character is not None and character.resources.willpower_temporary >= 1
-                and not any(r.willpower_spent for r in draft.earlier))
-    return draft.composition(request=request, opponent=opponent, spends=spends, shortcut=shortcut, team=team,
-                             action=action, notes=(note,) if note else (), willpower_on_offer=on_offer,
-                             handicap=(max(0, -handicap), max(0, handicap)), calm_note=calm_note)
+class ExaltedComposer(BaseComposer):
+    """Exalted's part of the composer."""
 
-
-def name_options(data: Mapping[str, Any]) -> list[str]:
-    return ([gettext("stunt %(n)d") % {"n": data["stunt"]}] if data.get("stunt") else []) + (
-        [pgettext("exalted", "Willpower")] if data.get("willpower") else [])
-
-
-COMPOSER = ComposerPart(
-    fields=FIELDS,
-    folded=("handicap",),
-    wide=("handicap",),
-    reset_after_roll=("willpower", "stunt", "handicap"),
+    fields = FIELDS
+    folded = ("handicap",)
+    wide = ("handicap",)
+    reset_after_roll = ("willpower", "stunt", "handicap")
     # A Willpower roll rolls the permanent dots.
-    sheet_pools=(SheetPool(key="willpower", label=_("Willpower roll"), choice=TERMS["Willpower roll"],
-                           dice=lambda character: character.resources.willpower),),
-    teamwork=True,
-    setup=setup,
-    compose=compose,
-    odds=panel,
-    name_options=name_options,
-)
+    sheet_pools = (SheetPool(key="willpower", label=_("Willpower roll"), choice=TERMS["Willpower roll"],
+                             dice=lambda character: character.resources.willpower),)
+    teamwork = True
+
+    def setup(self, form: forms.Form, character: Character | None, turn: TurnReads) -> None:
+        form.fields["handicap"].choices = [(0, gettext("None"))] + [
+            (n, gettext("Opponent −%(n)d") % {"n": n}) for n in (1, 2, 3)] + [
+            (-n, gettext("This side −%(n)d") % {"n": n}) for n in (1, 2, 3)]
+        # Willpower's automatic success, if the character has a temporary point and has not spent one
+        # this turn (an unnamed NPC has none to spend). Else drawn unavailable (and the odds do not
+        # count it); only drawn so: a request that asks for it anyway is refused, never rolled without it.
+        if character is None or character.resources.willpower_temporary < 1 or turn.willpower_spent():
+            form.fields["willpower"].widget.attrs["disabled"] = "disabled"
+            form.initial.pop("willpower", None)  # a saved roll's Willpower, when none is on offer
+
+    def compose(self, draft: Draft) -> Composition:
+        data, character, scene = draft.data, draft.character, draft.scene
+        if data.get("willpower") and character is None:
+            raise RulesError(gettext("An unnamed NPC has no Willpower to spend; pick a character."))
+        penalty, action, note = _turn(draft)
+        difficulty = data["difficulty"]
+        if data.get("second_chance") and scene is not None and character is not None:
+            difficulty = engine.second_chance_difficulty(
+                difficulty, draft.turn.failures_at(draft.shared["label"]), combat=scene.combat)
+        # The turn's penalty apart from the other modifiers: a stunt cannot bring back an action it took to 0 dice.
+        request = engine.Request(pool=max(0, draft.pool), difficulty=difficulty, stunt=data.get("stunt") or 0,
+                                 willpower=bool(data.get("willpower")), modifiers=draft.modifiers, actions_penalty=penalty)
+        spends = (Spend("willpower", character.pk, label=gettext("1 Willpower")),) if data.get("willpower") else ()
+        calm = data.get("calm") and not (scene is not None and scene.combat)
+        # Automatic only where a roll of the pool could reach the difficulty at all; else it is rolled.
+        shortcut = ("automatic" if calm and request.dice >= engine.AUTOMATIC_SUCCESS_DICE and not request.willpower
+                    and engine.could_reach(request) else "roll")
+        calm_note = ""
+        if data.get("calm") and shortcut == "roll":
+            # Asked for and not given: the odds say why (combat, a pool under 7, Willpower, out of reach).
+            try:
+                engine.automatic_success(request, stressful=bool(scene is not None and scene.combat))
+            except RulesError as refusal:
+                calm_note = refusal_line(REFUSAL_TEXTS, refusal)
+        opponent = draft.opponent()
+        handicap = data.get("handicap") or 0
+        if handicap and opponent is None:
+            raise RulesError(gettext("Successes are taken away in an opposed roll: give the opposing side's dice."))
+        if handicap and data.get("extended") is not None:
+            raise RulesError(gettext("Successes are taken away in a single opposed roll, not in an extended one."))
+        # Teamwork: each helper rolls apart, and their successes add up.
+        team = tuple((c.name, engine.Request(pool=p, difficulty=0)) for c, p, _ in draft.team if p > 0)
+        on_offer = (character is not None and character.resources.willpower_temporary >= 1
+                    and not any(r.willpower_spent for r in draft.earlier))
+        return draft.composition(request=request, opponent=opponent, spends=spends, shortcut=shortcut, team=team,
+                                 action=action, notes=(note,) if note else (), willpower_on_offer=on_offer,
+                                 handicap=(max(0, -handicap), max(0, handicap)), calm_note=calm_note)
+
+    def odds(self, comp: Composition) -> OddsPanel:
+        return panel(comp)
+
+    def name_options(self, data: Mapping[str, Any]) -> list[str]:
+        return ([gettext("stunt %(n)d") % {"n": data["stunt"]}] if data.get("stunt") else []) + (
+            [pgettext("exalted", "Willpower")] if data.get("willpower") else [])

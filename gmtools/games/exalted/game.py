@@ -1,19 +1,19 @@
-"""Exalted 2e, as the table sees it: its sheet, what the end of a scene clears, its demo campaign."""
+"""Exalted 2e, as the table sees it (``Exalted``): its sheet, its demo campaign, and its parts: its words
+(``words``), composer (``composer``), play at the table (``table``) and tables (``models``)."""
 
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext, npgettext, pgettext, pgettext_lazy
+from django.utils.translation import pgettext_lazy
 
 from rules import exalted as engine
 
-from gmtools.games.base import (
-    DemoCampaign, DemoCharacter, GameSystem, Line, Params, sheet_part, signed, with_text_value,
-)
+from gmtools.games.base import BaseGame, DemoCampaign, DemoCharacter, sheet_part
+from gmtools.games.base import TraitCategory as C
+from gmtools.games.exalted import words
+from gmtools.games.exalted.composer import ExaltedComposer
 from gmtools.games.exalted.npcs import NPCS
 from gmtools.games.exalted.sheet import RESOURCES, SHEET
-from gmtools.sheets import Game
-from gmtools.sheets import TraitCategory as C
+from gmtools.games.exalted.table import ExaltedPlay
 
-# Exalted's Virtues, Willpower and Essence are not here: they are resources with their own columns and bounds.
 CATEGORIES = (C.ATTRIBUTE, C.ABILITY, C.BACKGROUND)
 
 # Each label is a literal pgettext_lazy call so that makemessages finds it.
@@ -180,121 +180,29 @@ DEMO = DemoCampaign(
 )
 
 
-# --- the engine's notes and refusals, in the active language (gmtools.notes reads them) -------
-# Every line has the game as gettext context, like the sheet's labels.
+class Exalted(BaseGame):
+    """Exalted 2e: pools of d10s, 7 or more a success and 10s twice; stunts, Willpower, botches."""
 
-def _exalted_met(p: Params) -> str:
-    p = with_text_value(p, "difficulty", r"^difficulty (\d+) met")
-    if "difficulty" in p:
-        return npgettext("exalted", "difficulty %(difficulty)d met with %(extra)d extra success",
-                         "difficulty %(difficulty)d met with %(extra)d extra successes", p["extra"]) % p
-    return npgettext("exalted", "difficulty met with %(extra)d extra success",
-                     "difficulty met with %(extra)d extra successes", p["extra"]) % p
-
-
-def _exalted_short(p: Params) -> str:
-    p = with_text_value(p, "difficulty", r"short of difficulty (\d+)$")
-    if "difficulty" in p:
-        return npgettext("exalted", "%(short)d success short of difficulty %(difficulty)d",
-                         "%(short)d successes short of difficulty %(difficulty)d", p["short"]) % p
-    return npgettext("exalted", "%(short)d success short of the difficulty",
-                     "%(short)d successes short of the difficulty", p["short"]) % p
-
-
-def _exalted_opposed_win(p: Params) -> str:
-    if p["side"] == "first":
-        return pgettext("exalted", "the first side wins by %(net)d") % p
-    if p["side"] == "second":
-        return pgettext("exalted", "the second side wins by %(net)d") % p
-    raise ValueError(p["side"])
+    id = "exalted"
+    label = _("Exalted 2e")
+    engine = engine
+    composer_class = ExaltedComposer
+    play_class = ExaltedPlay
+    categories = CATEGORIES
+    standard_sheet = STANDARD_SHEET
+    sheet = SHEET
+    resources = RESOURCES
+    npcs = NPCS
+    demo = DEMO
+    note_texts = words.NOTE_TEXTS
+    refusal_texts = words.REFUSAL_TEXTS
+    terms = words.TERMS
+    outcome_words = words.OUTCOME_WORDS
+    tie_words = words.TIE_WORDS
+    special_words = {"botch": _("Botch")}
+    verdict_of = staticmethod(words.verdict_of)
+    contest_mark = staticmethod(words.contest_mark)
+    taken_away = staticmethod(words.taken_away)
 
 
-NOTE_TEXTS: dict[str, Line] = {
-    "stunt": lambda p: npgettext("exalted", "%(dice)d-die stunt: +%(dice)d die",
-                                 "%(dice)d-die stunt: +%(dice)d dice", p["dice"]) % p,
-    "dice_modifier": lambda p: pgettext("exalted", "dice modifiers: %(dice)s") % {"dice": signed(p["dice"])},
-    "botch": lambda p: npgettext("exalted", "botch (%(ones)d one)", "botch (%(ones)d ones)", p["ones"]) % p,
-    "met": _exalted_met,
-    "short": _exalted_short,
-    "tens_double": lambda p: npgettext("exalted", "%(tens)d ten counts double: +%(tens)d",
-                                       "%(tens)d tens count double: +%(tens)d", p["tens"]) % p,
-    "willpower": lambda p: pgettext("exalted", "1 Willpower: +1 success"),
-    "automatic_success": lambda p: pgettext(
-        "exalted", "automatic success with %(dice)d dice: no roll, no extra successes") % p,
-    "opposed_tie": lambda p: pgettext("exalted", "equal successes: a tie, nobody prevails"),
-    "opposed_win": _exalted_opposed_win,
-}
-
-# The engine's refusals (``RulesError.code``) that a GM meets at the table.
-REFUSAL_TEXTS: dict[str, Line] = {
-    "pool_unrollable": lambda p: pgettext("exalted", "a pool of %(dice)d dice after modifiers cannot be rolled") % p,
-    "automatic_stress": lambda p: pgettext("exalted", "no automatic success in stressful situations or combat: roll the dice"),
-    "automatic_pool": lambda p: pgettext(
-        "exalted", "an automatic success needs %(needed)d or more dice, the pool has %(dice)d") % p,
-    "actions_unrollable": lambda p: pgettext(
-        "exalted", "the multiple-action penalty takes the pool to %(dice)d dice: this action cannot be taken "
-        "(a stunt does not bring it back)") % p,
-    "automatic_unreachable": lambda p: pgettext(
-        "exalted", "%(dice)d dice can never reach difficulty %(difficulty)d: no automatic success") % p,
-}
-
-# Words the game says its own way ("Willpower" is *Voluntad* in Exalted, *Fuerza de Voluntad*
-# in Vampire): ``gmtools.notes.game_term`` and the ``term`` filter read them.
-TERMS = {
-    "Willpower": pgettext_lazy("exalted", "Willpower"),
-    "Willpower roll": pgettext_lazy("exalted", "Willpower roll"),
-    "Stunt": pgettext_lazy("exalted", "Stunt"),
-}
-
-# --- the roll's verdict in the game's words (gmtools.verdicts reads them) --------------------
-
-OUTCOME_WORDS = {"success": (_("Success"), "good"), "failure": (_("Failure"), "bad")}
-
-
-def verdict_of(result: Params) -> tuple[str, str] | None:
-    """A botch, with its ones."""
-    if result.get("outcome", "") == "botch":
-        ones = result.get("ones", 1)
-        return ngettext("Botch (%(n)d one)", "Botch (%(n)d ones)", ones) % {"n": ones}, "worst"
-    return None
-
-
-def contest_mark(main: Params, winner: str | None) -> tuple[str, str] | None:
-    """A botch stays a botch, whoever wins the contest."""
-    if main.get("outcome") == "botch":
-        return verdict_of(main)[0], "worst"
-    return None
-
-
-def taken_away(n: int, name: str) -> str:
-    """The successes a contest took from one side first."""
-    return npgettext("exalted", "%(n)d success taken away from %(name)s",
-                     "%(n)d successes taken away from %(name)s", n) % {"n": n, "name": name}
-
-
-# RULES.md: in a contest, a tie means nobody prevails.
-TIE_WORDS = _("Tie: nobody prevails")
-
-
-SYSTEM = GameSystem(
-    id=Game.EXALTED,
-    engine=engine,
-    categories=CATEGORIES,
-    standard_sheet=STANDARD_SHEET,
-    demo=DEMO,
-    outcome_words=OUTCOME_WORDS,
-    verdict_of=verdict_of,
-    contest_mark=contest_mark,
-    taken_away=taken_away,
-    special_words={"botch": _("Botch")},
-    tie_words=TIE_WORDS,
-    note_texts=NOTE_TEXTS,
-    refusal_texts=REFUSAL_TEXTS,
-    terms=TERMS,
-    label=Game.EXALTED.label,
-    sheet=SHEET,
-    resources=RESOURCES,
-    npcs=NPCS,
-    table="gmtools.games.exalted.table.PLAY",  # imported when first asked: it uses the models
-    composer_module="gmtools.games.exalted.composer",
-)
+GAME = Exalted()

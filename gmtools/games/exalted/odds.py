@@ -8,9 +8,7 @@ from django.utils.translation import gettext as _
 
 from rules import exalted as engine
 
-from gmtools.composer import Composition
-from gmtools.odds import Buy, Chance, OddsPanel, bars
-from gmtools.formatting import percent
+from gmtools.games.base import Buy, Chance, Composition, OddsPanel, bars, percent
 
 # Below this chance of meeting the difficulty by rolling, the composer warns that an automatic
 # success gives what the dice seldom would.

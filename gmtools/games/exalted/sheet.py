@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from gmtools.games.base import Bounds, Columns, SheetRules
 from gmtools.games.exalted.models import ExaltedResources
-from gmtools.sheets import TraitCategory as C
+from gmtools.games.base import TraitCategory as C
 
 RATING_BOUNDS = {C.ATTRIBUTE: (1, 5), C.ABILITY: (0, 5), C.BACKGROUND: (0, 5)}
 

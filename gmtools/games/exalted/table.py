@@ -1,27 +1,31 @@
 """Exalted 2e at the table: its automatic success, contests with successes taken away, Willpower
 spent on a roll, stunt rewards, the character card's one-click changes and its declared actions.
 
-Imported when first asked (``GameSystem.at_table``): it uses the models. It calls back into the
-table only through the ``Table`` each callback is handed.
+It calls back into the table only through the ``Table`` each callback is handed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from gmtools.games.base import (
-    D10, AdjustmentWords, FollowUp, Ledger, Refused, Spent, Table, TablePlay, character_spend, contest,
+    ROLL, D10, AdjustmentWords, BasePlay, FollowUp, Ledger, Refused, Spent, Table, character_spend, contest,
     logged_request, rebuild, request_args, step,
 )
-from gmtools.games.exalted.game import TERMS
-from gmtools.models import Character, Roll, RollKind
+from gmtools.games.exalted.words import TERMS
 from rules import exalted
 from rules.dice import RandomSource
 from rules.luck import Luck
+
+if TYPE_CHECKING:  # the table's rows are named, never imported, here
+    from gmtools.models import Character, Roll
+
+# The kinds of log entry its follow-up make (a composed roll's is ``ROLL``).
+REWARD_KIND = "reward"
 
 ADJUSTMENTS = {
     "willpower-spend": step("willpower_temporary", -1, 0, 10,
@@ -45,15 +49,6 @@ WILLPOWER = character_spend(
     give_back=lambda c, spend: {"willpower_temporary": min(c.resources.willpower, c.resources.willpower_temporary + 1)},
     words=lambda spend: _("1 Willpower"),
 )
-
-
-def opposed(first: exalted.Result, second: exalted.Result, handicap: tuple[int, int]) -> dict[str, Any]:
-    """More successes wins; ``handicap``: the successes taken from each side's roll first (never below 0)."""
-    if not any(handicap):
-        return contest(first.successes - second.successes)
-    result = exalted.resolve_opposed(first, second, *handicap)
-    return {**contest(result.net if result.outcome is exalted.Opposed.WIN else -result.net),
-            "handicap": list(handicap)}
 
 
 # --- the stunt reward -------------------------------------------------------------------------
@@ -80,81 +75,82 @@ def _stunt_reward(table: Table, parent: Roll, rng: RandomSource | None, choice: 
     # What was really regained (a nearly full pool takes less), so that voiding takes back exactly that.
     regained = {field: value - getattr(row, field)}
     table.update(character, **{field: value})
-    return table.log_follow_up(parent, RollKind.REWARD, label=parent.label, request=parent.request,
+    return table.log_follow_up(parent, REWARD_KIND, label=parent.label, request=parent.request,
                                result={"reward": reward.as_json(), "regained": regained}, outcome=choice, spends=[])
 
 
-def take_back(entry: Roll, ledger: Ledger) -> None:
-    """A stunt reward given back: what it regained goes again (never below 0)."""
-    if entry.kind != RollKind.REWARD:
-        return
-    character = ledger.character(entry.character_id)
-    reward = entry.result.get("reward", {})
-    # Older rewards did not store what they regained: the reward itself, as near as it gets. Those
-    # logged while the columns stood on every character name them as they were (``exalted_motes``).
-    regained = entry.result.get("regained") or (
-        {"willpower_temporary": 1} if reward.get("willpower") else {"motes": reward.get("motes", 0)})
-    if character is not None:
-        row = character.resources
-        ledger.update(character, **{field.removeprefix("exalted_"): max(0, getattr(row, field.removeprefix("exalted_"))
-                                                                           - int(amount))
-                                    for field, amount in regained.items()})
-
-
 REWARD = FollowUp(
-    kind=RollKind.REWARD,
+    kind=REWARD_KIND,
     form="games/exalted/card.html#reward",
-    offered=lambda roll: roll.kind == RollKind.ROLL and bool(roll.request.get("stunt")) and roll.outcome == "success",
-    applies=lambda roll: roll.kind == RollKind.ROLL and roll.character_id is not None,
+    offered=lambda roll: roll.kind == ROLL and bool(roll.request.get("stunt")) and roll.outcome == "success",
+    applies=lambda roll: roll.kind == ROLL and roll.character_id is not None,
     take=_stunt_reward,
     refusal=gettext_lazy("Only an Exalted character's stunted roll earns a reward."),
 )
 
 
-def turn_done(character: Character, rolls: list[Roll]) -> bool:
-    """Its declared actions are taken (reflexive actions take none)."""
-    return sum(r.action != "reflexive" for r in rolls) >= character.turn_declared
-
-
 # --- luck and fair dice (issue 14) -------------------------------------------------------------
 
-def luck(campaign_id: int, request: exalted.Request, result: exalted.Result, document: Mapping[str, Any]) -> Luck | None:
-    """The dice against their exact odds, stunt and Willpower included (None for an automatic success)."""
-    return exalted.luck(request, result)
 
+class ExaltedPlay(BasePlay):
+    """Exalted at the table."""
 
-def stored_luck(entry: Mapping[str, Any], state: dict[str, Any]) -> Luck | None:
-    """A logged roll replayed from its stored request and faces; a reward threw no dice."""
-    main = entry["result"].get("main", {})
-    if entry["kind"] != RollKind.ROLL or main.get("automatic") or not main.get("faces"):
-        return None
-    request = rebuild(exalted, request_args(entry["request"]))
-    return exalted.luck(request, exalted.resolve(request, main["faces"]))
+    shortcuts = {"automatic": lambda request, stressful: exalted.automatic_success(request)}
+    spends = {"willpower": WILLPOWER}
+    follow_ups = (REWARD,)
+    adjustments = ADJUSTMENTS
+    adjustment_words = ADJUSTMENT_WORDS
+    hit_face = 7
+    party_card = "games/exalted/play.html#party-card"
+    dice = (D10,)
+    spent = (Spent(label=TERMS["Willpower"], spends=("willpower",), adjustments=("willpower-spend",)),)
 
+    def opposed(self, first: exalted.Result, second: exalted.Result, handicap: tuple[int, int]) -> dict[str, Any]:
+        """More successes wins; ``handicap``: the successes taken from each side's roll first (never below 0)."""
+        if not any(handicap):
+            return contest(first.successes - second.successes)
+        result = exalted.resolve_opposed(first, second, *handicap)
+        return {**contest(result.net if result.outcome is exalted.Opposed.WIN else -result.net),
+                "handicap": list(handicap)}
 
-def thrown(kind: str, result: Mapping[str, Any]) -> Iterator[tuple[str, list[int]]]:
-    """Every d10 of a roll: the acting side's, the opposition's, each helper's. A reward threw none."""
-    if kind != RollKind.ROLL:
-        return
-    for side in (result.get("main"), result.get("opponent"), *result.get("team", ())):
-        if side:
-            yield D10.code, side.get("faces", [])
+    def take_back(self, entry: Roll, ledger: Ledger) -> None:
+        """A stunt reward given back: what it regained goes again (never below 0)."""
+        if entry.kind != REWARD_KIND:
+            return
+        character = ledger.character(entry.character_id)
+        reward = entry.result.get("reward", {})
+        # Older rewards did not store what they regained: the reward itself, as near as it gets. Those
+        # logged while the columns stood on every character name them as they were (``exalted_motes``).
+        regained = entry.result.get("regained") or (
+            {"willpower_temporary": 1} if reward.get("willpower") else {"motes": reward.get("motes", 0)})
+        if character is not None:
+            row = character.resources
+            taken = {name.removeprefix("exalted_"): int(amount) for name, amount in regained.items()}
+            ledger.update(character, **{name: max(0, getattr(row, name) - amount) for name, amount in taken.items()})
 
+    def turn_done(self, character: Character, rolls: list[Roll]) -> bool:
+        """Its declared actions are taken (reflexive actions take none)."""
+        return sum(r.action != "reflexive" for r in rolls) >= character.turn_declared
 
-PLAY = TablePlay(
-    shortcuts={"automatic": lambda request, stressful: exalted.automatic_success(request)},
-    opposed=opposed,
-    spends={"willpower": WILLPOWER},
-    take_back=take_back,
-    follow_ups=(REWARD,),
-    adjustments=ADJUSTMENTS,
-    adjustment_words=ADJUSTMENT_WORDS,
-    turn_done=turn_done,
-    hit_face=7,
-    party_card="games/exalted/play.html#party-card",
-    luck=luck,
-    stored_luck=stored_luck,
-    dice=(D10,),
-    thrown=thrown,
-    spent=(Spent(label=TERMS["Willpower"], spends=("willpower",), adjustments=("willpower-spend",)),),
-)
+    # --- luck and fair dice (issue 14) ---
+
+    def luck(self, campaign_id: int, request: exalted.Request, result: exalted.Result,
+             document: Mapping[str, Any]) -> Luck | None:
+        """The dice against their exact odds, stunt and Willpower included (None for an automatic success)."""
+        return exalted.luck(request, result)
+
+    def stored_luck(self, entry: Mapping[str, Any], state: dict[str, Any]) -> Luck | None:
+        """A logged roll replayed from its stored request and faces; a reward threw no dice."""
+        main = entry["result"].get("main", {})
+        if entry["kind"] != ROLL or main.get("automatic") or not main.get("faces"):
+            return None
+        request = rebuild(exalted, request_args(entry["request"]))
+        return exalted.luck(request, exalted.resolve(request, main["faces"]))
+
+    def thrown(self, kind: str, result: Mapping[str, Any]) -> Iterator[tuple[str, list[int]]]:
+        """Every d10 of a roll: the acting side's, the opposition's, each helper's. A reward threw none."""
+        if kind != ROLL:
+            return
+        for side in (result.get("main"), result.get("opponent"), *result.get("team", ())):
+            if side:
+                yield D10.code, side.get("faces", [])

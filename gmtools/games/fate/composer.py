@@ -15,7 +15,9 @@ from rules import fate as engine
 from rules.dice import RulesError
 
 from gmtools import aspects as aspects_in_play
-from gmtools.composer import ComposerForm, ComposerPart, Composition, Draft, ModelMultipleChoiceField, Spend
+from gmtools.games.base import (
+    BaseComposer, Composition, Draft, ModelMultipleChoiceField, OddsPanel, Spend, TurnReads,
+)
 from gmtools.games.fate.odds import panel
 from gmtools.models import Aspect, Character
 
@@ -61,96 +63,95 @@ FIELDS = {
 }
 
 
-def setup(form: ComposerForm, character: Character | None) -> None:
-    # The other side's bonus, down the Ladder as the difficulty goes: Poor and Terrible opposition
-    # are ordinary (a field's bounds are its validators, so the field is made anew, not altered).
-    shared = form.fields["opponent_dice"]
-    form.fields["opponent_dice"] = forms.IntegerField(
-        initial=0, min_value=min(value for value, _name in LADDER), max_value=shared.max_value, required=False,
-        label=_("Opposed by (bonus)"), help_text=shared.help_text, widget=shared.widget)
-    # Only what the character can pay for: an aspect in play with a free invocation, or any while
-    # it has fate points (how many it can pay for is checked with the roll). In play: its own, the
-    # scene's, the other characters' in the scene (gmtools.aspects).
-    aspects = aspects_in_play.in_play(form.campaign, form.scene, character)
-    if character is not None and character.resources.points < 1:
-        aspects = aspects.filter(free_invocations__gte=1)
-    form.fields["invoke"].queryset = aspects
-    form.fields["invoke_again"].queryset = aspects.filter(free_invocations__gte=2)
-    form.fields["advantage_on"].queryset = form.fields["character"].queryset
-    for name in ("invoke", "invoke_again"):
-        form.fields[name].roller = getattr(character, "pk", None)
+class FateComposer(BaseComposer):
+    """Fate's part of the composer."""
 
-
-def clean(form: ComposerForm, data: dict[str, Any]) -> None:
-    if data.get("invoke") and data.get("character") is None:
-        form.add_error("invoke", gettext("Pick the character who invokes the aspects."))
-    for aspect in data.get("invoke_again") or ():
-        if aspect not in (data.get("invoke") or ()):
-            form.add_error("invoke_again", gettext("Tick “%(aspect)s” among the aspects to invoke too: its second "
-                                                   "free invocation comes on top of the first.") % {"aspect": aspect.text})
-
-
-def compose(draft: Draft) -> Composition:
-    data, character, scene, campaign = draft.data, draft.character, draft.scene, draft.campaign
-    again: list[Aspect] = list(data.get("invoke_again") or ())
-    if any(aspect.free_invocations < 2 for aspect in again):
-        raise RulesError(gettext("The same aspect twice on one roll needs two free invocations on it."))
-    # The first invocation of each aspect, then the second free invocations (gmtools.aspects).
-    aspects: list[Aspect] = list(data.get("invoke") or ()) + again
-    approach = data["first"].rating if data.get("first") is not None else 0
-    bonus = engine.bonus(approach, stunt=data.get("stunt_bonus") or 0, helpers=data.get("helpers") or 0,
-                         invokes=len(aspects)) + (data.get("dice") or 0)
-    request = engine.Request(bonus=bonus, difficulty=data["difficulty"], modifiers=draft.modifiers)
-    spends = tuple(
-        Spend("free_invocation", character.pk, aspect.pk, aspect.text) if aspect.free_invocations > 0
-        else Spend("fate_point", character.pk, aspect.pk, aspect.text)
-        for aspect in aspects
-    )
-    paid = sum(spend.what == "fate_point" for spend in spends)
-    if character is not None and paid > character.resources.points:
-        raise RulesError(ngettext("%(name)s has %(n)d fate point: invoke fewer aspects, or those with a free invocation.",
-                                  "%(name)s has %(n)d fate points: invoke fewer aspects, or those with a free invocation.",
-                                  character.resources.points) % {"name": character.name, "n": character.resources.points})
-    # Opposed by name alone: the other side's bonus may be 0 (Mediocre).
-    opponent = engine.Request(bonus=draft.opponent_dice) if data.get("opponent") or draft.opponent_dice else None
-    label = data.get("label") or (str(data["first"].label) if data.get("first") is not None else gettext("No approach"))
-    parts = draft.shared["label_parts"] if data.get("first") is not None or data.get("label") else ("term:no_approach",)
-    free_left = aspects_in_play.in_play(campaign, scene, character).filter(free_invocations__gte=1).exclude(
-        pk__in=[a.pk for a in aspects]).exists() if character is not None else False
-    on_offer = character is not None and (character.resources.points > paid or free_left)
-    action = data.get("action") or "overcome"
-    advantage = " ".join((data.get("advantage") or "").split()) if action == "create_advantage" else ""
-    if advantage and data.get("hidden"):
-        # The new aspect shows on the players' table at once, and would tell them what the secret roll gave.
-        raise RulesError(gettext("A secret roll cannot create an aspect: the players see the aspects in play."))
-    if advantage and data.get("advantage_on") is None and scene is None:
-        raise RulesError(gettext("No scene is in play to hold “%(aspect)s”: start one, or put the aspect on a "
-                                 "character.") % {"aspect": advantage})
-    return draft.composition(label=label, label_parts=parts, request=request, opponent=opponent, spends=spends,
-                             invocation_on_offer=on_offer, action=action, advantage=advantage,
-                             advantage_on=data.get("advantage_on") if advantage else None,
-                             deck=tuple(campaign.state.deck) if campaign.state.uses_deck else None)
-
-
-def name_options(data: Mapping[str, Any]) -> list[str]:
-    return [gettext("stunt +%(n)d") % {"n": data["stunt_bonus"]}] if data.get("stunt_bonus") else []
-
-
-COMPOSER = ComposerPart(
-    second_categories=(),
-    zero_is_rated=True,
-    fields=FIELDS,
-    wide=("action", "advantage", "advantage_on"),
-    reset_after_roll=("invoke", "invoke_again", "advantage"),
+    # The Approach alone.
+    second_categories = ()
+    zero_is_rated = True
+    fields = FIELDS
+    wide = ("action", "advantage", "advantage_on")
+    reset_after_roll = ("invoke", "invoke_again", "advantage")
     # Drawn in the box of the aspects to invoke (templates/table.html#invoke-field).
-    drawn_inside=("invoke_again",),
-    difficulties=LADDER,
-    difficulty_initial=0,
-    opposed_by_name=True,
-    setup=setup,
-    clean=clean,
-    compose=compose,
-    odds=panel,
-    contest_axis=_("shifts"),
-    name_options=name_options,
-)
+    drawn_inside = ("invoke_again",)
+    difficulties = LADDER
+    difficulty_initial = 0
+    opposed_by_name = True
+    contest_axis = _("shifts")
+
+    def setup(self, form: forms.Form, character: Character | None, turn: TurnReads) -> None:
+        # The other side's bonus, down the Ladder as the difficulty goes: Poor and Terrible opposition
+        # are ordinary (a field's bounds are its validators, so the field is made anew, not altered).
+        shared = form.fields["opponent_dice"]
+        form.fields["opponent_dice"] = forms.IntegerField(
+            initial=0, min_value=min(value for value, _name in LADDER), max_value=shared.max_value, required=False,
+            label=_("Opposed by (bonus)"), help_text=shared.help_text, widget=shared.widget)
+        # Only what the character can pay for: an aspect in play with a free invocation, or any while
+        # it has fate points (how many it can pay for is checked with the roll). In play: its own, the
+        # scene's, the other characters' in the scene (gmtools.aspects).
+        aspects = aspects_in_play.in_play(form.campaign, form.scene, character)
+        if character is not None and character.resources.points < 1:
+            aspects = aspects.filter(free_invocations__gte=1)
+        form.fields["invoke"].queryset = aspects
+        form.fields["invoke_again"].queryset = aspects.filter(free_invocations__gte=2)
+        form.fields["advantage_on"].queryset = form.fields["character"].queryset
+        for name in ("invoke", "invoke_again"):
+            form.fields[name].roller = getattr(character, "pk", None)
+
+
+    def clean(self, form: forms.Form, data: dict[str, Any]) -> None:
+        if data.get("invoke") and data.get("character") is None:
+            form.add_error("invoke", gettext("Pick the character who invokes the aspects."))
+        for aspect in data.get("invoke_again") or ():
+            if aspect not in (data.get("invoke") or ()):
+                form.add_error("invoke_again", gettext("Tick “%(aspect)s” among the aspects to invoke too: its second "
+                                                       "free invocation comes on top of the first.") % {"aspect": aspect.text})
+
+
+    def compose(self, draft: Draft) -> Composition:
+        data, character, scene, campaign = draft.data, draft.character, draft.scene, draft.campaign
+        again: list[Aspect] = list(data.get("invoke_again") or ())
+        if any(aspect.free_invocations < 2 for aspect in again):
+            raise RulesError(gettext("The same aspect twice on one roll needs two free invocations on it."))
+        # The first invocation of each aspect, then the second free invocations (gmtools.aspects).
+        aspects: list[Aspect] = list(data.get("invoke") or ()) + again
+        approach = data["first"].rating if data.get("first") is not None else 0
+        bonus = engine.bonus(approach, stunt=data.get("stunt_bonus") or 0, helpers=data.get("helpers") or 0,
+                             invokes=len(aspects)) + (data.get("dice") or 0)
+        request = engine.Request(bonus=bonus, difficulty=data["difficulty"], modifiers=draft.modifiers)
+        spends = tuple(
+            Spend("free_invocation", character.pk, aspect.pk, aspect.text) if aspect.free_invocations > 0
+            else Spend("fate_point", character.pk, aspect.pk, aspect.text)
+            for aspect in aspects
+        )
+        paid = sum(spend.what == "fate_point" for spend in spends)
+        if character is not None and paid > character.resources.points:
+            raise RulesError(ngettext("%(name)s has %(n)d fate point: invoke fewer aspects, or those with a free invocation.",
+                                      "%(name)s has %(n)d fate points: invoke fewer aspects, or those with a free invocation.",
+                                      character.resources.points) % {"name": character.name, "n": character.resources.points})
+        # Opposed by name alone: the other side's bonus may be 0 (Mediocre).
+        opponent = engine.Request(bonus=draft.opponent_dice) if data.get("opponent") or draft.opponent_dice else None
+        label = data.get("label") or (str(data["first"].label) if data.get("first") is not None else gettext("No approach"))
+        parts = draft.shared["label_parts"] if data.get("first") is not None or data.get("label") else ("term:no_approach",)
+        free_left = aspects_in_play.in_play(campaign, scene, character).filter(free_invocations__gte=1).exclude(
+            pk__in=[a.pk for a in aspects]).exists() if character is not None else False
+        on_offer = character is not None and (character.resources.points > paid or free_left)
+        action = data.get("action") or "overcome"
+        advantage = " ".join((data.get("advantage") or "").split()) if action == "create_advantage" else ""
+        if advantage and data.get("hidden"):
+            # The new aspect shows on the players' table at once, and would tell them what the secret roll gave.
+            raise RulesError(gettext("A secret roll cannot create an aspect: the players see the aspects in play."))
+        if advantage and data.get("advantage_on") is None and scene is None:
+            raise RulesError(gettext("No scene is in play to hold “%(aspect)s”: start one, or put the aspect on a "
+                                     "character.") % {"aspect": advantage})
+        return draft.composition(label=label, label_parts=parts, request=request, opponent=opponent, spends=spends,
+                                 invocation_on_offer=on_offer, action=action, advantage=advantage,
+                                 advantage_on=data.get("advantage_on") if advantage else None,
+                                 deck=tuple(campaign.state.deck) if campaign.state.uses_deck else None)
+
+
+    def name_options(self, data: Mapping[str, Any]) -> list[str]:
+        return [gettext("stunt +%(n)d") % {"n": data["stunt_bonus"]}] if data.get("stunt_bonus") else []
+
+    def odds(self, comp: Composition) -> OddsPanel:
+        return panel(comp)

@@ -3,7 +3,7 @@
 from django.utils.translation import gettext_lazy as _
 
 from gmtools.games.base import POOL_NAMES, NpcTemplate, Npcs
-from gmtools.sheets import TraitCategory as C
+from gmtools.games.base import TraitCategory as C
 
 # One skill (an Approach named "Skill" in the GM's language) and one stress box (boxes 2 and 3 start
 # taken), no fate points.

@@ -7,8 +7,8 @@ from django.utils.translation import gettext_lazy as _
 
 from gmtools.games.base import Bounds, Columns, SheetRules, StateColumns
 from gmtools.games.fate.models import FateResources, FateState, cards_left
-from gmtools.sheets import AspectKind, CharacterKind
-from gmtools.sheets import TraitCategory as C
+from gmtools.games.base import AspectKind, CharacterKind
+from gmtools.games.base import TraitCategory as C
 
 # A Fate Accelerated stunt gives +2 or a once-per-session effect (rated 0).
 RATING_BOUNDS = {C.APPROACH: (0, 3), C.STUNT: (0, 2)}

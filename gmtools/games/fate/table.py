@@ -4,9 +4,8 @@ one-click changes (fate points, stress, consequences).
 
 Which aspects are in play and what one roll may invoke are ``gmtools.aspects``' rules; the
 writes they lead to are here, each in the transaction of the workflow that calls it.
-Imported when first asked (``GameSystem.at_table``): it uses the models. It calls back into the
-table (paying, logging, telling the viewers of another character's card) only through the ``Table``
-each callback is handed.
+It calls back into the table (paying, logging, telling the viewers of another character's card) only
+through the ``Table`` each callback is handed.
 """
 
 from __future__ import annotations
@@ -21,17 +20,19 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from gmtools import aspects
-from gmtools.composer import Composition, Spend
 from gmtools.games.base import (
-    AdjustmentWords, Die, FollowUp, Ledger, Refused, Spent, SpendKind, Table, TablePlay, character_spend, contest,
-    logged_request, rebuild, request_args, request_doc, step, toggle,
+    ROLL, AdjustmentWords, BasePlay, Composition, Die, FollowUp, Ledger, Refused, Spend, Spent, SpendKind, Table,
+    character_spend, contest, logged_request, rebuild, request_args, request_doc, step, toggle,
 )
 from gmtools.games.fate.models import BOUNDS, FateResources, FateState
-from gmtools.models import Aspect, Campaign, Character, Roll, RollKind, Scene
+from gmtools.models import Aspect, Campaign, Character, Roll, Scene
 from rules import fate
 from rules.dice import RandomSource
 from rules.fairness import FATE_DIE
 from rules.luck import Luck
+
+# The kinds of log entry its follow-up make (a composed roll's is ``ROLL``).
+INVOKE_KIND = "invoke"
 
 # --- the dice: four Fate dice, or the campaign's deck ----------------------------------------
 
@@ -51,14 +52,6 @@ def draw(campaign_id: int, req: fate.Request, rng: RandomSource | None) -> tuple
 
 _CARD_SYMBOLS = {-1: "−", 0: "\u00a0", 1: "+"}
 _TEXT_SYMBOLS = {-1: "−", 0: "0", 1: "+"}
-
-
-def card_dice(result: Mapping[str, Any]) -> list[dict[str, Any]]:
-    return [{"face": f, "label": _CARD_SYMBOLS[f], "css": f"die die-fate die-fate-{f + 1}"} for f in result.get("faces", [])]
-
-
-def dice_text(result: Mapping[str, Any]) -> str:
-    return " ".join(_TEXT_SYMBOLS[f] for f in result.get("faces", []))
 
 
 # --- luck and fair dice (issue 14) -------------------------------------------------------------
@@ -99,31 +92,7 @@ def _replayed_deck(result: Mapping[str, Any], state: dict[str, Any]) -> fate.Dec
 
 def _rerolled(kind: str, result: Mapping[str, Any]) -> bool:
     """Whether an entry threw dice: a roll, or an invocation that rerolled (a +2 threw none)."""
-    return kind == RollKind.ROLL or (kind == RollKind.INVOKE and result.get("invoke", {}).get("mode") == "reroll")
-
-
-def stored_luck(entry: Mapping[str, Any], state: dict[str, Any]) -> Luck | None:
-    """A logged roll or reroll replayed from its stored request and dice (or card)."""
-    result = entry["result"]
-    if entry["kind"] not in (RollKind.ROLL, RollKind.INVOKE):
-        return None
-    deck = _replayed_deck(result, state)
-    if not _rerolled(entry["kind"], result):
-        return None
-    request = rebuild(fate, request_args(entry["request"]))
-    return fate.luck(request, fate.resolve(request, result["main"]["faces"]), deck)
-
-
-def thrown(kind: str, result: Mapping[str, Any]) -> Iterator[tuple[str, list[Any]]]:
-    """The four dice thrown (or the card drawn), and the opposition's dice; a +2 invocation threw none."""
-    if not _rerolled(kind, result):
-        return
-    if "card" in result:
-        yield DECK.code, [(result["card"], bool(result.get("reshuffled")))]
-    else:
-        yield FATE_DICE.code, result.get("main", {}).get("faces", [])
-    if kind == RollKind.ROLL and result.get("opponent"):  # an invocation keeps its roll's opposition
-        yield FATE_DICE.code, result["opponent"].get("faces", [])
+    return kind == ROLL or (kind == INVOKE_KIND and result.get("invoke", {}).get("mode") == "reroll")
 
 
 # --- an action's effect and the advantage it creates -----------------------------------------
@@ -169,43 +138,6 @@ def _advance_advantage(table: Table, campaign_id: int, roller_id: int | None, st
         # Its card shows the new aspect (the roller's card and the scene are redrawn with the roll).
         table.character_changed(Character(pk=state["on"], campaign_id=campaign_id))
     return {**state, "free": now.free, "boost": now.boost}
-
-
-def logged(table: Table, campaign: Campaign, scene: Scene | None, comp: Composition, main: fate.Result,
-           document: dict[str, Any]) -> dict[str, Any]:
-    """What a roll's entry adds: its action's effect, the aspects it invoked, the advantage it created."""
-    opponent_total = document["opponent"]["total"] if comp.opponent is not None else None
-    advantage = _start_advantage(campaign, scene, comp) if comp.advantage else None
-    added: dict[str, Any] = {"effect": _effect(comp.action, main, opponent_total,
-                                               known=bool(advantage and advantage["known"]))}
-    if invoked := aspects.invocations(spend.as_json() for spend in comp.spends):
-        added["invoked"] = invoked  # the aspects invoked on this roll so far (its follow-ups add theirs)
-    if advantage is not None:
-        added["advantage"] = _advance_advantage(table, campaign.pk, getattr(comp.character, "pk", None), advantage,
-                                                added["effect"])
-    return added
-
-
-def take_back(entry: Roll, ledger: Ledger) -> None:
-    """A Create an advantage given back (or an invocation that improved one) goes back to what stood
-    before it: the aspect it made is deleted, the free invocations it added are taken back (never
-    below 0: some may have been used since), a boost it turned into an aspect is a boost again."""
-    now = entry.result.get("advantage")
-    if not now or now.get("aspect") is None:
-        return  # it made nothing
-    parent = Roll.objects.filter(pk=entry.parent_id).values_list("result", flat=True).first() if entry.parent_id else None
-    before = (parent or {}).get("advantage") or {"aspect": now["aspect"] if now.get("known") else None,
-                                                  "free": 0, "boost": False}
-    aspect = ledger.aspect(now["aspect"])
-    if aspect is None:
-        return  # gone since
-    if before.get("aspect") != now["aspect"]:
-        ledger.delete_aspect(aspect)
-        return
-    less = now.get("free", 0) - before.get("free", 0)
-    if less > 0 or before.get("boost") != now.get("boost"):
-        ledger.update_aspect(aspect, free_invocations=max(0, aspect.free_invocations - max(0, less)),
-                             boost=bool(before.get("boost")) and not now.get("known"))
 
 
 # --- what invoking spends: a free invocation, or a fate point --------------------------------
@@ -333,15 +265,15 @@ def _invoke(table: Table, parent: Roll, rng: RandomSource | None, aspect: Aspect
                 # An invocation that improves a Create an advantage improves the advantage (gmtools.aspects).
                 document["advantage"] = _advance_advantage(table, parent.campaign_id, parent.character_id, advantage,
                                                            document["effect"])
-    return table.log_follow_up(parent, RollKind.INVOKE, luck=rolled, label=parent.label,
+    return table.log_follow_up(parent, INVOKE_KIND, luck=rolled, label=parent.label,
                                request={**request_doc(request), "shortcut": "roll"}, result=document,
                                outcome=str(result.outcome), spends=[paid])
 
 
-_INVOCABLE = (RollKind.ROLL, RollKind.INVOKE)
+_INVOCABLE = (ROLL, INVOKE_KIND)
 
 INVOKE = FollowUp(
-    kind=RollKind.INVOKE,
+    kind=INVOKE_KIND,
     # The form itself offers only what can be paid (``invoke_choices``), and nothing when nothing can.
     form="games/fate/card.html#invoke",
     offered=lambda roll: roll.kind in _INVOCABLE,
@@ -350,29 +282,94 @@ INVOKE = FollowUp(
     refusal=gettext_lazy("Only a Fate character's roll can be improved by an invocation."),
 )
 
-PLAY = TablePlay(
-    roll=draw,
-    logged=logged,
+
+class FatePlay(BasePlay):
+    """Fate at the table."""
+
     # Its four actions (overcome, create an advantage, attack, defend) are no slots of a turn's budget.
-    logged_action="action",
-    extended_refusal=gettext_lazy("Fate Accelerated has no extended actions: play it as a challenge or a contest."),
-    spends=SPENDS,
-    take_back=take_back,
-    follow_ups=(INVOKE,),
-    adjustments=ADJUSTMENTS,
-    text_adjustments=CONSEQUENCES,
-    adjustment_words=ADJUSTMENT_WORDS,
-    situation_aspects=True,
-    card_dice=card_dice,
-    dice_text=dice_text,
-    card_details="games/fate/card.html#details",
-    switch="games/fate/play.html#switch",
-    scene_extras="games/fate/play.html#scene-aspects",
-    party_card="games/fate/play.html#party-card",
-    luck=luck,
-    stored_luck=stored_luck,
-    dice=(FATE_DICE, DECK),
-    thrown=thrown,
-    spent=(Spent(label=gettext_lazy("Fate points"), spends=("fate_point",), adjustments=("fate-point-spend",)),
-           Spent(label=gettext_lazy("Free invocations"), spends=("free_invocation",))),
-)
+    logged_action = "action"
+    extended_refusal = gettext_lazy("Fate Accelerated has no extended actions: play it as a challenge or a contest.")
+    spends = SPENDS
+    follow_ups = (INVOKE,)
+    adjustments = ADJUSTMENTS
+    text_adjustments = CONSEQUENCES
+    adjustment_words = ADJUSTMENT_WORDS
+    situation_aspects = True
+    card_details = "games/fate/card.html#details"
+    switch = "games/fate/play.html#switch"
+    scene_extras = "games/fate/play.html#scene-aspects"
+    party_card = "games/fate/play.html#party-card"
+    dice = (FATE_DICE, DECK)
+    spent = (Spent(label=gettext_lazy("Fate points"), spends=("fate_point",), adjustments=("fate-point-spend",)),
+             Spent(label=gettext_lazy("Free invocations"), spends=("free_invocation",)))
+
+    def roll(self, campaign_id: int, request: fate.Request, rng: RandomSource | None) -> tuple[fate.Result, dict[str, Any]]:
+        return draw(campaign_id, request, rng)
+
+    def logged(self, table: Table, campaign: Campaign, scene: Scene | None, comp: Composition, main: fate.Result,
+               document: dict[str, Any]) -> dict[str, Any]:
+        """What a roll's entry adds: its action's effect, the aspects it invoked, the advantage it created."""
+        opponent_total = document["opponent"]["total"] if comp.opponent is not None else None
+        advantage = _start_advantage(campaign, scene, comp) if comp.advantage else None
+        added: dict[str, Any] = {"effect": _effect(comp.action, main, opponent_total,
+                                                   known=bool(advantage and advantage["known"]))}
+        if invoked := aspects.invocations(spend.as_json() for spend in comp.spends):
+            added["invoked"] = invoked  # the aspects invoked on this roll so far (its follow-ups add theirs)
+        if advantage is not None:
+            added["advantage"] = _advance_advantage(table, campaign.pk, getattr(comp.character, "pk", None), advantage,
+                                                    added["effect"])
+        return added
+
+    def take_back(self, entry: Roll, ledger: Ledger) -> None:
+        """A Create an advantage given back (or an invocation that improved one) goes back to what stood
+        before it: the aspect it made is deleted, the free invocations it added are taken back (never
+        below 0: some may have been used since), a boost it turned into an aspect is a boost again."""
+        now = entry.result.get("advantage")
+        if not now or now.get("aspect") is None:
+            return  # it made nothing
+        parent = Roll.objects.filter(pk=entry.parent_id).values_list("result", flat=True).first() if entry.parent_id else None
+        before = (parent or {}).get("advantage") or {"aspect": now["aspect"] if now.get("known") else None,
+                                                      "free": 0, "boost": False}
+        aspect = ledger.aspect(now["aspect"])
+        if aspect is None:
+            return  # gone since
+        if before.get("aspect") != now["aspect"]:
+            ledger.delete_aspect(aspect)
+            return
+        less = now.get("free", 0) - before.get("free", 0)
+        if less > 0 or before.get("boost") != now.get("boost"):
+            ledger.update_aspect(aspect, free_invocations=max(0, aspect.free_invocations - max(0, less)),
+                                 boost=bool(before.get("boost")) and not now.get("known"))
+
+    def card_dice(self, result: Mapping[str, Any]) -> list[dict[str, Any]]:
+        return [{"face": f, "label": _CARD_SYMBOLS[f], "css": f"die die-fate die-fate-{f + 1}"} for f in result.get("faces", [])]
+
+    def dice_text(self, result: Mapping[str, Any]) -> str:
+        return " ".join(_TEXT_SYMBOLS[f] for f in result.get("faces", []))
+
+    # --- luck and fair dice (issue 14) ---
+
+    def luck(self, campaign_id: int, request: fate.Request, result: fate.Result, document: Mapping[str, Any]) -> Luck:
+        return luck(campaign_id, request, result, document)
+
+    def stored_luck(self, entry: Mapping[str, Any], state: dict[str, Any]) -> Luck | None:
+        """A logged roll or reroll replayed from its stored request and dice (or card)."""
+        result = entry["result"]
+        if entry["kind"] not in (ROLL, INVOKE_KIND):
+            return None
+        deck = _replayed_deck(result, state)
+        if not _rerolled(entry["kind"], result):
+            return None
+        request = rebuild(fate, request_args(entry["request"]))
+        return fate.luck(request, fate.resolve(request, result["main"]["faces"]), deck)
+
+    def thrown(self, kind: str, result: Mapping[str, Any]) -> Iterator[tuple[str, list[Any]]]:
+        """The four dice thrown (or the card drawn), and the opposition's dice; a +2 invocation threw none."""
+        if not _rerolled(kind, result):
+            return
+        if "card" in result:
+            yield DECK.code, [(result["card"], bool(result.get("reshuffled")))]
+        else:
+            yield FATE_DICE.code, result.get("main", {}).get("faces", [])
+        if kind == ROLL and result.get("opponent"):  # an invocation keeps its roll's opposition
+            yield FATE_DICE.code, result["opponent"].get("faces", [])

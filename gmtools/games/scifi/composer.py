@@ -3,6 +3,8 @@ action and the turn's two slots it takes, Off-Rol actions, and actions that need
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -10,12 +12,10 @@ from django.utils.translation import gettext_lazy as _
 from rules import scifi as engine
 from rules.dice import RulesError
 
-from gmtools.composer import ComposerPart, Composition, Draft
+from gmtools.games.base import BaseComposer, Composition, Draft, OddsPanel, refusal_line
 from gmtools.games.scifi.odds import panel
 from gmtools.games.scifi.slots import turn_budget
-from gmtools.models import Character, Roll, Scene
-from gmtools.games.base import refusal_line
-from gmtools.games.scifi.game import REFUSAL_TEXTS
+from gmtools.games.scifi.words import REFUSAL_TEXTS
 
 DIFFICULTIES = (
     ("easy", _("Easy (automatic)")), ("common", _("Common (1)")), ("hard", _("Hard (2)")),
@@ -36,15 +36,15 @@ FIELDS = {
 }
 
 
-def _turn(scene: Scene | None, character: Character | None, kind: str, earlier: tuple[Roll, ...]) -> None:
+def _turn(draft: Draft, kind: str) -> None:
     """Refuse what the turn's two action slots cannot take, saying why."""
-    if scene is None or character is None:
+    character, earlier = draft.character, draft.earlier
+    if draft.scene is None or character is None:
         return
     budget = turn_budget(earlier)
     # An extended action rolled last turn and still running keeps the character concentrating:
     # it carries into this turn and takes both slots, until it ends (or the GM stops it).
-    running = (Roll.objects.filter(scene=scene, turn=scene.turn - 1, character=character, action="extended",
-                                   extended__isnull=False).select_related("extended").last())
+    running = draft.turn.last_turn_extended()
     if not earlier and kind != "extended":
         if running is not None and not running.extended.over:
             budget = engine.TurnBudget(taken=((engine.ActionKind.EXTENDED, None),)).next_turn()
@@ -55,29 +55,32 @@ def _turn(scene: Scene | None, character: Character | None, kind: str, earlier: 
         raise RulesError(gettext("%(name)s cannot: %(reason)s.") % {"name": character.name, "reason": reason}) from None
 
 
-def compose(draft: Draft) -> Composition:
-    data, character, scene = draft.data, draft.character, draft.scene
-    # Rolling into an extended action is an extended action: both slots of the turn.
-    kind = "extended" if data.get("extended") is not None else data.get("kind") or "short"
-    _turn(scene, character, kind, draft.earlier)
-    if data.get("off_rol") and character is not None:
-        engine.check_act(engine.Sphere.OFF_ROL, adventure_open=not character.resources.off_rol_allowed,
-                         scene_staged=scene is not None and scene.downtime)
-    skill = data["second"].rating if data.get("second") is not None else None
-    if data.get("knowledge") and skill is None:
-        raise RulesError(gettext("An action that needs specific knowledge is checked against a skill: pick it."))
-    request = engine.Request(pool=max(0, draft.pool), difficulty=engine.parse_difficulty(data["difficulty"]),
-                             skill=skill, modifiers=draft.modifiers, knowledge=bool(data.get("knowledge")))
-    return draft.composition(request=request, opponent=draft.opponent(), action=kind)
+class ScifiComposer(BaseComposer):
+    """The scifi game's part of the composer."""
 
+    fields = FIELDS
+    wide = ("kind",)
+    reset_after_roll = ("knowledge",)
+    difficulties = DIFFICULTIES
+    difficulty_initial = "common"
 
-COMPOSER = ComposerPart(
-    fields=FIELDS,
-    wide=("kind",),
-    reset_after_roll=("knowledge",),
-    difficulties=DIFFICULTIES,
-    difficulty_coerce=str,
-    difficulty_initial="common",
-    compose=compose,
-    odds=panel,
-)
+    def difficulty_of(self, choice: Any) -> Any:
+        return str(choice)  # Easy to Extreme, by name (``engine.parse_difficulty``)
+
+    def compose(self, draft: Draft) -> Composition:
+        data, character, scene = draft.data, draft.character, draft.scene
+        # Rolling into an extended action is an extended action: both slots of the turn.
+        kind = "extended" if data.get("extended") is not None else data.get("kind") or "short"
+        _turn(draft, kind)
+        if data.get("off_rol") and character is not None:
+            engine.check_act(engine.Sphere.OFF_ROL, adventure_open=not character.resources.off_rol_allowed,
+                             scene_staged=scene is not None and scene.downtime)
+        skill = data["second"].rating if data.get("second") is not None else None
+        if data.get("knowledge") and skill is None:
+            raise RulesError(gettext("An action that needs specific knowledge is checked against a skill: pick it."))
+        request = engine.Request(pool=max(0, draft.pool), difficulty=engine.parse_difficulty(data["difficulty"]),
+                                 skill=skill, modifiers=draft.modifiers, knowledge=bool(data.get("knowledge")))
+        return draft.composition(request=request, opponent=draft.opponent(), action=kind)
+
+    def odds(self, comp: Composition) -> OddsPanel:
+        return panel(comp)

@@ -9,8 +9,7 @@ from django.utils.translation import gettext as _
 
 from rules import scifi as engine
 
-from gmtools.composer import Composition
-from gmtools.odds import Buy, Chance, OddsPanel, bars
+from gmtools.games.base import Buy, Chance, Composition, OddsPanel, bars
 
 
 def panel(comp: Composition) -> OddsPanel:

@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 from gmtools.games.base import Columns, SheetRules, StateColumns
 from gmtools.games.scifi.models import ScifiResources, ScifiState, distances, off_rol
-from gmtools.sheets import TraitCategory as C
+from gmtools.games.base import TraitCategory as C
 
 RATING_BOUNDS = {
     C.ATTRIBUTE: (1, 5),

@@ -1,21 +1,20 @@
 """The scifi d10 game at the table: how its contests are won, its fumble in an extended action, the
-turn's two action slots, the adventure (On-Rol) switch, and the character card's one-click changes.
-
-Imported when first asked (``GameSystem.at_table``): it uses the models.
-"""
+turn's two action slots, the adventure (On-Rol) switch, and the character card's one-click changes."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext_lazy
 
 from gmtools.games.scifi.slots import turn_budget
-from gmtools.games.base import D10, AdjustmentWords, TablePlay, contest, rebuild, request_args, step, toggle
-from gmtools.models import Character, Roll, RollKind
+from gmtools.games.base import ROLL, D10, AdjustmentWords, BasePlay, contest, rebuild, request_args, step, toggle
 from rules import scifi
 from rules.luck import Luck
+
+if TYPE_CHECKING:  # the table's rows are named, never imported, here
+    from gmtools.models import Character, Roll
 
 ADJUSTMENTS = {
     "adventure": toggle("in_adventure"),
@@ -30,57 +29,55 @@ ADJUSTMENT_WORDS = {
 }
 
 
-def opposed(first: scifi.Result, second: scifi.Result, handicap: tuple[int, int]) -> dict[str, Any]:
-    """More successes wins, narrowly, clearly or overwhelmingly."""
-    return {**contest(first.successes - second.successes),
-            "victory": scifi.Opposed(first.roll, second.roll).as_json().get("victory")}
-
-
-def turn_done(character: Character, rolls: list[Roll]) -> bool:
-    """Its action slots are taken."""
-    return turn_budget(rolls).used >= character.resources.action_slots
-
-
 # --- luck and fair dice (issue 14) -------------------------------------------------------------
 
-def luck(campaign_id: int, request: scifi.Request, result: scifi.Result, document: Mapping[str, Any]) -> Luck | None:
-    """The dice against their exact odds, explosions included (None when the action was not rolled)."""
-    return scifi.luck(request, result)
 
+class ScifiPlay(BasePlay):
+    """The scifi game at the table."""
 
-def stored_luck(entry: Mapping[str, Any], state: dict[str, Any]) -> Luck | None:
-    """A logged roll replayed from its stored request and faces (the pool, then the explosions)."""
-    if entry["kind"] != RollKind.ROLL:
-        return None
-    main = entry["result"].get("main", {})
-    request = rebuild(scifi, request_args(entry["request"]))
-    faces = (*main.get("faces", ()), *main.get("explosions", ()))
-    return scifi.luck(request, scifi.resolve(request, faces))
+    adjustments = ADJUSTMENTS
+    adjustment_words = ADJUSTMENT_WORDS
+    hit_face = 7
+    switch = "games/scifi/play.html#switch"
+    party_card = "games/scifi/play.html#party-card"
+    player_where = "games/scifi/play.html#player-where"
+    dice = (D10,)
 
+    def opposed(self, first: scifi.Result, second: scifi.Result, handicap: tuple[int, int]) -> dict[str, Any]:
+        """More successes wins, narrowly, clearly or overwhelmingly."""
+        return {**contest(first.successes - second.successes),
+                "victory": scifi.Opposed(first.roll, second.roll).as_json().get("victory")}
 
-def thrown(kind: str, result: Mapping[str, Any]) -> Iterator[tuple[str, list[int]]]:
-    """Every d10 of a roll, each explosion a fresh one: the acting side's and the opposition's."""
-    if kind != RollKind.ROLL:
-        return
-    for side in (result.get("main"), result.get("opponent"), *result.get("team", ())):
-        if side:
-            yield D10.code, [*side.get("faces", ()), *side.get("explosions", ())]
+    def extended_botch(self, main: scifi.Result, difficulty: int) -> bool:
+        """A fumble is judged against the extended action's own difficulty, as its odds are."""
+        return scifi.extended_fumble(main.roll, difficulty)
 
+    def turn_done(self, character: Character, rolls: list[Roll]) -> bool:
+        """Its action slots are taken."""
+        return turn_budget(rolls).used >= character.resources.action_slots
 
-PLAY = TablePlay(
-    opposed=opposed,
-    # A fumble is judged against the extended action's own difficulty, as its odds are.
-    extended_botch=lambda main, difficulty: scifi.extended_fumble(main.roll, difficulty),
-    adjustments=ADJUSTMENTS,
-    adjustment_words=ADJUSTMENT_WORDS,
-    turn_done=turn_done,
-    turn_slots=lambda rolls: turn_budget(rolls).used,
-    hit_face=7,
-    switch="games/scifi/play.html#switch",
-    party_card="games/scifi/play.html#party-card",
-    player_where="games/scifi/play.html#player-where",
-    luck=luck,
-    stored_luck=stored_luck,
-    dice=(D10,),
-    thrown=thrown,
-)
+    def turn_slots(self, rolls: list[Roll]) -> int:
+        return turn_budget(rolls).used
+
+    # --- luck and fair dice (issue 14) ---
+
+    def luck(self, campaign_id: int, request: scifi.Request, result: scifi.Result, document: Mapping[str, Any]) -> Luck | None:
+        """The dice against their exact odds, explosions included (None when the action was not rolled)."""
+        return scifi.luck(request, result)
+
+    def stored_luck(self, entry: Mapping[str, Any], state: dict[str, Any]) -> Luck | None:
+        """A logged roll replayed from its stored request and faces (the pool, then the explosions)."""
+        if entry["kind"] != ROLL:
+            return None
+        main = entry["result"].get("main", {})
+        request = rebuild(scifi, request_args(entry["request"]))
+        faces = (*main.get("faces", ()), *main.get("explosions", ()))
+        return scifi.luck(request, scifi.resolve(request, faces))
+
+    def thrown(self, kind: str, result: Mapping[str, Any]) -> Iterator[tuple[str, list[int]]]:
+        """Every d10 of a roll, each explosion a fresh one: the acting side's and the opposition's."""
+        if kind != ROLL:
+            return
+        for side in (result.get("main"), result.get("opponent"), *result.get("team", ())):
+            if side:
+                yield D10.code, [*side.get("faces", ()), *side.get("explosions", ())]

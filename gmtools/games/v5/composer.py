@@ -13,10 +13,9 @@ from django.utils.translation import gettext_lazy as _
 
 from rules import v5 as engine
 
-from gmtools.composer import ComposerPart, Composition, Draft, SheetPool
-from gmtools.games.v5.game import TERMS
+from gmtools.games.base import BaseComposer, Composition, Draft, OddsPanel, SheetPool, TraitCategory
 from gmtools.games.v5.odds import panel
-from gmtools.sheets import TraitCategory
+from gmtools.games.v5.words import TERMS
 
 DIFFICULTIES = (
     (1, _("Routine (1)")), (2, _("Simple (2)")), (3, _("Moderate (3)")), (4, _("Challenging (4)")),
@@ -39,49 +38,48 @@ FIELDS = {
 }
 
 
-def compose(draft: Draft) -> Composition:
-    data, character, scene = draft.data, draft.character, draft.scene
-    pool = draft.pool
-    if draft.team:
-        # Teamwork: the helpers' dice add to the pool, up to the rules' cap.
-        pools = [pool] + [p for _, p, _ in draft.team]
-        skills = [data["second"].rating] + [s for _, _, s in draft.team] if data.get("second") is not None else None
-        pool = engine.teamwork_pool(pools, skills)
-    hunger = character.resources.hunger if character is not None else 0
-    # Hunger dice in every pool, Willpower rolls included; the Humanity (remorse) roll takes none.
-    harder = data.get("difficulty_modifier") or 0
-    request = engine.Request(pool=max(0, pool), hunger=hunger, difficulty=data["difficulty"],
-                             specialty=bool(data.get("specialty")), tracker=draft.sheet_pool != "traits",
-                             modifiers=draft.modifiers, remorse=draft.sheet_pool == "humanity",
-                             difficulty_modifiers=(harder,) if harder else (), improvised=bool(data.get("improvised")),
-                             no_equipment=bool(data.get("no_equipment")))
-    shortcut = data.get("shortcut") or "roll"
-    combat = scene is not None and scene.combat
-    if shortcut != "roll" and (combat or request.no_equipment):
-        # Take half and the automatic win are for a calm moment, never in a combat scene, and win
-        # nothing impossible: the rules say why.
-        (engine.take_half if shortcut == "take_half" else engine.automatic_win)(request, stressful=combat)
-    return draft.composition(request=request, opponent=draft.opponent(), shortcut=shortcut,
-                             secret=bool(data.get("secret")), action="action")
+class V5Composer(BaseComposer):
+    """Vampire's part of the composer."""
 
-
-def name_options(data: Mapping[str, Any]) -> list[str]:
-    return [gettext("specialty")] if data.get("specialty") else []
-
-
-COMPOSER = ComposerPart(
-    second_categories=(TraitCategory.SKILL, TraitCategory.DISCIPLINE),
-    fields=FIELDS,
+    second_categories = (TraitCategory.SKILL, TraitCategory.DISCIPLINE)
+    fields = FIELDS
     # The difficulty modifier sits in the grid beside How, wide enough for Spanish.
-    wide=("difficulty_modifier",),
-    reset_after_roll=("specialty", "shortcut", "improvised", "no_equipment", "difficulty_modifier"),
-    difficulties=DIFFICULTIES,
+    wide = ("difficulty_modifier",)
+    reset_after_roll = ("specialty", "shortcut", "improvised", "no_equipment", "difficulty_modifier")
+    difficulties = DIFFICULTIES
     # A Willpower roll rolls the undamaged boxes (never fewer than 1 die); a Humanity roll, the rating.
-    sheet_pools=(SheetPool(key="willpower", label=_("Willpower roll"), choice=TERMS["Willpower roll"],
-                           dice=lambda character: character.resources.willpower_dice),
-                 SheetPool(key="humanity", label=_("Humanity roll"), dice=lambda character: character.resources.humanity)),
-    teamwork=True,
-    compose=compose,
-    odds=panel,
-    name_options=name_options,
-)
+    sheet_pools = (SheetPool(key="willpower", label=_("Willpower roll"), choice=TERMS["Willpower roll"],
+                             dice=lambda character: character.resources.willpower_dice),
+                   SheetPool(key="humanity", label=_("Humanity roll"), dice=lambda character: character.resources.humanity))
+    teamwork = True
+
+    def compose(self, draft: Draft) -> Composition:
+        data, character, scene = draft.data, draft.character, draft.scene
+        pool = draft.pool
+        if draft.team:
+            # Teamwork: the helpers' dice add to the pool, up to the rules' cap.
+            pools = [pool] + [p for _, p, _ in draft.team]
+            skills = [data["second"].rating] + [s for _, _, s in draft.team] if data.get("second") is not None else None
+            pool = engine.teamwork_pool(pools, skills)
+        hunger = character.resources.hunger if character is not None else 0
+        # Hunger dice in every pool, Willpower rolls included; the Humanity (remorse) roll takes none.
+        harder = data.get("difficulty_modifier") or 0
+        request = engine.Request(pool=max(0, pool), hunger=hunger, difficulty=data["difficulty"],
+                                 specialty=bool(data.get("specialty")), tracker=draft.sheet_pool != "traits",
+                                 modifiers=draft.modifiers, remorse=draft.sheet_pool == "humanity",
+                                 difficulty_modifiers=(harder,) if harder else (), improvised=bool(data.get("improvised")),
+                                 no_equipment=bool(data.get("no_equipment")))
+        shortcut = data.get("shortcut") or "roll"
+        combat = scene is not None and scene.combat
+        if shortcut != "roll" and (combat or request.no_equipment):
+            # Take half and the automatic win are for a calm moment, never in a combat scene, and win
+            # nothing impossible: the rules say why.
+            (engine.take_half if shortcut == "take_half" else engine.automatic_win)(request, stressful=combat)
+        return draft.composition(request=request, opponent=draft.opponent(), shortcut=shortcut,
+                                 secret=bool(data.get("secret")), action="action")
+
+    def odds(self, comp: Composition) -> OddsPanel:
+        return panel(comp)
+
+    def name_options(self, data: Mapping[str, Any]) -> list[str]:
+        return [gettext("specialty")] if data.get("specialty") else []

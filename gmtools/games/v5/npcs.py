@@ -3,7 +3,7 @@
 from django.utils.translation import gettext_lazy as _
 
 from gmtools.games.base import NpcTemplate, Npcs
-from gmtools.sheets import TraitCategory as C
+from gmtools.games.base import TraitCategory as C
 
 # A quick NPC is a mortal (no Hunger dice in its pool); a vampire NPC is made from the full sheet.
 MORTAL = {"hunger": 0, "blood_potency": 0}

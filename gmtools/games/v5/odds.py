@@ -9,10 +9,8 @@ from django.utils.translation import gettext as _
 
 from rules import v5 as engine
 
-from gmtools.composer import Composition
-from gmtools.games.base import line_text
-from gmtools.games.v5.game import NOTE_TEXTS
-from gmtools.odds import Buy, Chance, OddsPanel, bars
+from gmtools.games.base import Buy, Chance, Composition, OddsPanel, bars, line_text
+from gmtools.games.v5.words import NOTE_TEXTS
 
 # Said before the roll as the card says it after: a guideline passed, improvised equipment, no Hunger dice.
 _POOL_NOTES = ("modifiers_beyond_guideline", "difficulty_beyond_guideline", "improvised", "pool_minimum",

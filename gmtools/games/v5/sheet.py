@@ -6,7 +6,7 @@ from django.utils.translation import pgettext_lazy
 
 from gmtools.games.base import Columns, SheetRules
 from gmtools.games.v5.models import V5Resources, health_boxes, willpower_boxes, willpower_dice
-from gmtools.sheets import TraitCategory as C
+from gmtools.games.base import TraitCategory as C
 
 RATING_BOUNDS = {
     C.ATTRIBUTE: (1, 5),

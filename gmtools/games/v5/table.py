@@ -1,28 +1,32 @@
 """Vampire V5 at the table: taking half and the automatic win, Willpower spent on a roll and its
 reroll, the rouse check, and the character card's one-click changes (Hunger, the two trackers).
 
-Imported when first asked (``GameSystem.at_table``): it uses the models. It calls back into the
-table only through the ``Table`` each callback is handed.
+It calls back into the table only through the ``Table`` each callback is handed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from gmtools.composer import Spend
 from gmtools.games.base import (
-    D10, AdjustmentWords, CharacterCheck, FollowUp, Refused, Spent, Table, TablePlay, character_spend, rebuild,
+    ROLL, D10, AdjustmentWords, BasePlay, CharacterCheck, FollowUp, Refused, Spend, Spent, Table, character_spend, rebuild,
     request_args, step,
 )
-from gmtools.games.v5.game import TERMS
-from gmtools.models import Character, Roll, RollKind
+from gmtools.games.v5.words import TERMS
 from rules import v5
 from rules.dice import RandomSource
 from rules.luck import Luck
+
+if TYPE_CHECKING:  # the table's rows are named, never imported, here
+    from gmtools.models import Character, Roll
+
+# The kinds of log entry its follow-up and its check make (a composed roll's is ``ROLL``).
+REROLL_KIND = "reroll"
+ROUSE_KIND = "rouse"
 
 
 def _tracker(c: Character, track: str) -> v5.Tracker:
@@ -107,19 +111,19 @@ def _willpower_reroll(table: Table, parent: Roll, rng: RandomSource | None, indi
     rerolled = v5.roll_reroll(request, result, indices, rng)
     table.pay(Spend("v5_willpower", parent.character_id))
     # A roll of its own, ranked among what the rerolled dice could do beside the kept ones (``v5.luck``).
-    return table.log_follow_up(parent, RollKind.REROLL, luck=v5.luck(request, rerolled), label=parent.label,
+    return table.log_follow_up(parent, REROLL_KIND, luck=v5.luck(request, rerolled), label=parent.label,
                                request=parent.request, result={"main": rerolled.as_json()},
                                outcome=str(rerolled.outcome),
                                spends=[{"what": "v5_willpower", "character": parent.character_id}])
 
 
 REROLL = FollowUp(
-    kind=RollKind.REROLL,
+    kind=REROLL_KIND,
     form="games/v5/card.html#reroll",
     # Dice to reroll (not an automatic win nor taking half, not a tracker roll), and Willpower to pay.
-    offered=lambda roll: (roll.kind == RollKind.ROLL and bool(roll.main.get("faces")) and not roll.main.get("automatic")
+    offered=lambda roll: (roll.kind == ROLL and bool(roll.main.get("faces")) and not roll.main.get("automatic")
                           and not roll.request.get("tracker") and bool(roll.character.resources.willpower_left)),
-    applies=lambda roll: roll.kind == RollKind.ROLL and roll.character_id is not None,
+    applies=lambda roll: roll.kind == ROLL and roll.character_id is not None,
     take=_willpower_reroll,
     refusal=gettext_lazy("Only a Vampire character's own roll can be rerolled with Willpower."),
 )
@@ -131,67 +135,65 @@ def _rouse(table: Table, character: Character, rng: RandomSource | None) -> Roll
     check = v5.roll_rouse(character.resources.hunger, rng)
     table.update(character, hunger=check.hunger_after)
     return table.log_check(
-        character, RollKind.ROUSE, luck=v5.rouse_luck(check),
+        character, ROUSE_KIND, luck=v5.rouse_luck(check),
         label=_("Rouse check"), label_parts=["term:rouse_check"], request={"hunger": check.hunger_before},
         result={"main": check.as_json()}, outcome=str(check.outcome),
         spends=[{"what": "hunger", "amount": check.hunger_after - check.hunger_before}],
     )
 
 
-ROUSE = CharacterCheck(kind=RollKind.ROUSE, take=_rouse,
+ROUSE = CharacterCheck(kind=ROUSE_KIND, take=_rouse,
                        refusal=gettext_lazy("Rouse checks are for Vampire characters."))
 
 # --- luck and fair dice (issue 14) -------------------------------------------------------------
 
-def luck(campaign_id: int, request: v5.Request, result: v5.Result, document: Mapping[str, Any]) -> Luck | None:
-    """The dice against their exact odds (None when nothing was rolled: taking half, an automatic win)."""
-    return v5.luck(request, result)
 
+class V5Play(BasePlay):
+    """Vampire at the table."""
 
-def stored_luck(entry: Mapping[str, Any], state: dict[str, Any]) -> Luck | None:
-    """A logged roll, Willpower reroll or rouse check replayed from its stored request and faces."""
-    main = entry["result"].get("main", {})
-    if entry["kind"] == RollKind.ROUSE:
-        return v5.rouse_luck(v5.rouse(main["faces"][0], main["hunger_before"]))
-    if entry["kind"] not in (RollKind.ROLL, RollKind.REROLL) or main.get("automatic"):
-        return None
-    request = _request(entry["request"])
-    if entry["kind"] == RollKind.ROLL:
-        return v5.luck(request, v5.resolve(request, main["faces"], main["hunger_faces"]))
-    # The roll it followed: the rerolled dice as they first fell.
-    indices, faces = main["rerolled"], list(main["faces"])
-    first = list(faces)
-    for i, face in zip(indices, main["rerolled_from"], strict=True):
-        first[i] = face
-    before = v5.resolve(request, first, main["hunger_faces"])
-    return v5.luck(request, v5.reroll(request, before, indices, [faces[i] for i in indices]))
-
-
-def thrown(kind: str, result: Mapping[str, Any]) -> Iterator[tuple[str, list[int]]]:
-    """Every d10 thrown, Hunger dice and rouse checks included; a Willpower reroll's new dice only."""
-    main = result.get("main", {})
-    if kind == RollKind.REROLL:
-        yield D10.code, [main["faces"][i] for i in main.get("rerolled", ())]
-    elif kind in (RollKind.ROLL, RollKind.ROUSE):
-        for side in (main, result.get("opponent"), *result.get("team", ())):
-            if side:
-                yield D10.code, [*side.get("faces", ()), *side.get("hunger_faces", ())]
-
-
-PLAY = TablePlay(
-    shortcuts={"take_half": lambda request, stressful: v5.take_half(request, stressful=stressful),
-               "automatic": lambda request, stressful: v5.automatic_win(request, stressful=stressful)},
-    spends=SPENDS,
-    follow_ups=(REROLL,),
-    checks=(ROUSE,),
-    adjustments=ADJUSTMENTS,
-    adjustment_words=ADJUSTMENT_WORDS,
-    hit_face=6,
-    party_card="games/v5/play.html#party-card",
-    luck=luck,
-    stored_luck=stored_luck,
-    dice=(D10,),
-    thrown=thrown,
+    shortcuts = {"take_half": lambda request, stressful: v5.take_half(request, stressful=stressful),
+                 "automatic": lambda request, stressful: v5.automatic_win(request, stressful=stressful)}
+    spends = SPENDS
+    follow_ups = (REROLL,)
+    checks = (ROUSE,)
+    adjustments = ADJUSTMENTS
+    adjustment_words = ADJUSTMENT_WORDS
+    hit_face = 6
+    party_card = "games/v5/play.html#party-card"
+    dice = (D10,)
     # A Willpower reroll's point; the one-click Willpower damage is damage too (a social blow), so it is not counted.
-    spent=(Spent(label=TERMS["Willpower"], spends=("v5_willpower",)),),
-)
+    spent = (Spent(label=TERMS["Willpower"], spends=("v5_willpower",)),)
+
+    # --- luck and fair dice (issue 14) ---
+
+    def luck(self, campaign_id: int, request: v5.Request, result: v5.Result, document: Mapping[str, Any]) -> Luck | None:
+        """The dice against their exact odds (None when nothing was rolled: taking half, an automatic win)."""
+        return v5.luck(request, result)
+
+    def stored_luck(self, entry: Mapping[str, Any], state: dict[str, Any]) -> Luck | None:
+        """A logged roll, Willpower reroll or rouse check replayed from its stored request and faces."""
+        main = entry["result"].get("main", {})
+        if entry["kind"] == ROUSE_KIND:
+            return v5.rouse_luck(v5.rouse(main["faces"][0], main["hunger_before"]))
+        if entry["kind"] not in (ROLL, REROLL_KIND) or main.get("automatic"):
+            return None
+        request = _request(entry["request"])
+        if entry["kind"] == ROLL:
+            return v5.luck(request, v5.resolve(request, main["faces"], main["hunger_faces"]))
+        # The roll it followed: the rerolled dice as they first fell.
+        indices, faces = main["rerolled"], list(main["faces"])
+        first = list(faces)
+        for i, face in zip(indices, main["rerolled_from"], strict=True):
+            first[i] = face
+        before = v5.resolve(request, first, main["hunger_faces"])
+        return v5.luck(request, v5.reroll(request, before, indices, [faces[i] for i in indices]))
+
+    def thrown(self, kind: str, result: Mapping[str, Any]) -> Iterator[tuple[str, list[int]]]:
+        """Every d10 thrown, Hunger dice and rouse checks included; a Willpower reroll's new dice only."""
+        main = result.get("main", {})
+        if kind == REROLL_KIND:
+            yield D10.code, [main["faces"][i] for i in main.get("rerolled", ())]
+        elif kind in (ROLL, ROUSE_KIND):
+            for side in (main, result.get("opponent"), *result.get("team", ())):
+                if side:
+                    yield D10.code, [*side.get("faces", ()), *side.get("hunger_faces", ())]
