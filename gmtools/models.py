@@ -31,7 +31,7 @@ from django.db import models, transaction
 from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils.functional import Promise
-from django.utils.translation import gettext, ngettext_lazy, override, pgettext_lazy
+from django.utils.translation import gettext, ngettext_lazy, override
 from django.utils.translation import gettext_lazy as _
 
 from rules.extended import (
@@ -48,7 +48,7 @@ from rules.extended import (
 
 from gmtools import games, luck
 from gmtools.nulfree import NulFree
-from gmtools.games.base import BaseGame
+from gmtools.games.base import ROLL, BaseGame
 from gmtools.sheets import (
     RATING_MAX,
     AspectKind,
@@ -455,14 +455,6 @@ class Aspect(NulFree):
 FAILED_OUTCOMES = ("failure", "botch", "fumble", "fail")
 
 
-class RollKind(models.TextChoices):
-    ROLL = "roll", pgettext_lazy("kind of log entry", "Roll")  # the noun: Spanish "Tirada", not the button's "Tirar"
-    ROUSE = "rouse", _("Rouse check")
-    REROLL = "reroll", _("Willpower reroll")
-    INVOKE = "invoke", _("Invocation")
-    REWARD = "reward", _("Stunt reward")
-
-
 _LABEL_TERMS = {
     "willpower_roll": _("Willpower roll"), "humanity_roll": _("Humanity roll"), "no_approach": _("No approach"),
     "rouse_check": _("Rouse check"),
@@ -492,12 +484,12 @@ class RollQuerySet(models.QuerySet):
     def this_turn(self, scene: "Scene", character: Character) -> Self:
         """The character's own rolls (not follow-ups) in the scene's current turn, oldest first;
         a voided roll spent nothing of the turn."""
-        return self.filter(scene=scene, turn=scene.turn, character=character, kind=RollKind.ROLL,
+        return self.filter(scene=scene, turn=scene.turn, character=character, kind=ROLL,
                            voided_at__isnull=True).order_by("id")
 
     def failures_at(self, scene: "Scene", character: Character, label: str) -> int:
         """Earlier failed attempts at the same task (same label) by the character in the scene."""
-        return self.filter(scene=scene, character=character, label=label, kind=RollKind.ROLL,
+        return self.filter(scene=scene, character=character, label=label, kind=ROLL,
                            outcome__in=FAILED_OUTCOMES, voided_at__isnull=True).count()
 
     def for_log(self) -> Self:
@@ -532,7 +524,9 @@ class Roll(NulFree):
     # The name at the time: the log stays readable if the character is renamed or deleted.
     actor = models.CharField(_("who"), max_length=120)
     system = models.CharField(_("game"), max_length=10, choices=game_choices)
-    kind = models.CharField(_("kind"), max_length=10, choices=RollKind.choices, default=RollKind.ROLL)
+    # ``ROLL`` for a roll made with the composer; else the kind of one of its game's follow-ups or checks
+    # (``BasePlay.follow_ups``, ``checks``: "reroll", "invoke", "rouse"...), checked by ``clean``.
+    kind = models.SlugField(_("kind"), max_length=10, default=ROLL, db_index=False)
     parent = models.ForeignKey(
         "self", on_delete=models.PROTECT, null=True, blank=True, related_name="children", verbose_name=_("follows")
     )
@@ -582,11 +576,28 @@ class Roll(NulFree):
                 fields=["parent", "kind"], condition=Q(parent__isnull=False), name="roll_one_follow_up_of_each_kind",
                 violation_error_message=_("This roll has already been followed up that way."),
             ),
-            models.CheckConstraint(condition=Q(kind__in=RollKind.values), name="roll_kind_known"),
         ]
 
     def __str__(self) -> str:
         return f"{self.actor}: {self.label} ({self.outcome})"
+
+    def clean(self) -> None:
+        play = games.get(self.system).play if self.system in dict(game_choices()) else None
+        if play is not None and self.kind != ROLL and play.follow_up(self.kind) is None and play.check(self.kind) is None:
+            raise ValidationError({"kind": ValidationError(_("Value %(value)r is not a valid choice."),
+                                                           code="invalid_choice", params={"value": self.kind})})
+
+    @property
+    def follow_up_verdict(self) -> str:
+        """What a follow-up that throws no dice says instead of dice and a verdict (an Exalted stunt
+        reward's "Regained 2 motes", ``FollowUp.verdict``); "" for any other entry."""
+        offer = games.get(self.system).play.follow_up(self.kind) if self.parent_id else None
+        return offer.verdict(self) if offer is not None and offer.verdict is not None else ""
+
+    @property
+    def kind_label(self) -> str:
+        """What the entry is, in its game's words: a roll, or which follow-up or check ("Willpower reroll")."""
+        return games.get(self.system).play.entry_label(self.kind)
 
     def save(self, *args, **kwargs) -> None:
         if not self._state.adding:

@@ -34,7 +34,7 @@ from django.utils.translation import gettext_lazy as _
 from gmtools import board, games, live, notes, stats
 from gmtools.formatting import grouped
 from gmtools.luck import band_words
-from gmtools.models import Campaign, Episode, Roll, RollKind, Scene
+from gmtools.models import Campaign, Episode, Roll, Scene
 from gmtools.verdicts import headline, notes_shown
 from rules.luck import band as luck_band
 
@@ -172,10 +172,8 @@ def faces_text(system: str, main: dict[str, Any]) -> str:
 
 def result_text(roll: Roll, player: bool) -> str:
     """The verdict and the count beside it, as the card shows them (gmtools/verdicts.py)."""
-    if roll.kind == RollKind.REWARD:
-        motes = roll.result.get("reward", {}).get("motes")
-        return (ngettext("Regained %(n)s mote", "Regained %(n)s motes", motes) % {"n": motes} if motes
-                else gettext("Regained 1 Willpower"))
+    if said := roll.follow_up_verdict:
+        return said
     line = headline(roll, player)
     return f"{line.text} ({line.count})"
 
@@ -277,7 +275,7 @@ def to_markdown(rolls: Iterable[Roll], player: bool, luck: Iterable[str] = ()) -
             mark = " " + (gettext("(revealed)") if roll.revealed_at else gettext("(secret roll)"))
         elif roll.revealed_at:
             mark = " " + gettext("(revealed)")
-        label = md(roll.display_label) + (f" · {roll.get_kind_display()}" if roll.kind not in (RollKind.ROLL, RollKind.ROUSE) else "")
+        label = md(roll.display_label) + (f" · {roll.kind_label}" if roll.parent_id else "")
         faces = dice_text(roll)
         turn = (gettext("turn %(n)d") % {"n": roll.turn} + " · ") if roll.turn else ""
         entry = (f"{turn}{timezone.localtime(roll.created_at):%H:%M} **{md(roll.actor)}** — {label}: "
@@ -324,7 +322,7 @@ def to_csv(rolls: Iterable[Roll], player: bool) -> str:
         writer.writerow([_cell(v) for v in (
             roll.pk, roll.created_at.isoformat(),
             scene.episode.story.number if scene else "", scene.episode.number if scene else "",
-            scene.number if scene else "", roll.turn or "", roll.actor, roll.display_label, roll.get_kind_display(),
+            scene.number if scene else "", roll.turn or "", roll.actor, roll.display_label, roll.kind_label,
             dice_text(roll), result_text(roll, player),
             "" if line.successes is None else line.successes, "" if line.margin is None else line.margin,
             " / ".join(extras(roll, player)),

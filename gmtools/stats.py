@@ -46,10 +46,10 @@ from django.utils.translation import gettext_lazy as _
 from gmtools import board, games, live
 from gmtools.formatting import grouped
 from gmtools.forms import LogFilter
-from gmtools.games.base import Die, BaseGame, BasePlay
+from gmtools.games.base import ROLL, BaseGame, BasePlay, Die
 from gmtools.luck import special_words, specials
 from gmtools.models import (
-    FAILED_OUTCOMES, Campaign, Character, CharacterKind, Episode, ResourceChange, Roll, RollKind, Scene, Story,
+    FAILED_OUTCOMES, Campaign, Character, CharacterKind, Episode, ResourceChange, Roll, Scene, Story,
 )
 from rules.dice import RulesError
 from rules.fairness import Fit, MeanPercentile, Streaks, Tally, fair_deck, fair_dice, mean_percentile, streaks, tally
@@ -260,7 +260,7 @@ def gather(rows: Iterable[Sequence[Any]], play: BasePlay, scope: Scope) -> _Tall
             continue
         gathered.spends.update(spend.get("what") for spend in spends or ())
         if root == pk:
-            if kind == RollKind.ROLL and luck is not None:
+            if kind == ROLL and luck is not None:
                 gathered.finals[pk] = outcome not in FAILED_OUTCOMES
         elif root in gathered.finals and (result or {}).get("main"):
             gathered.finals[root] = outcome not in FAILED_OUTCOMES  # a reroll's or an invocation's last word

@@ -32,10 +32,9 @@ urlpatterns = [
     path("campaigns/<int:pk>/log/", views.log, name="log"),
     path("campaigns/<int:pk>/luck/", views.luck, name="luck"),
     path("campaigns/<int:pk>/characters/<int:character_pk>/adjust/", views.adjust, name="adjust"),
-    path("campaigns/<int:pk>/characters/<int:character_pk>/rouse/", views.rouse, name="rouse"),
-    path("campaigns/<int:pk>/rolls/<int:roll_pk>/reroll/", views.reroll, name="reroll"),
-    path("campaigns/<int:pk>/rolls/<int:roll_pk>/invoke/", views.invoke, name="invoke"),
-    path("campaigns/<int:pk>/rolls/<int:roll_pk>/reward/", views.reward, name="reward"),
+    # A game's own: what its cards offer after a roll (BasePlay.follow_ups) and beside a character (checks).
+    path("campaigns/<int:pk>/rolls/<int:roll_pk>/follow-up/<slug:kind>/", views.follow_up, name="follow-up"),
+    path("campaigns/<int:pk>/characters/<int:character_pk>/check/<slug:kind>/", views.check, name="check"),
     path("campaigns/<int:pk>/time/", views.time_action, name="time"),
     path("campaigns/<int:pk>/flip/", views.flip, name="flip"),
     path("campaigns/<int:pk>/scene/aspects/", scene_views.scene_aspect_add, name="scene-aspect-add"),

@@ -22,9 +22,9 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget, trigger_client_event
 
-from gmtools import aspects, board, links, live, recap, services, stats, throttle, undo
+from gmtools import board, links, live, recap, services, stats, throttle, undo
 from gmtools.composer import ComposerForm
-from gmtools.models import Aspect, Campaign, ChangeKind, Character, Roll, Scene
+from gmtools.models import Campaign, ChangeKind, Character, Roll, Scene
 from gmtools.forms import ExtendedForm, LogFilter, SceneForm
 from gmtools.odds import odds_panel
 
@@ -188,44 +188,21 @@ def roll(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def rouse(request: HttpRequest, pk: int, character_pk: int) -> HttpResponse:
-    campaign = _campaign(request, pk)
-    character = get_object_or_404(campaign.characters, pk=character_pk)
-    try:
-        with live.drawn_here(request) as streams:
-            logged = services.rouse(character)
-    except services.Refused as refusal:
-        return _refused(request, str(refusal))
-    return _after_roll(request, campaign, logged, streams)
-
-
-class RerollForm(forms.Form):
-    dice = forms.TypedMultipleChoiceField(choices=[(i, i) for i in range(100)], coerce=int,
-                                          error_messages={"required": _("Pick up to 3 normal dice to reroll.")})
-
-
-class InvokeForm(forms.Form):
-    aspect = forms.ModelChoiceField(queryset=Aspect.objects.none(), required=False)
-    mode = forms.ChoiceField(choices=[("bonus", "+2"), ("reroll", _("Reroll"))])
-
-
-class RewardForm(forms.Form):
-    choice = forms.ChoiceField(choices=[("motes", _("Motes")), ("willpower", _("Willpower"))])
-
-
-def _follow_up(request: HttpRequest, pk: int, roll_pk: int, form_class, act) -> HttpResponse:
-    """Parse a follow-up form about one logged roll, act through the service, show the new card."""
+def follow_up(request: HttpRequest, pk: int, roll_pk: int, kind: str) -> HttpResponse:
+    """A logged roll followed up as its game offers (a V5 Willpower reroll, a Fate invocation, an
+    Exalted stunt reward): its card's form, read by the follow-up's own form, through the service."""
     campaign = _campaign(request, pk)
     parent = get_object_or_404(Roll.objects.select_related("campaign", "character"), campaign=campaign, pk=roll_pk)
-    form = form_class(request.POST)
-    if "aspect" in form.fields:
-        # Any aspect in play for the roll's character: its own, the scene's, the others' in the scene.
-        form.fields["aspect"].queryset = aspects.in_play(campaign, Scene.objects.current(campaign), parent.character_id)
+    try:
+        offer = services.follow_up_of(parent.system, kind)
+    except services.Refused as refusal:
+        return _refused(request, str(refusal))
+    form = offer.form_class(request.POST, roll=parent, scene=Scene.objects.current(campaign))
     if not form.is_valid():
         return _refused(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
     try:
         with live.drawn_here(request) as streams:
-            logged = act(parent, form.cleaned_data)
+            logged = services.follow_up(parent, kind, **form.cleaned_data)
     except services.Refused as refusal:
         return _refused(request, str(refusal))
     return _after_roll(request, campaign, logged, streams)
@@ -233,22 +210,16 @@ def _follow_up(request: HttpRequest, pk: int, roll_pk: int, form_class, act) -> 
 
 @login_required
 @require_POST
-def reroll(request: HttpRequest, pk: int, roll_pk: int) -> HttpResponse:
-    return _follow_up(request, pk, roll_pk, RerollForm, lambda parent, data: services.willpower_reroll(parent, data["dice"]))
-
-
-@login_required
-@require_POST
-def invoke(request: HttpRequest, pk: int, roll_pk: int) -> HttpResponse:
-    return _follow_up(request, pk, roll_pk, InvokeForm,
-                      lambda parent, data: services.invoke(parent, data["aspect"], data["mode"]))
-
-
-@login_required
-@require_POST
-def reward(request: HttpRequest, pk: int, roll_pk: int) -> HttpResponse:
-    return _follow_up(request, pk, roll_pk, RewardForm,
-                      lambda parent, data: services.claim_stunt_reward(parent, data["choice"]))
+def check(request: HttpRequest, pk: int, character_pk: int, kind: str) -> HttpResponse:
+    """A roll made from a character's card as its game offers (a V5 rouse check)."""
+    campaign = _campaign(request, pk)
+    character = get_object_or_404(campaign.characters, pk=character_pk)
+    try:
+        with live.drawn_here(request) as streams:
+            logged = services.check(character, kind)
+    except services.Refused as refusal:
+        return _refused(request, str(refusal))
+    return _after_roll(request, campaign, logged, streams)
 
 
 @login_required

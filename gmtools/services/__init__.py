@@ -19,7 +19,7 @@ here, as before the split (issue 21).
 """
 
 from gmtools.services.adjustments import NO_NUL, adjust
-from gmtools.services.follow_ups import claim_stunt_reward, follow_up, invoke, rouse, willpower_reroll
+from gmtools.services.follow_ups import check, follow_up, follow_up_of
 from gmtools.services.locks import Refused, lock_character, locked_or_none, update_resources
 from gmtools.services.mistakes import undo_last_change, void_roll
 from gmtools.services.players import regenerate_player_link, reveal
@@ -44,11 +44,11 @@ from gmtools.services.time import (
 )
 
 __all__ = [
-    "NO_NUL", "Database", "Refused", "add_scene_aspect", "adjust", "change_turn",
-    "claim_stunt_reward", "create_extended", "declare_actions", "end_episode", "end_scene", "flip",
-    "follow_up", "invoke", "join_scene", "leave_scene", "lock_character", "locked_or_none",
+    "NO_NUL", "Database", "Refused", "add_scene_aspect", "adjust", "change_turn", "check",
+    "create_extended", "declare_actions", "end_episode", "end_scene", "flip",
+    "follow_up", "follow_up_of", "join_scene", "leave_scene", "lock_character", "locked_or_none",
     "move_in_order", "pay", "record_roll", "regenerate_player_link",
-    "remove_scene_aspect", "reorder", "reveal", "rouse", "set_scene_notes",
+    "remove_scene_aspect", "reorder", "reveal", "set_scene_notes",
     "start_episode", "start_scene", "start_story", "stop_extended", "undo_last_change",
-    "update_resources", "void_roll", "willpower_reroll",
+    "update_resources", "void_roll",
 ]

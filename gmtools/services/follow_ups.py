@@ -11,10 +11,8 @@ from django.utils.translation import gettext as _
 from gmtools import games
 from gmtools.games.base import BasePlay, CharacterCheck, FollowUp
 from gmtools.models import (
-    Aspect,
     Character,
     Roll,
-    RollKind,
 )
 from gmtools.notes import refusal_text
 from gmtools.services.locks import Refused
@@ -26,9 +24,7 @@ from rules.dice import RandomSource, RulesError
 # invocation, Exalted's stunt reward) and its character checks (``BasePlay.checks``: V5's rouse
 # check); the workflows below find the one asked for, refuse it for a game without it in the
 # words of the game that has it, lock the roll and let the game take it, through the ``Table``
-# (``gmtools.services.table``); the engine's refusals read in the GM's language. The named functions
-# (``willpower_reroll``, ``invoke``, ``claim_stunt_reward``, ``rouse``) are the views' and the
-# tests' ways in.
+# (``gmtools.services.table``); the engine's refusals read in the GM's language.
 
 
 def _lock_roll(roll_id: int) -> None:
@@ -49,10 +45,15 @@ def _offer[T: (FollowUp, CharacterCheck)](game: str, kind: str, offers: Callable
     raise Refused(words)
 
 
+def follow_up_of(game: str, kind: str) -> FollowUp:
+    """The game's follow-up of that kind (its card's form and what it takes), or ``Refused``."""
+    return _offer(game, kind, lambda play: play.follow_ups)
+
+
 @transaction.atomic
 def follow_up(parent: Roll, kind: str, rng: RandomSource | None = None, **choice: Any) -> Roll:
     """Follow a logged roll up the way its game offers (its card's form posts ``choice``)."""
-    offer = _offer(parent.system, kind, lambda play: play.follow_ups)
+    offer = follow_up_of(parent.system, kind)
     if not offer.applies(parent):
         raise Refused(offer.refusal)
     _lock_roll(parent.pk)
@@ -62,22 +63,7 @@ def follow_up(parent: Roll, kind: str, rng: RandomSource | None = None, **choice
         raise Refused(refusal_text(error)) from None
 
 
-def willpower_reroll(parent: Roll, indices: list[int], rng: RandomSource | None = None) -> Roll:
-    """V5: spend 1 Willpower to reroll up to 3 normal dice of a roll (``gmtools.games.v5.table``)."""
-    return follow_up(parent, RollKind.REROLL, rng, indices=indices)
-
-
-def invoke(parent: Roll, aspect: Aspect | None, mode: str, rng: RandomSource | None = None) -> Roll:
-    """Fate: invoke an aspect after the roll, for +2 or a reroll (``gmtools.games.fate.table``)."""
-    return follow_up(parent, RollKind.INVOKE, rng, aspect=aspect, mode=mode)
-
-
-def claim_stunt_reward(parent: Roll, choice: str) -> Roll:
-    """Exalted: a successful stunted roll's motes or Willpower (``gmtools.games.exalted.table``)."""
-    return follow_up(parent, RollKind.REWARD, choice=choice)
-
-
 @transaction.atomic
-def rouse(character: Character, rng: RandomSource | None = None) -> Roll:
-    """V5: a rouse check (``gmtools.games.v5.table``)."""
-    return _offer(character.game, RollKind.ROUSE, lambda play: play.checks).take(TABLE, character, rng)
+def check(character: Character, kind: str, rng: RandomSource | None = None) -> Roll:
+    """A roll made from the character's card the way its game offers (V5's rouse check)."""
+    return _offer(character.game, kind, lambda play: play.checks).take(TABLE, character, rng)

@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from gmtools import games
+from gmtools.games.base import ROLL
 from gmtools.live import announce
 from gmtools.models import (
     Campaign,
@@ -16,7 +17,6 @@ from gmtools.models import (
     ExtendedAction,
     ResourceChange,
     Roll,
-    RollKind,
 )
 from gmtools.services.locks import Refused, locked_or_none, update_resources
 from gmtools.services.spending import Database
@@ -63,7 +63,7 @@ def _replay_extended(action_id: int) -> None:
     action = ExtendedAction.objects.select_for_update().filter(pk=action_id).first()
     if action is None:
         return
-    rolls = list(Roll.objects.filter(extended=action, kind=RollKind.ROLL).order_by("id"))
+    rolls = list(Roll.objects.filter(extended=action, kind=ROLL).order_by("id"))
     start = (rolls[0].result.get("extended", {}).get("before") if rolls else None) or {}
     for name in ("total", "opponent_total", "rolls", "ruined", "tie_winner"):
         setattr(action, name, start.get(name, ExtendedAction._meta.get_field(name).get_default()))

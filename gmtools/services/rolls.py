@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from gmtools import games
 from gmtools.composer import Composition
-from gmtools.games.base import BasePlay, request_doc
+from gmtools.games.base import ROLL, BasePlay, request_doc
 from gmtools.live import announce
 from gmtools.luck import stored
 from gmtools.models import (
@@ -18,7 +18,6 @@ from gmtools.models import (
     ExtendedAction,
     ExtendedKind,
     Roll,
-    RollKind,
     Scene,
 )
 from gmtools.notes import refusal_text
@@ -116,7 +115,7 @@ def record_roll(campaign: Campaign, comp: Composition, rng: RandomSource | None 
     except RulesError as error:
         raise Refused(refusal_text(error)) from None
     logged = Roll.objects.create(
-        campaign=campaign, character=comp.character, actor=comp.actor, system=comp.game, kind=RollKind.ROLL,
+        campaign=campaign, character=comp.character, actor=comp.actor, system=comp.game, kind=ROLL,
         label=comp.label, label_parts=list(comp.label_parts),
         request={**request_doc(comp.request), "shortcut": comp.shortcut},
         result=document, outcome=str(main.outcome), spends=paid, secret=comp.secret,

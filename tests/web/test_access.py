@@ -186,6 +186,13 @@ SITE = "site"  # not about one campaign: the home page, creating a campaign, acc
 ANONYMOUS, OTHER_GM, PLAYER_VISITOR, OWNER = "anonymous", "another GM", "player link", "owner"
 
 ADJUST = {Game.EXALTED: "willpower-spend", Game.V5: "hunger-up", Game.FATE: "stress-1", Game.SCIFI: "health-damage"}
+# Each game's follow-up of a roll (its kind, and what its card's form posts); scifi has none (refused).
+FOLLOW_UP = {
+    Game.EXALTED: ("reward", lambda w: {"choice": "motes"}),
+    Game.V5: ("reroll", lambda w: {"dice": ["0"]}),
+    Game.FATE: ("invoke", lambda w: {"aspect": _aspect(w), "mode": "bonus"}),
+    Game.SCIFI: ("reroll", lambda w: {"dice": ["0"]}),
+}
 
 
 def _pk(world: World) -> dict:
@@ -237,13 +244,13 @@ def _roll(world: World) -> dict:
     return {"pk": world.campaign.pk, "roll_pk": world.roll.pk}
 
 
-def _scene_aspect(world: World) -> int:
-    return Aspect.objects.filter(scene=world.scene, character__isnull=True).values_list("pk", flat=True).first() or 0
-
-
 def _aspect(world: World) -> str:
     aspect = world.pc.aspects.first()
     return str(aspect.pk) if aspect else ""
+
+
+def _scene_aspect(world: World) -> int:
+    return Aspect.objects.filter(scene=world.scene, character__isnull=True).values_list("pk", flat=True).first() or 0
 
 
 ACCESS: dict[str, Entry] = {
@@ -262,11 +269,11 @@ ACCESS: dict[str, Entry] = {
     "log": _gm("get", data=lambda w: {"page": 1}),
     "luck": _gm("get", data=lambda w: {"scene": w.scene.pk, "character": w.pc.pk}),
     "adjust": _gm("post", kwargs=_character, data=lambda w: {"action": ADJUST[w.campaign.game]}, writes=True),
-    "rouse": _gm("post", kwargs=_character, writes=True),
-    "reroll": _gm("post", kwargs=_roll, data=lambda w: {"dice": ["0"]}, writes=True),
-    "invoke": _gm("post", kwargs=_roll, data=lambda w: {"aspect": _aspect(w), "mode": "bonus"}, game=Game.FATE,
-                  writes=True),
-    "reward": _gm("post", kwargs=_roll, data=lambda w: {"choice": "motes"}, game=Game.EXALTED, writes=True),
+    # A game's own follow-ups and checks, one route each: each game's follow-up (the owner's request
+    # is V5's Willpower reroll; the fuzz tries each game's).
+    "check": _gm("post", kwargs=lambda w: {**_character(w), "kind": "rouse"}, writes=True),
+    "follow-up": _gm("post", kwargs=lambda w: {**_roll(w), "kind": FOLLOW_UP[w.campaign.game][0]},
+                     data=lambda w: FOLLOW_UP[w.campaign.game][1](w), writes=True),
     "time": _gm("post", data=lambda w: {"do": "next-turn"}, writes=True),
     "flip": _gm("post", game=Game.FATE, writes=True),
     "turn-order": _gm("post", data=lambda w: {"verb": "join", "character": w.npc.pk}, writes=True),

@@ -136,10 +136,10 @@ def test_a_situation_aspect_needs_a_scene(hero):
 def test_an_invocation_that_turns_a_fail_into_success_creates_the_aspect(hero, scene):
     failed = advantage(hero, 3)  # +2 against +3
     assert not Aspect.objects.filter(text="Smoke everywhere").exists()
-    success = services.invoke(failed, None, "bonus", Faces())  # a fate point: +4, one shift
+    success = services.follow_up(failed, "invoke", Faces(), aspect=None, mode="bonus")  # a fate point: +4, one shift
     made = Aspect.objects.get(text="Smoke everywhere")
     assert success.outcome == "success" and made.free_invocations == 1
-    style = services.invoke(success, None, "bonus", Faces())  # +6: three shifts, the second free invocation
+    style = services.follow_up(success, "invoke", Faces(), aspect=None, mode="bonus")  # +6: three shifts, the second free invocation
     made.refresh_from_db()
     assert style.outcome == "style" and made.free_invocations == 2
     assert Aspect.objects.filter(text="Smoke everywhere").count() == 1
@@ -150,7 +150,7 @@ def test_a_tie_s_boost_becomes_the_aspect_when_an_invocation_makes_it_a_success(
     tie = advantage(hero, 2)
     boost = Aspect.objects.get(text="Smoke everywhere")
     assert boost.boost
-    services.invoke(tie, None, "bonus", Faces())
+    services.follow_up(tie, "invoke", Faces(), aspect=None, mode="bonus")
     boost.refresh_from_db()
     assert not boost.boost and boost.free_invocations == 1
 
@@ -159,7 +159,7 @@ def test_the_aspect_a_roll_made_cannot_be_invoked_on_that_roll(hero, scene):
     logged = advantage(hero, -1)
     made = Aspect.objects.get(text="Smoke everywhere")
     with pytest.raises(Refused, match="comes from this roll"):
-        services.invoke(logged, made, "bonus", Faces())
+        services.follow_up(logged, "invoke", Faces(), aspect=made, mode="bonus")
     assert Aspect.objects.get(pk=made.pk).free_invocations == 2
 
 
@@ -174,7 +174,7 @@ def test_a_boost_is_gone_once_invoked(hero, scene):
     assert logged.spends[0]["what"] == "free_invocation" and fresh(hero).resources.points == 2
     # ...and after the roll too.
     other = Aspect.objects.create(scene=scene, text="Slippery floor", boost=True, free_invocations=1)
-    child = services.invoke(roll(hero), other, "bonus", Faces())
+    child = services.follow_up(roll(hero), "invoke", Faces(), aspect=other, mode="bonus")
     assert child.result["invoke"]["paid"] == "free_invocation"
     assert not Aspect.objects.filter(pk=other.pk).exists()
 
@@ -209,7 +209,7 @@ def test_an_aspect_out_of_play_is_refused(hero, scene, gm_client):
     aside = Aspect.objects.create(character=away, text="Not in the scene", free_invocations=2)
     assert "Select a valid choice" in errors(form_for(hero, invoke=[aside.pk]))
     logged = roll(hero)
-    response = gm_client.post(reverse("invoke", args=[hero.campaign_id, logged.pk]), {"aspect": aside.pk, "mode": "bonus"})
+    response = gm_client.post(reverse("follow-up", args=[hero.campaign_id, logged.pk, "invoke"]), {"aspect": aside.pk, "mode": "bonus"})
     assert response.status_code == 422 and "Select a valid choice" in response.content.decode()
     assert Aspect.objects.get(pk=aside.pk).free_invocations == 2
 
@@ -228,7 +228,7 @@ def test_two_free_invocations_invoke_the_same_aspect_twice(hero, scene):
     assert logged.result["invoked"] == [{"aspect": smoke.pk, "paid": "free_invocation"}] * 2
     # A third time, with a fate point: refused, and nothing is paid.
     with pytest.raises(Refused, match="already invoked on this roll"):
-        services.invoke(logged, Aspect.objects.get(pk=smoke.pk), "bonus", Faces())
+        services.follow_up(logged, "invoke", Faces(), aspect=Aspect.objects.get(pk=smoke.pk), mode="bonus")
     assert fresh(hero).resources.points == 2 and not logged.children.exists()
 
 
@@ -244,24 +244,24 @@ def test_never_two_fate_points_on_one_aspect(hero, scene):
     logged = roll(hero, invoke=[fire.pk])
     assert fresh(hero).resources.points == 1
     with pytest.raises(Refused, match="already invoked on this roll"):
-        services.invoke(logged, fire, "bonus", Faces())
+        services.follow_up(logged, "invoke", Faces(), aspect=fire, mode="bonus")
     assert fresh(hero).resources.points == 1
     # Nor a free invocation on top of the paid one: seed 004 allows one aspect twice on a roll only as
     # a success with style's two free invocations (rules.fate.may_invoke), not Fate Core's stacking.
     Aspect.objects.filter(pk=fire.pk).update(free_invocations=1)
     with pytest.raises(Refused, match="already invoked on this roll"):
-        services.invoke(logged, Aspect.objects.get(pk=fire.pk), "bonus", Faces())
+        services.follow_up(logged, "invoke", Faces(), aspect=Aspect.objects.get(pk=fire.pk), mode="bonus")
     assert Aspect.objects.get(pk=fire.pk).free_invocations == 1 and not logged.children.exists()
 
 
 def test_a_free_invocation_then_the_same_aspect_free_again_after_the_roll(hero, scene):
     smoke = Aspect.objects.create(scene=scene, text="Smoke everywhere", free_invocations=2)
     logged = roll(hero, invoke=[smoke.pk])  # its first free invocation, with the roll
-    child = services.invoke(logged, Aspect.objects.get(pk=smoke.pk), "bonus", Faces())  # its second, after it
+    child = services.follow_up(logged, "invoke", Faces(), aspect=Aspect.objects.get(pk=smoke.pk), mode="bonus")  # its second, after it
     assert child.result["invoke"]["paid"] == "free_invocation" and child.result["main"]["total"] == 6
     assert Aspect.objects.get(pk=smoke.pk).free_invocations == 0
     with pytest.raises(Refused, match="already invoked on this roll"):  # never a third time
-        services.invoke(child, Aspect.objects.get(pk=smoke.pk), "bonus", Faces())
+        services.follow_up(child, "invoke", Faces(), aspect=Aspect.objects.get(pk=smoke.pk), mode="bonus")
 
 
 # --- the views: the time bar, the card, the composer, the players ------------------------------
@@ -372,7 +372,7 @@ def test_the_card_says_which_aspect_was_invoked_and_offers_only_what_the_roll_al
     # A fate point and the pilot's own aspect; neither aspect already invoked (twice, or with a fate point).
     assert options == [("", "Fate point"), (str(hero.aspects.get().pk), "Free-spirited pilot (1 free)")]
     logged = Roll.objects.get()
-    response = gm_client.post(reverse("invoke", args=[hero.campaign_id, logged.pk]), {"aspect": fire.pk, "mode": "bonus"})
+    response = gm_client.post(reverse("follow-up", args=[hero.campaign_id, logged.pk, "invoke"]), {"aspect": fire.pk, "mode": "bonus"})
     assert response.status_code == 422 and "already invoked on this roll" in html(response)
 
 

@@ -323,18 +323,18 @@ def play(campaign: Campaign, gm, gm_client: Client) -> None:
         services.create_extended(campaign, None, name="Research", goal=5, character=second)
     if game == Game.EXALTED:
         stunted = play_roll(first, stunt=2, willpower="on")
-        services.claim_stunt_reward(stunted, "willpower")  # the Willpower it spent
+        services.follow_up(stunted, "reward", choice="willpower")  # the Willpower it spent
         play_roll(first, team=[second.pk])
     elif game == Game.V5:
         parent = play_roll(first, difficulty=2, secret="on")
-        services.willpower_reroll(parent, [0], Steady(9))
-        services.rouse(first, Steady(3))
+        services.follow_up(parent, "reroll", Steady(9), dice=[0])
+        services.check(first, "rouse", Steady(3))
     elif game == Game.FATE:
         own = first.aspects.order_by("id").first()
         services.add_scene_aspect(scene, "Smoke everywhere", free_invocations=1)
         boost = services.add_scene_aspect(scene, "Dazzled guard", boost=True)
         invoked = play_roll(first, face=0, invoke=[own.pk, boost.pk])  # a fate point, and the boost used up
-        services.invoke(invoked, second.aspects.order_by("id").first(), "reroll", Steady(1))
+        services.follow_up(invoked, "invoke", Steady(1), aspect=second.aspects.order_by("id").first(), mode="reroll")
         play_roll(first, face=1, action="create_advantage", advantage="Cornered", advantage_on=second.pk)
         play_roll(second, face=1, action="create_advantage", advantage="Slippery roof")  # on the scene
         services.flip(campaign)

@@ -278,7 +278,7 @@ def test_a_refused_reroll_shows_on_its_card(table, lang, gm_user, dice):
         form.locator(f"input[name=dice][value='{i}']").check()
     # rules.v5.roll_reroll draws the new dice before it checks how many were asked for: script them.
     dice.script(8, 8, 8, 8)
-    with table.expect_response(action_url(campaign, f"rolls/{roll_pk(card)}/reroll")) as answer:
+    with table.expect_response(action_url(campaign, f"rolls/{roll_pk(card)}/follow-up/reroll")) as answer:
         form.locator("button[type=submit]").click()
     assert answer.value.status == 422
     refusal = card.locator("[data-testid=refusal]")

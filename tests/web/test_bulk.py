@@ -268,7 +268,8 @@ def test_extended_actions_rolls_and_the_rest(parents):
         (lambda: [act(tie_break=TieBreak.ROLL_OFF)], 0),  # clean(): only a race has a dead heat
         (lambda: [act(kind="tug", limit=10**4)], 0),
         (lambda: [act(botch="explode")], 0),
-        (lambda: [follow_up("reward"), follow_up("reroll")], None),
+        # Two kinds under one roll (an entry's kind is its game's own: "reroll" is no Exalted kind).
+        (lambda: [follow_up("reward"), follow_up("roll")], None),
         (lambda: [follow_up("reward"), follow_up("reward")], 1),
         (lambda: [follow_up("sing")], 0),
         (lambda: [SavedRoll(character=koi, name="")], 0),

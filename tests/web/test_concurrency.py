@@ -135,7 +135,7 @@ def test_a_double_click_rerolls_once(make_character, set_ratings):
     parent = services.record_roll(vampire.campaign, form.cleaned_data["composition"], Rendezvous(threading.Barrier(1), 2))
     meet = threading.Barrier(2)
     dice = [Rendezvous(meet, 9), Rendezvous(meet, 9)]
-    results = run_at_once(*(lambda i=i: services.willpower_reroll(parent, [0], dice[i]) for i in range(2)))
+    results = run_at_once(*(lambda i=i: services.follow_up(parent, "reroll", dice[i], dice=[0]) for i in range(2)))
     assert sorted(type(r).__name__ for r in results) == ["Refused", "Roll"], results
     assert Character.objects.get(pk=vampire.pk).resources.willpower_superficial == 1
     assert Roll.objects.count() == 2

@@ -54,6 +54,7 @@ from gmtools import backup, games
 from gmtools.composer import ComposerForm
 from gmtools.models import Campaign, Character, Scene, Trait
 from gmtools.views import TIME_ACTIONS
+from tests.games import Game
 from tests.web.test_access import (
     ACCESS,
     CAMPAIGN,
@@ -392,8 +393,8 @@ CAMPAIGN_POSTS = [name for name in POST_NAMES if ACCESS[name].scope == CAMPAIGN]
 # a refusal takes ~10 ms, an accepted roll or scene change redraws parts of the table (~30 ms), a
 # character sheet ~250 ms. An endpoint that reads no field gets only unknown fields and raw bodies.
 EXAMPLES = 40
-MORE = {"adjust": 200, "reroll": 200, "reward": 200, "undo": 200, "turn-order": 200, "scene-aspect-add": 200,
-        "time": 200, "declare": 100, "invoke": 100, "extended-create": 100}
+MORE = {"adjust": 200, "follow-up": 300, "undo": 200, "turn-order": 200, "scene-aspect-add": 200,
+        "time": 200, "declare": 100, "extended-create": 100}
 FEWER = {"character-import": 25, "npc-quick": 15, "character-duplicate": 15, "character-copy": 10,
          "npc-template": 10, "character-new": 4, "character-edit": 4}
 
@@ -411,9 +412,8 @@ def choices_for(name: str, world: World) -> dict[str, tuple[str, ...]]:
         "time": {"do": TIME_ACTIONS, "title": (), "downtime": ("on",), "combat": ("on",), "calm": ("on",)},
         "turn-order": {"verb": ("join", "leave", "up", "down"), "character": characters,
                        "order": (",".join(characters), ",".join(reversed(characters)))},
-        "invoke": {"mode": ("bonus", "reroll")},
-        "reward": {"choice": ("motes", "willpower")},
-        "reroll": {"dice": ("0", "1", "2", "99")},
+        # Each game's follow-up (test_access.FOLLOW_UP): Fate's invocation, Exalted's reward, V5's reroll.
+        "follow-up": {"mode": ("bonus", "reroll"), "choice": ("motes", "willpower"), "dice": ("0", "1", "2", "99")},
         "declare": {"actions": ("1", "10", "11")},
         "scene-aspect-add": {"boost": ("on",)},
         "character-duplicate": {"count": ("1", "20", "21")},
@@ -439,9 +439,9 @@ def variants_for(name: str, world: World, valid: dict[str, Value]) -> list[dict[
     if name == "turn-order":
         order = ",".join(str(pk) for pk in world.campaign.characters.values_list("pk", flat=True))
         return [{"verb": verb, "character": npc} for verb in ("join", "leave", "up", "down")] + [{"order": order}]
-    if name == "invoke":
+    if name == "follow-up" and game == Game.FATE:
         return [{**valid, "mode": mode} for mode in ("bonus", "reroll")]
-    if name == "reward":
+    if name == "follow-up" and game == Game.EXALTED:
         return [{"choice": choice} for choice in ("motes", "willpower")]
     return [valid]
 

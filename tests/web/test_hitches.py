@@ -40,7 +40,7 @@ def test_a_refusal_is_a_422_that_the_debug_script_leaves_alone(v5, gm_client):
 def test_a_reroll_answers_the_parent_card_without_its_reroll_form(v5, gm_client, scripted_dice):
     first = roll(v5.campaign, v5, (6, 2, 9))
     scripted_dice(8)
-    response = gm_client.post(reverse("reroll", args=[v5.campaign.pk, first.pk]), {"dice": [1]})
+    response = gm_client.post(reverse("follow-up", args=[v5.campaign.pk, first.pk, "reroll"]), {"dice": [1]})
     html = response.content.decode()
     assert response.status_code == 200
     tag = re.search(rf'<article[^>]*id="roll-{first.pk}"[^>]*>', html)
@@ -238,7 +238,7 @@ def test_a_rolls_label_reads_in_the_viewers_language_whatever_it_was_rolled_in(v
     english = gm_client.get(reverse("table", args=[v5.campaign.pk])).content.decode()
     spanish = gm_client.get(reverse("table", args=[v5.campaign.pk]), HTTP_ACCEPT_LANGUAGE="es").content.decode()
     assert "Strength + Brawl" in card_of(english, logged.pk) and "Fuerza + Pelea" in card_of(spanish, logged.pk)
-    services.rouse(v5, Faces(8))
+    services.check(v5, "rouse", Faces(8))
     rouse = Roll.objects.latest("id")
     assert "Rouse check · Rouse check" not in gm_client.get(reverse("table", args=[v5.campaign.pk])).content.decode()
     assert "Control de Enardecimiento" in card_of(
@@ -250,7 +250,7 @@ def test_spends_read_as_words_never_as_keys(make_character, gm_client):
     hero = make_character(Game.FATE, name="Zara", fate_points=2)
     Aspect.objects.create(character=hero, text="Owes the mob")
     first = roll(hero.campaign, hero, (0, 0, 0, 0))
-    services.invoke(first, None, "bonus", Faces())  # paid with a fate point, no aspect named
+    services.follow_up(first, "invoke", Faces(), aspect=None, mode="bonus")  # paid with a fate point, no aspect named
     html = gm_client.get(reverse("table", args=[hero.campaign.pk])).content.decode()
     assert "fate_point" not in html and "1 fate point" in html
 

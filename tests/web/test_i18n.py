@@ -22,7 +22,7 @@ from django.utils import translation
 
 from gmtools import notes
 from gmtools.games.base import request_doc
-from gmtools.models import Roll, RollKind
+from gmtools.models import Roll
 from tests.games import Game
 from rules import exalted, fate, scifi, v5
 
@@ -352,7 +352,7 @@ def test_the_filters_render_in_the_active_language_and_escape():
 def _log(character, result, request, outcome, **document) -> Roll:
     return Roll.objects.create(
         campaign=character.campaign, character=character, actor=character.name, system=character.campaign.game,
-        kind=RollKind.ROLL, label="test", request={**request_doc(request), "shortcut": "roll"},
+        kind="roll", label="test", request={**request_doc(request), "shortcut": "roll"},
         result={"main": result.as_json(), **document}, outcome=str(outcome),
     )
 

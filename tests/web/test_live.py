@@ -57,7 +57,7 @@ def test_each_kind_of_write_announces_one_change(v5):
     before = Change.objects.count()
     steps = [
         (lambda: roll(campaign, v5, (6, 2, 9)), ChangeKind.ROLL),
-        (lambda: services.rouse(v5, Faces(7)), ChangeKind.ROLL),
+        (lambda: services.check(v5, "rouse", Faces(7)), ChangeKind.ROLL),
         (lambda: services.adjust(v5, "hunger-up"), ChangeKind.CHARACTER),
         (lambda: services.change_turn(Scene.objects.current(campaign), 1), ChangeKind.TIME),
         (lambda: services.leave_scene(Scene.objects.current(campaign), v5), ChangeKind.ORDER),
@@ -78,7 +78,7 @@ def test_each_kind_of_write_announces_one_change(v5):
 def test_a_follow_up_and_a_reveal_announce_a_change_each(v5):
     logged = roll(v5.campaign, v5, (6, 2, 9), hidden="on")
     assert changes(v5.campaign) == [(ChangeKind.ROLL, False)]
-    services.willpower_reroll(logged, [1], Faces(8))
+    services.follow_up(logged, "reroll", Faces(8), dice=[1])
     assert changes(v5.campaign)[-1] == (ChangeKind.ROLL, False)  # as secret as the roll it follows
     services.reveal(logged)
     assert changes(v5.campaign)[-1] == (ChangeKind.REVEAL, True)
@@ -150,7 +150,7 @@ def test_a_change_is_drawn_in_the_viewers_language(v5):
 @pytest.mark.django_db
 def test_a_follow_up_redraws_the_card_it_follows(v5):
     logged = roll(v5.campaign, v5, (6, 2, 9))
-    reroll = services.willpower_reroll(logged, [1], Faces(8))
+    reroll = services.follow_up(logged, "reroll", Faces(8), dice=[1])
     html = live.render_change(Change.objects.get(roll=reroll).pk, live.Viewer("gm", "en"))
     # The parent's card comes back without its reroll form: a second reroll is not on offer.
     parent_card = html.split(f'id="roll-{logged.pk}"', 1)[1].split("</article>", 1)[0]

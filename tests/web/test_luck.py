@@ -57,7 +57,7 @@ def test_an_exalted_stunt_with_willpower_an_opposition_and_its_reward(make_chara
     request = exalted.Request(pool=5, stunt=2, willpower=True)
     # The acting side's luck, the stunt's dice and Willpower's success counted in its request.
     assert roll.luck == exalted.luck(request, exalted.resolve(request, (7, 2, 3, 4, 5, 6, 8))).as_json()
-    reward = services.claim_stunt_reward(roll, "motes")
+    reward = services.follow_up(roll, "reward", choice="motes")
     assert reward.luck is None  # no dice thrown
 
 
@@ -81,13 +81,13 @@ def test_a_v5_roll_its_willpower_reroll_and_a_rouse_check(make_character, set_ra
     assert specials["messy_critical"]["prior"] == v5.odds(request).p_messy
 
     failed = compose_and_roll(lucia.campaign, lucia, (2, 3, 1), difficulty=2)
-    reroll = services.willpower_reroll(failed, [0, 1], Faces(6, 10))
+    reroll = services.follow_up(failed, "reroll", Faces(6, 10), dice=[0, 1])
     before = v5.resolve(request, (2, 3), (1,))
     # A roll of its own, ranked among what the two rerolled dice could do (rules.v5.luck).
     assert reroll.luck == v5.luck(request, v5.reroll(request, before, (0, 1), (6, 10))).as_json()
     assert reroll.luck != failed.luck
 
-    check = services.rouse(lucia, Faces(4))
+    check = services.check(lucia, "rouse", Faces(4))
     assert check.luck == v5.rouse_luck(v5.rouse(4, 1)).as_json() and check.luck["percentile"] == 0.25
 
 
@@ -103,10 +103,10 @@ def test_fate_dice_an_invocation_and_a_reroll(make_character, set_ratings):
     assert roll.luck == fate.luck(request, fate.resolve(request, (1, 1, 1, 0))).as_json()
     assert roll.luck["specials"] == [{"code": "success_with_style", "prior": fate.odds(request).p_style,
                                       "happened": True}]
-    plus_two = services.invoke(roll, None, "bonus", Faces())
+    plus_two = services.follow_up(roll, "invoke", Faces(), aspect=None, mode="bonus")
     assert plus_two.luck is None  # no dice thrown: its roll's luck stands
     # A reroll after it: four fresh dice for the request as it stands, the +2 in its bonus.
-    reroll = services.invoke(plus_two, None, "reroll", Faces(-1, -1, 0, 0))
+    reroll = services.follow_up(plus_two, "invoke", Faces(-1, -1, 0, 0), aspect=None, mode="reroll")
     again = fate.Request(bonus=4, difficulty=1)
     assert reroll.luck == fate.luck(again, fate.resolve(again, (-1, -1, 0, 0))).as_json()
     assert reroll.luck["percentile"] == fate.luck(request, fate.resolve(request, (-1, -1, 0, 0))).percentile
@@ -122,7 +122,7 @@ def test_a_card_from_the_fate_deck_is_ranked_among_the_cards_left(make_character
     assert roll.luck == fate.luck(request, fate.resolve(request, fate.CARDS[80]), deck).as_json()
     # Three cards left, card 80 the best of them (++++): above both others.
     assert roll.luck["below"] == pytest.approx(2 / 3) and roll.luck["equal"] == pytest.approx(1 / 3)
-    reroll = services.invoke(roll, None, "reroll", Faces())
+    reroll = services.follow_up(roll, "invoke", Faces(), aspect=None, mode="reroll")
     assert reroll.luck == fate.luck(request, fate.resolve(request, fate.CARDS[0]), fate.Deck((0, 40))).as_json()
 
 
@@ -164,14 +164,14 @@ def every_kind_of_roll(make_character, set_ratings) -> list[Roll]:
     made = [compose_and_roll(solar.campaign, solar, (1, 2, 4, 6, 3)),
             compose_and_roll(solar.campaign, solar, (7, 9, 10, 2, 2, 3, 5), opponent_dice=2)]
     failed = compose_and_roll(lucia.campaign, lucia, (2, 3, 1), difficulty=2)
-    made += [failed, services.willpower_reroll(failed, [1], Faces(10)), services.rouse(lucia, Faces(8))]
+    made += [failed, services.follow_up(failed, "reroll", Faces(10), dice=[1]), services.check(lucia, "rouse", Faces(8))]
     first = compose_and_roll(zara.campaign, zara, (0, 0, 1, -1))
-    made += [first, services.invoke(first, None, "bonus", Faces())]
+    made += [first, services.follow_up(first, "invoke", Faces(), aspect=None, mode="bonus")]
     FateState.objects.filter(campaign_id=zara.campaign_id).update(uses_deck=True, deck=[])
     drawn = compose_and_roll(zara.campaign, zara, tuple(range(80, 0, -1)))  # a reshuffle swapping nothing
     Aspect.objects.create(character=zara, text="Quick on the draw", free_invocations=1)
     made += [drawn, compose_and_roll(zara.campaign, zara, ()),
-             services.invoke(drawn, Aspect.objects.get(text="Quick on the draw"), "reroll", Faces())]
+             services.follow_up(drawn, "invoke", Faces(), aspect=Aspect.objects.get(text="Quick on the draw"), mode="reroll")]
     made += [compose_and_roll(rook.campaign, rook, (10, 10, 3, 7, 1, 2, 8)), compose_and_roll(rook.campaign, rook, (), difficulty="easy")]
     return made
 

@@ -386,7 +386,7 @@ async def reroll_one_roll_at_once(cluster: Cluster) -> None:
         sql = "SELECT willpower_superficial, willpower_aggravated FROM v5_v5resources WHERE character_id = %s"
         [before] = newer(cluster, sql, character)
         since = latest_ids(cluster)
-        answers = await at_once(gm, cluster, f"/campaigns/{v5.pk}/rolls/{parent.pk}/reroll/", {"dice": ["0"]})
+        answers = await at_once(gm, cluster, f"/campaigns/{v5.pk}/rolls/{parent.pk}/follow-up/reroll/", {"dice": ["0"]})
     accepted = accepted_of(answers, "already been followed up")
     assert len(accepted) == 1  # one reroll per roll, paid once
     [after] = newer(cluster, sql, character)

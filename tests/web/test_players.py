@@ -185,7 +185,7 @@ def test_a_new_link_cuts_off_the_old_one(v5, gm_client):
 
 def test_the_reveal_view_redraws_the_card_as_revealed(v5, gm_client):
     secret = roll(v5.campaign, v5, (6, 7, 2, 10), hidden="on")
-    reroll = services.willpower_reroll(secret, [0], Faces(9))
+    reroll = services.follow_up(secret, "reroll", Faces(9), dice=[0])
     response = gm_client.post(reverse("reveal", args=[v5.campaign.pk, secret.pk]))
     html = response.content.decode()
     assert response.status_code == 200 and html.count("Revealed") == 2 and f'id="roll-{reroll.pk}"' in html

@@ -85,7 +85,7 @@ def vampire(make_character, set_ratings) -> Character:
 def test_v5_a_secret_rerolls_willpower_box_stays_unmarked_for_the_players_until_revealed(vampire):
     campaign = vampire.campaign
     secret = compose_and_roll(campaign, vampire, (1, 2, 3, 4, 5), difficulty=2, hidden="on")
-    services.willpower_reroll(secret, [0, 2], Faces(10, 9))
+    services.follow_up(secret, "reroll", Faces(10, 9), dice=[0, 2])
     assert Character.objects.get(pk=vampire.pk).resources.willpower_superficial == 1
     for page in player_pages(campaign):
         assert boxes(page, vampire, "willpower") == 0
@@ -109,7 +109,7 @@ def test_v5_a_secret_rerolls_willpower_box_stays_unmarked_for_the_players_until_
 
 def test_v5_a_voided_secret_reroll_has_given_its_willpower_back_once(vampire, gm):
     secret = compose_and_roll(vampire.campaign, vampire, (1, 2, 3, 4, 5), difficulty=2, hidden="on")
-    services.willpower_reroll(secret, [0], Faces(10))
+    services.follow_up(secret, "reroll", Faces(10), dice=[0])
     services.void_roll(secret, gm)
     services.adjust(vampire, "willpower-superficial-damage")
     # The void gave the box back already: the players' copy gives nothing back a second time.
@@ -125,7 +125,7 @@ def test_exalted_a_secret_rolls_willpower_and_reward_stay_off_the_players_cards(
     set_ratings(solar, dexterity=3, melee=2)
     campaign = solar.campaign
     secret = compose_and_roll(campaign, solar, (7, 1, 1, 1, 1, 1, 1), stunt=2, willpower="on", hidden="on")
-    services.claim_stunt_reward(secret, "motes")  # 2 stunt dice: 2 motes
+    services.follow_up(secret, "reward", choice="motes")  # 2 stunt dice: 2 motes
     fresh = Character.objects.get(pk=solar.pk)
     assert (fresh.resources.willpower_temporary, fresh.resources.motes) == (2, 6)
     for page in player_pages(campaign):
@@ -157,7 +157,7 @@ def test_fate_a_secret_rolls_fate_point_free_invocation_and_boost_stay_off_the_p
     Aspect.objects.create(scene=scene, text="Dazzled guard", boost=True, free_invocations=1)
     boost = Aspect.objects.get(text="Dazzled guard")
     secret = compose_and_roll(campaign, hero, (0, 0, 0, 0), invoke=[pilot.pk, boost.pk], hidden="on")
-    services.invoke(secret, None, "bonus", Faces())  # a fate point after the roll
+    services.follow_up(secret, "invoke", Faces(), aspect=None, mode="bonus")  # a fate point after the roll
     assert Character.objects.get(pk=hero.pk).resources.points == 2
     assert Aspect.objects.get(pk=pilot.pk).free_invocations == 0 and not Aspect.objects.filter(pk=boost.pk).exists()
 
@@ -187,7 +187,7 @@ def test_the_players_copy_costs_one_query_and_leaves_the_gms_rows_alone(make_cha
 
     hero = make_character(Game.FATE, name="Zara", fate_points=3)
     secret = compose_and_roll(hero.campaign, hero, (0, 0, 0, 0), hidden="on")
-    services.invoke(secret, None, "bonus", Faces())
+    services.follow_up(secret, "invoke", Faces(), aspect=None, mode="bonus")
     table = board.Table.read(hero.campaign)
     with django_assert_num_queries(0):
         players = table.context(player=True)["characters"]  # read only once drawn

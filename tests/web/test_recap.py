@@ -255,7 +255,7 @@ def test_a_stunt_reward_says_what_was_regained_in_either_language(gm_client, sol
     scene = scene_of(solar.campaign, "Rooftops")
     # 3 dice and 2 stunt dice: 8 2 3 4 5 is 1 success, a success, so the 2-die stunt earns 2 motes.
     stunted = roll(solar, scene, (8, 2, 3, 4, 5), label="Leap", stunt=2)
-    services.claim_stunt_reward(stunted, "motes")
+    services.follow_up(stunted, "reward", choice="motes")
     reward = [line for line in body(export(gm_client, solar.campaign)).splitlines() if "Leap · Stunt reward" in line]
     assert len(reward) == 1 and reward[0].endswith("**Regained 2 motes**")
     spanish = body(export(gm_client, solar.campaign, HTTP_ACCEPT_LANGUAGE="es"))
@@ -304,7 +304,7 @@ def test_the_opponents_dice_read_as_the_games_own(gm_client, rebel, hero):
 def test_a_willpower_reroll_follows_its_roll_with_its_kind(gm_client, kindred):
     scene = scene_of(kindred.campaign, "Chase")
     first = roll(kindred, scene, (2, 3, 4, 6, 5), label="Sprint")
-    services.willpower_reroll(first, [0, 1], Faces(8, 9))
+    services.follow_up(first, "reroll", Faces(8, 9), dice=[0, 1])
     text = body(export(gm_client, kindred.campaign))
     lines = [line for line in text.splitlines() if line.startswith("- ") and "Sprint" in line]
     assert len(lines) == 2
@@ -319,8 +319,8 @@ def test_a_willpower_reroll_follows_its_roll_with_its_kind(gm_client, kindred):
 def test_follow_ups_and_rouse_checks_belong_to_the_scene_they_were_made_in(gm_client, kindred):
     scene = scene_of(kindred.campaign, "Chase")
     first = roll(kindred, scene, (2, 3, 4, 6, 5), label="Sprint")
-    services.willpower_reroll(first, [0], Faces(8))
-    services.rouse(kindred, Faces(3))
+    services.follow_up(first, "reroll", Faces(8), dice=[0])
+    services.check(kindred, "rouse", Faces(3))
     text = body(export(gm_client, kindred.campaign, part=f"scene-{scene.pk}"))
     assert headings(text) == ["Story 1 · Episode 1 · Scene 1: Chase"]
     assert len([line for line in text.splitlines() if line.startswith("- ")]) == 3
@@ -328,8 +328,8 @@ def test_follow_ups_and_rouse_checks_belong_to_the_scene_they_were_made_in(gm_cl
 
 
 def test_a_rouse_check_shows_its_die_and_the_hunger_it_raised(gm_client, kindred):
-    services.rouse(kindred, Faces(3))  # below 6: failed, Hunger 2 → 3
-    services.rouse(kindred, Faces(8))  # passed: Hunger stays 3
+    services.check(kindred, "rouse", Faces(3))  # below 6: failed, Hunger 2 → 3
+    services.check(kindred, "rouse", Faces(8))  # passed: Hunger stays 3
     text = body(export(gm_client, kindred.campaign))
     assert headings(text) == ["Outside any scene"]  # no scene was started
     failed, passed = (line for line in text.splitlines() if line.startswith("- "))
@@ -458,7 +458,7 @@ def test_the_players_never_see_a_secret_roll_until_it_is_revealed(gm_client, set
     roll(kindred, scene, (7, 2, 3, 4, 5), label="Talk")
     # Mole has Hunger 1 by default: 1 normal die and 1 hunger die.
     secret = roll(spy, scene, (9, 8), label="Pickpocket", hidden="on")
-    reroll = services.willpower_reroll(secret, [0], Faces(10))
+    reroll = services.follow_up(secret, "reroll", Faces(10), dice=[0])
     secret_faces, reroll_faces = v5_faces((9,), (8,)), v5_faces((10,), (8,))
 
     hidden = body(recap(campaign, "campaign"))

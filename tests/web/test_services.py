@@ -14,7 +14,7 @@ from django.core.exceptions import ValidationError
 
 from gmtools import games, services
 from gmtools.composer import ComposerForm, Composition
-from gmtools.models import Aspect, Campaign, Character, Roll, RollKind
+from gmtools.models import Aspect, Campaign, Character, Roll
 from gmtools.games.exalted.models import ExaltedResources
 from gmtools.games.fate.models import FateResources, FateState
 from gmtools.games.v5.models import V5Resources
@@ -78,7 +78,7 @@ def test_exalted_roll_keeps_faces_in_order_outcome_and_request(solar):
     roll = services.record_roll(solar.campaign, comp, rng)
     assert rng.spent
     roll = Roll.objects.get(pk=roll.pk)
-    assert roll.kind == RollKind.ROLL and roll.system == Game.EXALTED
+    assert roll.kind == "roll" and roll.system == Game.EXALTED
     assert roll.character == solar and roll.actor == "Harmonious Jade"
     assert roll.label == "Dexterity + Melee"
     main = roll.result["main"]
@@ -203,51 +203,51 @@ def stunted(solar: Character, stunt: int, faces: tuple[int, ...], **data) -> Rol
 
 def test_stunt_reward_motes_once_per_roll(solar):
     roll = stunted(solar, 2, (7, 1, 1, 1, 1, 1, 1))
-    reward = services.claim_stunt_reward(roll, "motes")
-    assert reward.kind == RollKind.REWARD and reward.parent == roll and reward.outcome == "motes"
+    reward = services.follow_up(roll, "reward", choice="motes")
+    assert reward.kind == "reward" and reward.parent == roll and reward.outcome == "motes"
     assert reward.result["reward"] == {"motes": 2, "willpower": 0}
     assert resources(solar)["motes"] == 6
     with pytest.raises(Refused):
-        services.claim_stunt_reward(roll, "motes")
+        services.follow_up(roll, "reward", choice="motes")
     with pytest.raises(Refused):
-        services.claim_stunt_reward(roll, "willpower")  # one reward, whichever it was
+        services.follow_up(roll, "reward", choice="willpower")  # one reward, whichever it was
     assert resources(solar)["motes"] == 6
     assert resources(solar)["willpower_temporary"] == 3
-    assert Roll.objects.filter(kind=RollKind.REWARD).count() == 1
+    assert Roll.objects.filter(kind="reward").count() == 1
 
 
 def test_stunt_reward_motes_are_capped_at_the_pool(solar):
     ExaltedResources.objects.filter(character=solar).update(motes=9)
     roll = stunted(solar, 3, (7, 1, 1, 1, 1, 1, 1, 1))
-    services.claim_stunt_reward(roll, "motes")
+    services.follow_up(roll, "reward", choice="motes")
     assert resources(solar)["motes"] == 10
 
 
 def test_stunt_reward_willpower_for_two_dice_capped_at_permanent(solar):
     roll = stunted(solar, 2, (7, 1, 1, 1, 1, 1, 1))
-    services.claim_stunt_reward(roll, "willpower")
+    services.follow_up(roll, "reward", choice="willpower")
     assert resources(solar)["willpower_temporary"] == 4
     ExaltedResources.objects.filter(character=solar).update(willpower_temporary=5)
     again = stunted(solar, 3, (7, 1, 1, 1, 1, 1, 1, 1))
     # Never past the permanent rating: a reward that would regain nothing is refused, not logged.
     with pytest.raises(Refused, match="already at its permanent rating"):
-        services.claim_stunt_reward(again, "willpower")
+        services.follow_up(again, "reward", choice="willpower")
     assert resources(solar)["willpower_temporary"] == 5
     assert not Roll.objects.filter(parent=again).exists()
-    services.claim_stunt_reward(again, "motes")  # the motes are still on offer
-    assert Roll.objects.filter(parent=again, kind=RollKind.REWARD).exists()
+    services.follow_up(again, "reward", choice="motes")  # the motes are still on offer
+    assert Roll.objects.filter(parent=again, kind="reward").exists()
 
 
 def test_stunt_reward_not_on_offer(solar):
     one_die = stunted(solar, 1, (7, 1, 1, 1, 1, 1))
     with pytest.raises(Refused, match="not on offer"):
-        services.claim_stunt_reward(one_die, "willpower")  # Willpower needs a 2- or 3-die stunt
+        services.follow_up(one_die, "reward", choice="willpower")  # Willpower needs a 2- or 3-die stunt
     failed = stunted(solar, 2, (2, 3, 4, 5, 6, 2, 3), difficulty=1)
     unstunted = stunted(solar, 0, (7, 7, 7, 7, 7))
     for roll in (failed, unstunted):
         with pytest.raises(Refused):
-            services.claim_stunt_reward(roll, "motes")
-    assert Roll.objects.filter(kind=RollKind.REWARD).count() == 0
+            services.follow_up(roll, "reward", choice="motes")
+    assert Roll.objects.filter(kind="reward").count() == 0
     assert resources(solar)["motes"] == 4
 
 
@@ -256,7 +256,7 @@ def test_stunt_reward_only_for_exalted_rolls(make_character):
     roll = services.record_roll(vampire.campaign, composition(vampire.campaign, character=vampire.pk, dice=1),
                                 Faces(6))
     with pytest.raises(Refused):
-        services.claim_stunt_reward(roll, "motes")
+        services.follow_up(roll, "reward", choice="motes")
 
 
 # --- v5 --------------------------------------------------------------------------------------
@@ -319,38 +319,38 @@ def test_v5_teamwork_rolls_the_largest_pool_plus_one_per_able_helper(vampire, se
 
 
 def test_v5_rouse_check_failure_raises_hunger(vampire):
-    roll = services.rouse(vampire, Faces(5))
+    roll = services.check(vampire, "rouse", Faces(5))
     assert resources(vampire)["hunger"] == 3
-    assert roll.kind == RollKind.ROUSE and roll.outcome == "fail"
+    assert roll.kind == "rouse" and roll.outcome == "fail"
     assert roll.result["main"]["faces"] == [5]
     assert roll.spends == [{"what": "hunger", "amount": 1}]
 
 
 def test_v5_rouse_check_pass_keeps_hunger(vampire):
-    roll = services.rouse(vampire, Faces(6))
+    roll = services.check(vampire, "rouse", Faces(6))
     assert resources(vampire)["hunger"] == 2
     assert roll.outcome == "pass" and roll.spends == [{"what": "hunger", "amount": 0}]
 
 
 def test_v5_rouse_check_never_raises_hunger_past_5(vampire):
     V5Resources.objects.filter(character=vampire).update(hunger=5)
-    roll = services.rouse(vampire, Faces(1))
+    roll = services.check(vampire, "rouse", Faces(1))
     assert resources(vampire)["hunger"] == 5
     assert roll.outcome == "fail" and roll.result["main"]["hunger_after"] == 5
 
 
 def test_rouse_is_for_vampires_only(solar):
     with pytest.raises(Refused):
-        services.rouse(solar, Faces(1))
+        services.check(solar, "rouse", Faces(1))
     assert Roll.objects.count() == 0
 
 
 def test_v5_willpower_reroll_spends_one_superficial_and_rerolls_normal_dice(vampire):
     parent = v5_roll(vampire, (1, 2, 3, 4, 5), difficulty=2)
     rng = Faces(10, 9)
-    child = services.willpower_reroll(parent, [0, 2], rng)
+    child = services.follow_up(parent, "reroll", rng, dice=[0, 2])
     assert rng.spent
-    assert child.kind == RollKind.REROLL and child.parent == parent
+    assert child.kind == "reroll" and child.parent == parent
     main = child.result["main"]
     assert main["faces"] == [10, 2, 9] and main["hunger_faces"] == [4, 5]  # hunger dice untouched
     assert main["rerolled"] == [0, 2] and main["rerolled_from"] == [1, 3]
@@ -365,16 +365,16 @@ def test_v5_willpower_reroll_bad_dice_are_refused_and_nothing_spent(vampire, ind
     parent = v5_roll(vampire, (1, 2, 3, 4, 5))
     before = resources(vampire)
     with pytest.raises(Refused):
-        services.willpower_reroll(parent, indices, Faces(10, 10, 10, 10))
+        services.follow_up(parent, "reroll", Faces(10, 10, 10, 10), dice=indices)
     assert resources(vampire) == before
     assert Roll.objects.count() == 1
 
 
 def test_v5_willpower_reroll_at_most_once_per_roll(vampire):
     parent = v5_roll(vampire, (1, 2, 3, 4, 5))
-    services.willpower_reroll(parent, [0], Faces(7))
+    services.follow_up(parent, "reroll", Faces(7), dice=[0])
     with pytest.raises(Refused, match="already"):
-        services.willpower_reroll(parent, [1], Faces(7))
+        services.follow_up(parent, "reroll", Faces(7), dice=[1])
     assert resources(vampire)["willpower_superficial"] == 1  # the second spend was undone
     assert Roll.objects.count() == 2
 
@@ -383,7 +383,7 @@ def test_v5_willpower_reroll_with_no_willpower_left_is_refused(vampire):
     V5Resources.objects.filter(character=vampire).update(willpower_superficial=3, willpower_aggravated=1)
     parent = v5_roll(vampire, (1, 2, 3, 4, 5))
     with pytest.raises(Refused, match="no Willpower"):
-        services.willpower_reroll(parent, [0], Faces(7))
+        services.follow_up(parent, "reroll", Faces(7), dice=[0])
     assert resources(vampire)["willpower_superficial"] == 3
     assert Roll.objects.count() == 1
 
@@ -393,7 +393,7 @@ def test_v5_willpower_reroll_refused_when_nothing_was_rolled(vampire, shortcut):
     parent = v5_roll(vampire, (), shortcut=shortcut)
     assert parent.result["main"]["faces"] == []
     with pytest.raises(Refused):
-        services.willpower_reroll(parent, [0], Faces(7))
+        services.follow_up(parent, "reroll", Faces(7), dice=[0])
     assert resources(vampire)["willpower_superficial"] == 0
     assert Roll.objects.count() == 1
 
@@ -401,22 +401,22 @@ def test_v5_willpower_reroll_refused_when_nothing_was_rolled(vampire, shortcut):
 def test_v5_willpower_reroll_refused_on_a_tracker_roll(vampire):
     # The composer has no tracker rolls yet; a logged Willpower roll (tracker=True) must still refuse.
     parent = Roll.objects.create(
-        campaign=vampire.campaign, character=vampire, actor=vampire.name, system=Game.V5, kind=RollKind.ROLL,
+        campaign=vampire.campaign, character=vampire, actor=vampire.name, system=Game.V5, kind="roll",
         label="Willpower", outcome="failure", secret=False, spends=[],
         request={"pool": 4, "hunger": 2, "difficulty": 3, "specialty": False, "tracker": True, "modifiers": [],
                  "shortcut": "roll"},
         result={"main": {"faces": [1, 2, 3, 4], "hunger_faces": [], "automatic": None}},
     )
     with pytest.raises(Refused, match="tracker"):
-        services.willpower_reroll(parent, [0], Faces(7))
+        services.follow_up(parent, "reroll", Faces(7), dice=[0])
     assert resources(vampire)["willpower_superficial"] == 0
     assert Roll.objects.count() == 1
 
 
 def test_v5_willpower_reroll_refused_on_a_rouse_check(vampire):
-    check = services.rouse(vampire, Faces(3))
+    check = services.check(vampire, "rouse", Faces(3))
     with pytest.raises(Refused):
-        services.willpower_reroll(check, [0], Faces(7))
+        services.follow_up(check, "reroll", Faces(7), dice=[0])
     assert resources(vampire)["willpower_superficial"] == 0
 
 
@@ -496,8 +496,8 @@ def test_fate_invocation_with_nothing_to_pay_is_refused_and_nothing_changes(hero
 def test_fate_invoke_after_the_roll_bonus_uses_free_then_fate_point(hero):
     free, paid = aspects(hero)
     parent = fate_roll(hero, (-1, -1, 0, 0), difficulty=2)  # total 0: fail by 2
-    first = services.invoke(parent, free, "bonus", Faces())
-    assert first.kind == RollKind.INVOKE and first.parent == parent
+    first = services.follow_up(parent, "invoke", Faces(), aspect=free, mode="bonus")
+    assert first.kind == "invoke" and first.parent == parent
     assert first.result["main"]["faces"] == [-1, -1, 0, 0] and first.result["main"]["total"] == 2
     assert first.outcome == "tie"
     assert first.result["invoke"] == {"mode": "bonus", "aspect": free.text, "paid": "free_invocation"}
@@ -506,10 +506,10 @@ def test_fate_invoke_after_the_roll_bonus_uses_free_then_fate_point(hero):
     # roll only as a success with style's two free invocations (rules.fate.may_invoke); the looser
     # Fate Core stacking (a free invocation plus a paid one) is not the seed's rule.
     with pytest.raises(Refused, match="already invoked on this roll"):
-        services.invoke(first, Aspect.objects.get(pk=free.pk), "bonus", Faces())
+        services.follow_up(first, "invoke", Faces(), aspect=Aspect.objects.get(pk=free.pk), mode="bonus")
     assert resources(hero)["points"] == 2
     # Invoking again follows the last entry; another aspect, with no free invocation, costs a fate point.
-    second = services.invoke(first, paid, "bonus", Faces())
+    second = services.follow_up(first, "invoke", Faces(), aspect=paid, mode="bonus")
     assert second.result["main"]["total"] == 4 and second.outcome == "success"
     assert second.result["invoke"]["paid"] == "fate_point"
     assert resources(hero)["points"] == 1
@@ -518,7 +518,7 @@ def test_fate_invoke_after_the_roll_bonus_uses_free_then_fate_point(hero):
 def test_fate_invoke_reroll_rolls_all_four_dice(hero):
     parent = fate_roll(hero, (-1, -1, -1, -1), difficulty=1)
     rng = Faces(1, 1, 0, 1)
-    child = services.invoke(parent, None, "reroll", rng)
+    child = services.follow_up(parent, "invoke", rng, aspect=None, mode="reroll")
     assert rng.spent
     assert child.result["main"]["faces"] == [1, 1, 0, 1] and child.result["main"]["total"] == 5
     assert child.outcome == "style"
@@ -530,9 +530,9 @@ def test_fate_invoke_with_nothing_to_pay_is_refused(hero):
     free, paid = aspects(hero)
     parent = fate_roll(hero, (0, 0, 0, 0))
     with pytest.raises(Refused, match="no fate points"):
-        services.invoke(parent, paid, "bonus", Faces())
+        services.follow_up(parent, "invoke", Faces(), aspect=paid, mode="bonus")
     with pytest.raises(Refused):
-        services.invoke(parent, free, "sideways", Faces())
+        services.follow_up(parent, "invoke", Faces(), aspect=free, mode="sideways")
     assert Roll.objects.count() == 1
     assert Aspect.objects.get(pk=free.pk).free_invocations == 1
 
@@ -540,9 +540,9 @@ def test_fate_invoke_with_nothing_to_pay_is_refused(hero):
 def test_fate_invoke_once_per_entry(hero):
     free, paid = aspects(hero)
     parent = fate_roll(hero, (0, 0, 0, 0))
-    services.invoke(parent, paid, "bonus", Faces())
+    services.follow_up(parent, "invoke", Faces(), aspect=paid, mode="bonus")
     with pytest.raises(Refused, match="already"):
-        services.invoke(parent, free, "bonus", Faces())
+        services.follow_up(parent, "invoke", Faces(), aspect=free, mode="bonus")
     assert Aspect.objects.get(pk=free.pk).free_invocations == 1  # its spend was undone
     assert resources(hero)["points"] == 1
 
@@ -550,7 +550,7 @@ def test_fate_invoke_once_per_entry(hero):
 def test_fate_invoke_refused_on_other_games(vampire):
     parent = v5_roll(vampire, (6, 6, 6, 6, 6))
     with pytest.raises(Refused):
-        services.invoke(parent, None, "bonus", Faces())
+        services.follow_up(parent, "invoke", Faces(), aspect=None, mode="bonus")
 
 
 def test_fate_deck_draw_removes_the_card(hero):
@@ -582,7 +582,7 @@ def test_fate_invoke_reroll_draws_from_the_deck(hero):
     FateState.objects.filter(campaign_id=hero.campaign_id).update(uses_deck=True, deck=[80, 0, 40])
     hero.campaign.refresh_from_db()
     parent = fate_roll(hero, ())
-    child = services.invoke(parent, None, "reroll", Faces(1, 1, 1, 1))
+    child = services.follow_up(parent, "invoke", Faces(1, 1, 1, 1), aspect=None, mode="reroll")
     assert child.result["main"]["faces"] == list(fate.CARDS[0]) == [-1, -1, -1, -1]
     assert Campaign.objects.get(pk=hero.campaign_id).state.deck == [40]
 
@@ -614,7 +614,7 @@ def test_fate_defence_against_an_opponent_reads_the_net_shifts(hero):
 def test_fate_invoke_on_an_opposed_roll_re_nets_against_the_opponent(hero):
     free, _ = aspects(hero)
     parent = fate_roll(hero, (-1, -1, 0, 0, 0, 0, 0, 0), opponent_dice=2, opponent="Thug", action="defend")
-    child = services.invoke(parent, free, "bonus", Faces())
+    child = services.follow_up(parent, "invoke", Faces(), aspect=free, mode="bonus")
     assert child.result["main"]["total"] == 2
     assert child.result["effect"]["code"] == "defend_tie"  # 2 against the attacker's 2, not "defend_success"
     assert child.result["opposed"] == {"net": 0, "winner": "tie"}

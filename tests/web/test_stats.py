@@ -148,8 +148,8 @@ def test_streaks_follow_each_rolls_last_word(gm_client, lucia):
     win, miss = (6, 7, 3), (2, 3, 4)
     made = [compose_and_roll(lucia.campaign, lucia, faces, difficulty=2) for faces in (win, win, miss, miss, win)]
     # The first failure rerolled with Willpower into a win: three wins in a row, then one failure.
-    services.willpower_reroll(made[2], [0, 1], Faces(8, 9))
-    services.rouse(lucia, Faces(2))  # a check is no run
+    services.follow_up(made[2], "reroll", Faces(8, 9), dice=[0, 1])
+    services.check(lucia, "rouse", Faces(2))  # a check is no run
     html = page(gm_client, lucia.campaign)
     assert (shown(html, "streak-successes"), shown(html, "streak-failures")) == ("3", "1")
     assert shown(html, "rolls") == "7"  # five rolls, the reroll and the rouse check threw dice
@@ -187,7 +187,7 @@ def test_fate_points_spent(gm_client, make_character, set_ratings):
     hero = make_character(Game.FATE, name="Bo", fate_points=3)
     set_ratings(hero, forceful=1)
     first = compose_and_roll(hero.campaign, hero, (0, 0, 0, 0))
-    services.invoke(first, None, "bonus", Faces())  # a fate point
+    services.follow_up(first, "invoke", Faces(), aspect=None, mode="bonus")  # a fate point
     services.adjust(hero, "fate-point-spend")
     html = page(gm_client, hero.campaign)
     assert re.search(r'<dt[^>]*>Fate points</dt><dd[^>]*>2</dd>', html)
@@ -307,7 +307,7 @@ def test_names_are_escaped(gm_client, gm, make_character):
 def test_in_spanish_numbers_take_a_decimal_comma_and_the_games_words(gm_client, lucia):
     for _ in range(3):
         compose_and_roll(lucia.campaign, lucia, (10, 3, 10), difficulty=2)
-    services.willpower_reroll(Roll.objects.first(), [1], Faces(4))
+    services.follow_up(Roll.objects.first(), "reroll", Faces(4), dice=[1])
     gm_client.cookies[settings.LANGUAGE_COOKIE_NAME] = "es"
     html = page(gm_client, lucia.campaign)
     assert '<html lang="es">' in html
@@ -341,8 +341,8 @@ def campaign_of(make_character, set_ratings, rolls: int) -> Campaign:
     set_ratings(hero, strength=2, brawl=1, composure=2, resolve=2)
     services.start_scene(hero.campaign, title="Docks")
     made = [compose_and_roll(hero.campaign, hero, faces, difficulty=2) for faces in ((10, 3, 10), (2, 3, 1), (6, 7, 4))]
-    services.willpower_reroll(made[1], [0], Faces(8))
-    services.rouse(hero, Faces(4))
+    services.follow_up(made[1], "reroll", Faces(8), dice=[0])
+    services.check(hero, "rouse", Faces(4))
     services.adjust(hero, "hunger-up")
     copies(hero.campaign, made, rolls - 5)
     assert Roll.objects.filter(campaign=hero.campaign).count() == rolls

@@ -20,7 +20,7 @@ from django.urls import reverse
 
 from gmtools import games, services
 from gmtools.composer import ComposerForm
-from gmtools.models import Aspect, Campaign, Character, Roll, RollKind, Trait
+from gmtools.models import Aspect, Campaign, Character, Roll, Trait
 from gmtools.sheets import TraitCategory
 from tests.games import Game
 from gmtools.formatting import percent
@@ -305,15 +305,15 @@ def test_follow_ups_through_the_views(gm_client, table, scripted_dice):
     roll = Roll.objects.get()
     assert 'class="d-flex flex-wrap gap-1 align-items-center small mt-1 reroll-form"' in html(parent)
     scripted_dice(10, 9)
-    response = gm_client.post(reverse("reroll", args=[vampire.campaign_id, roll.pk]), {"dice": ["0", "2"]})
+    response = gm_client.post(reverse("follow-up", args=[vampire.campaign_id, roll.pk, "reroll"]), {"dice": ["0", "2"]})
     assert response.status_code == 200
-    child = Roll.objects.get(kind=RollKind.REROLL)
+    child = Roll.objects.get(kind="reroll")
     assert child.result["main"]["faces"] == [10, 2, 9, 4]
     assert child.result["main"]["hunger_faces"] == [5]
     assert Character.objects.get(pk=vampire.pk).resources.willpower_superficial == 1
     # Rouse from the character card.
     scripted_dice(1)
-    response = gm_client.post(reverse("rouse", args=[vampire.campaign_id, vampire.pk]))
+    response = gm_client.post(reverse("check", args=[vampire.campaign_id, vampire.pk, "rouse"]))
     assert response.status_code == 200 and "Rouse check failed" in html(response)
     assert Character.objects.get(pk=vampire.pk).resources.hunger == 2
 
@@ -322,7 +322,7 @@ def test_a_passed_rouse_check_at_hunger_five_warns_of_frenzy_on_the_card(gm_clie
     vampire = table(Game.V5)
     V5Resources.objects.filter(character=vampire).update(hunger=5)
     scripted_dice(8)
-    response = gm_client.post(reverse("rouse", args=[vampire.campaign_id, vampire.pk]))
+    response = gm_client.post(reverse("check", args=[vampire.campaign_id, vampire.pk, "rouse"]))
     assert response.status_code == 200
     assert "Hunger is still 5: the next failed rouse check calls for a hunger frenzy test" in html(response)
     assert Character.objects.get(pk=vampire.pk).resources.hunger == 5
@@ -334,7 +334,7 @@ def test_invoke_and_reward_through_the_views(gm_client, table, scripted_dice):
     scripted_dice(0, 0, 0, 0)
     gm_client.post(reverse("roll", args=[hero.campaign_id]), form_data(hero, difficulty=4))
     roll = Roll.objects.get()
-    response = gm_client.post(reverse("invoke", args=[hero.campaign_id, roll.pk]), {"aspect": aspect.pk, "mode": "bonus"})
+    response = gm_client.post(reverse("follow-up", args=[hero.campaign_id, roll.pk, "invoke"]), {"aspect": aspect.pk, "mode": "bonus"})
     assert response.status_code == 200 and 'data-testid="verdict">Success<' in html(response)
     assert Aspect.objects.get(pk=aspect.pk).free_invocations == 0
 
@@ -342,7 +342,7 @@ def test_invoke_and_reward_through_the_views(gm_client, table, scripted_dice):
     scripted_dice(7, 1, 1, 1, 1, 1, 1)
     gm_client.post(reverse("roll", args=[solar.campaign_id]), form_data(solar, stunt=2))
     stunted = Roll.objects.filter(campaign=solar.campaign).get()
-    response = gm_client.post(reverse("reward", args=[solar.campaign_id, stunted.pk]), {"choice": "motes"})
+    response = gm_client.post(reverse("follow-up", args=[solar.campaign_id, stunted.pk, "reward"]), {"choice": "motes"})
     assert response.status_code == 200 and "Regained 2 motes" in html(response)
     assert Character.objects.get(pk=solar.pk).resources.motes == 2
 
@@ -375,10 +375,10 @@ def world(table, make_character):
             ("get", reverse("log", args=[pk]), {"page": 1}),
             ("post", reverse("roll", args=[pk]), form_data(character)),
             ("post", reverse("adjust", args=[pk, character.pk]), {"action": "hunger-up"}),
-            ("post", reverse("rouse", args=[pk, character.pk]), {}),
-            ("post", reverse("reroll", args=[pk, roll.pk]), {"dice": ["0"]}),
-            ("post", reverse("invoke", args=[pk, roll.pk]), {"mode": "bonus"}),
-            ("post", reverse("reward", args=[pk, roll.pk]), {"choice": "motes"}),
+            ("post", reverse("check", args=[pk, character.pk, "rouse"]), {}),
+            ("post", reverse("follow-up", args=[pk, roll.pk, "reroll"]), {"dice": ["0"]}),
+            ("post", reverse("follow-up", args=[pk, roll.pk, "invoke"]), {"mode": "bonus"}),
+            ("post", reverse("follow-up", args=[pk, roll.pk, "reward"]), {"choice": "motes"}),
         ]
     return urls
 
@@ -436,8 +436,8 @@ def test_a_campaign_url_does_not_reach_another_campaigns_rows(gm_client, table):
     before = snapshot()
     pk = mine.campaign_id
     assert gm_client.post(reverse("adjust", args=[pk, theirs.pk]), {"action": "hunger-up"}).status_code == 404
-    assert gm_client.post(reverse("rouse", args=[pk, theirs.pk])).status_code == 404
-    assert gm_client.post(reverse("reroll", args=[pk, their_roll.pk]), {"dice": ["0"]}).status_code == 404
+    assert gm_client.post(reverse("check", args=[pk, theirs.pk, "rouse"])).status_code == 404
+    assert gm_client.post(reverse("follow-up", args=[pk, their_roll.pk, "reroll"]), {"dice": ["0"]}).status_code == 404
     # A character of another campaign in the composer is not a choice.
     response = gm_client.post(reverse("roll", args=[pk]), {**form_data(theirs)})
     assert "Select a valid choice" in refusal(response)
@@ -504,9 +504,9 @@ def test_a_reroll_of_four_dice_is_refused(gm_client, table, scripted_dice):
     roll = Roll.objects.get()
     before = snapshot()
     scripted_dice(7, 7, 7, 7)
-    response = gm_client.post(reverse("reroll", args=[vampire.campaign_id, roll.pk]), {"dice": ["0", "1", "2", "3"]})
+    response = gm_client.post(reverse("follow-up", args=[vampire.campaign_id, roll.pk, "reroll"]), {"dice": ["0", "1", "2", "3"]})
     assert "1 to 3 normal dice" in refusal(response)
-    response = gm_client.post(reverse("reroll", args=[vampire.campaign_id, roll.pk]), {})
+    response = gm_client.post(reverse("follow-up", args=[vampire.campaign_id, roll.pk, "reroll"]), {})
     assert refusal(response) == "Pick up to 3 normal dice to reroll."
     assert snapshot() == before
 
@@ -544,11 +544,11 @@ def test_bad_follow_ups_are_refused(gm_client, table, make_character):
     stranger = make_character(Game.FATE, name="Stranger")
     their_aspect = Aspect.objects.create(character=stranger, text="Not yours", free_invocations=3)
     before = snapshot()
-    url = reverse("invoke", args=[hero.campaign_id, roll.pk])
+    url = reverse("follow-up", args=[hero.campaign_id, roll.pk, "invoke"])
     assert "Select a valid choice" in refusal(gm_client.post(url, {"aspect": their_aspect.pk, "mode": "bonus"}))
     assert "Select a valid choice" in refusal(gm_client.post(url, {"mode": "sideways"}))
     assert refusal(gm_client.post(url, {"mode": "bonus"})) == "Ana has no fate points left."
-    reward = reverse("reward", args=[hero.campaign_id, roll.pk])
+    reward = reverse("follow-up", args=[hero.campaign_id, roll.pk, "reward"])
     assert "stunted roll" in refusal(gm_client.post(reward, {"choice": "motes"}))
     assert snapshot() == before
 
@@ -624,7 +624,7 @@ def test_a_follow_up_hides_its_button_on_the_parent_card(gm_client, table, scrip
     log_url = reverse("log", args=[vampire.campaign_id])
     assert html(gm_client.get(log_url)).count("reroll-form") == 1
     scripted_dice(7)
-    gm_client.post(reverse("reroll", args=[vampire.campaign_id, roll.pk]), {"dice": ["0"]})
+    gm_client.post(reverse("follow-up", args=[vampire.campaign_id, roll.pk, "reroll"]), {"dice": ["0"]})
     assert html(gm_client.get(log_url)).count("reroll-form") == 0  # rerolled once: no second button
 
 

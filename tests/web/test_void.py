@@ -23,7 +23,7 @@ from gmtools import board, live, services, undo
 from gmtools.composer import ComposerForm
 from gmtools.games.exalted.models import ExaltedResources
 from gmtools.games.fate.models import FateResources
-from gmtools.models import Aspect, Campaign, Change, Character, ExtendedAction, ResourceChange, Roll, RollKind, Scene
+from gmtools.models import Aspect, Campaign, Change, Character, ExtendedAction, ResourceChange, Roll, Scene
 from gmtools.services import Refused
 from tests.games import Game
 from gmtools.verdicts import headline
@@ -101,7 +101,7 @@ def test_exalted_willpower_spent_on_a_roll_comes_back_once(solar, gm):
 def test_exalted_stunt_reward_is_taken_back_with_its_roll_newest_first(solar, gm):
     ExaltedResources.objects.filter(character=solar).update(motes=9)  # the 2-die reward regains only 1 mote
     stunted = roll(solar, (7, 1, 1, 1, 1, 1, 1), stunt=2, willpower="on")
-    reward = services.claim_stunt_reward(stunted, "motes")
+    reward = services.follow_up(stunted, "reward", choice="motes")
     assert reward.result["regained"] == {"motes": 1}
     assert (fresh(solar).resources.motes, fresh(solar).resources.willpower_temporary) == (10, 2)
     assert services.void_roll(stunted, gm) == [reward, stunted]  # the whole chain, newest first
@@ -112,7 +112,7 @@ def test_exalted_stunt_reward_is_taken_back_with_its_roll_newest_first(solar, gm
 
 def test_voiding_a_stunt_reward_alone_takes_back_its_willpower(solar, gm):
     stunted = roll(solar, (7, 1, 1, 1, 1, 1, 1), stunt=2)
-    reward = services.claim_stunt_reward(stunted, "willpower")
+    reward = services.follow_up(stunted, "reward", choice="willpower")
     assert fresh(solar).resources.willpower_temporary == 4
     assert services.void_roll(reward, gm) == [reward]
     assert voided(stunted, reward) == [False, True]
@@ -121,20 +121,20 @@ def test_voiding_a_stunt_reward_alone_takes_back_its_willpower(solar, gm):
 
 def test_v5_willpower_reroll_voided_gives_the_willpower_back(vampire, gm):
     parent = roll(vampire, (1, 2, 3, 4, 5), difficulty=2)
-    child = services.willpower_reroll(parent, [0, 2], Faces(10, 9))
+    child = services.follow_up(parent, "reroll", Faces(10, 9), dice=[0, 2])
     assert fresh(vampire).resources.willpower_superficial == 1
     assert services.void_roll(child, gm) == [child]
     assert voided(parent, child) == [False, True]  # the roll it followed stands
     assert fresh(vampire).resources.willpower_superficial == 0
     # The voided reroll keeps its place: the roll is not rerolled a second time.
     with pytest.raises(Refused):
-        services.willpower_reroll(parent, [1], Faces(10))
+        services.follow_up(parent, "reroll", Faces(10), dice=[1])
     assert fresh(vampire).resources.willpower_superficial == 0
 
 
 def test_v5_voiding_the_roll_voids_its_reroll_and_refunds_once(vampire, gm):
     parent = roll(vampire, (1, 2, 3, 4, 5), difficulty=2)
-    child = services.willpower_reroll(parent, [0], Faces(10))
+    child = services.follow_up(parent, "reroll", Faces(10), dice=[0])
     assert services.void_roll(parent, gm) == [child, parent]
     assert fresh(vampire).resources.willpower_superficial == 0
     with pytest.raises(Refused, match="already been voided"):
@@ -143,9 +143,9 @@ def test_v5_voiding_the_roll_voids_its_reroll_and_refunds_once(vampire, gm):
 
 
 def test_v5_rouse_check_hunger_comes_back(vampire, gm):
-    failed = services.rouse(vampire, Faces(3))
+    failed = services.check(vampire, "rouse", Faces(3))
     assert fresh(vampire).resources.hunger == 3
-    passed = services.rouse(vampire, Faces(8))
+    passed = services.check(vampire, "rouse", Faces(8))
     services.void_roll(passed, gm)
     assert fresh(vampire).resources.hunger == 3  # a passed check added nothing
     services.void_roll(failed, gm)
@@ -157,8 +157,8 @@ def test_fate_free_invocation_and_fate_points_come_back(hero, gm):
     free, paid = Aspect.objects.filter(character=hero).order_by("id")
     logged = roll(hero, (0, 0, 0, 0), invoke=[paid.pk, free.pk])  # a fate point and the free invocation
     assert (fresh(hero).resources.points, fresh(free).free_invocations) == (2, 0)
-    first = services.invoke(logged, None, "bonus", Faces())  # a fate point after the roll
-    second = services.invoke(first, None, "reroll", Faces(1, 1, 1, 1))  # the last fate point
+    first = services.follow_up(logged, "invoke", Faces(), aspect=None, mode="bonus")  # a fate point after the roll
+    second = services.follow_up(first, "invoke", Faces(1, 1, 1, 1), aspect=None, mode="reroll")  # the last fate point
     assert fresh(hero).resources.points == 0
     assert services.void_roll(first, gm) == [second, first]
     assert fresh(hero).resources.points == 2 and fresh(free).free_invocations == 0
@@ -172,7 +172,7 @@ def test_a_boost_used_up_comes_back_while_its_scene_lasts(hero, gm):
     logged = roll(hero, (0, 0, 0, 0), scene=scene, invoke=[boost.pk])
     assert not Aspect.objects.filter(text="Dazzled guard").exists()
     later = Aspect.objects.create(scene=scene, text="Slippery floor", boost=True, free_invocations=1)
-    invoked = services.invoke(logged, later, "bonus", Faces())
+    invoked = services.follow_up(logged, "invoke", Faces(), aspect=later, mode="bonus")
     assert not Aspect.objects.filter(text="Slippery floor").exists()
     services.void_roll(invoked, gm)
     back = Aspect.objects.get(text="Slippery floor")
@@ -185,7 +185,7 @@ def test_a_boost_used_up_comes_back_while_its_scene_lasts(hero, gm):
 def test_fate_invocation_after_the_roll_gives_the_free_invocation_back(hero, gm):
     free, _paid = Aspect.objects.filter(character=hero).order_by("id")
     logged = roll(hero, (-1, -1, 0, 0), difficulty=2)
-    invoked = services.invoke(logged, free, "bonus", Faces())
+    invoked = services.follow_up(logged, "invoke", Faces(), aspect=free, mode="bonus")
     assert fresh(free).free_invocations == 0
     services.void_roll(invoked, gm)
     assert fresh(free).free_invocations == 1 and fresh(hero).resources.points == 2
@@ -194,7 +194,7 @@ def test_fate_invocation_after_the_roll_gives_the_free_invocation_back(hero, gm)
 def logged_advantage(hero: Character, advantage: dict, parent: Roll | None = None) -> Roll:
     """A Fate entry as a Create an advantage logs it (its ``advantage`` state: gmtools.aspects)."""
     return Roll.objects.create(campaign=hero.campaign, character=hero, actor=hero.name, system=Game.FATE,
-                               kind=RollKind.INVOKE if parent else RollKind.ROLL, parent=parent, outcome="success",
+                               kind="invoke" if parent else "roll", parent=parent, outcome="success",
                                result={"main": {"faces": [1, 1, 0, 0], "total": 4}, "advantage": {
                                    "text": "On fire", "on": hero.pk, "scene": None, **advantage}})
 
@@ -235,11 +235,11 @@ def test_a_voided_roll_cannot_be_followed_up(solar, vampire, hero, gm):
     for logged in (v5_roll, stunted, fate_roll):
         services.void_roll(logged, gm)
     with pytest.raises(Refused, match="voided"):
-        services.willpower_reroll(fresh(v5_roll), [0], Faces(10))
+        services.follow_up(fresh(v5_roll), "reroll", Faces(10), dice=[0])
     with pytest.raises(Refused, match="voided"):
-        services.claim_stunt_reward(fresh(stunted), "motes")
+        services.follow_up(fresh(stunted), "reward", choice="motes")
     with pytest.raises(Refused, match="voided"):
-        services.invoke(fresh(fate_roll), None, "bonus", Faces())
+        services.follow_up(fresh(fate_roll), "invoke", Faces(), aspect=None, mode="bonus")
     assert fresh(vampire).resources.willpower_superficial == 0
     assert fresh(solar).resources.motes == 4 and fresh(hero).resources.points == 2
     assert Roll.objects.filter(parent__isnull=False).count() == 0
@@ -249,11 +249,11 @@ def test_the_card_no_longer_offers_follow_ups_or_void(vampire, gm, gm_client):
     parent = roll(vampire, (1, 2, 3, 4, 5), difficulty=2)
     table = reverse("table", args=[vampire.campaign.pk])
     page = gm_client.get(table).content.decode()
-    assert reverse("reroll", args=[vampire.campaign.pk, parent.pk]) in page
+    assert reverse("follow-up", args=[vampire.campaign.pk, parent.pk, "reroll"]) in page
     assert reverse("void", args=[vampire.campaign.pk, parent.pk]) in page
     services.void_roll(parent, gm)
     page = gm_client.get(table).content.decode()
-    assert reverse("reroll", args=[vampire.campaign.pk, parent.pk]) not in page
+    assert reverse("follow-up", args=[vampire.campaign.pk, parent.pk, "reroll"]) not in page
     assert reverse("void", args=[vampire.campaign.pk, parent.pk]) not in page
     assert "roll-voided" in page and "Voided by gm1 at" in page
 
@@ -380,7 +380,7 @@ def test_a_void_and_a_reroll_at_once_never_leave_a_reroll_on_a_voided_roll(make_
     set_ratings(vampire, strength=3, brawl=2, composure=2, resolve=2)
     parent = roll(vampire, (1, 2, 3, 4, 5), difficulty=2)
     results = run_at_once(lambda: services.void_roll(Roll.objects.get(pk=parent.pk), gm),
-                          lambda: services.willpower_reroll(Roll.objects.get(pk=parent.pk), [0], Faces(10)))
+                          lambda: services.follow_up(Roll.objects.get(pk=parent.pk), "reroll", Faces(10), dice=[0]))
     assert not any(isinstance(r, Exception) and not isinstance(r, Refused) for r in results), results
     # Either the reroll came first (and was voided with its roll), or it was refused: no Willpower lost.
     assert fresh(vampire).resources.willpower_superficial == 0
@@ -392,7 +392,7 @@ def test_a_void_and_a_reroll_at_once_never_leave_a_reroll_on_a_voided_roll(make_
 def test_void_through_the_table_redraws_the_card_and_the_character(vampire, gm_client):
     campaign = vampire.campaign
     parent = roll(vampire, (1, 2, 3, 4, 5), difficulty=2)
-    child = services.willpower_reroll(parent, [0], Faces(10))
+    child = services.follow_up(parent, "reroll", Faces(10), dice=[0])
     response = gm_client.post(reverse("void", args=[campaign.pk, parent.pk]))
     assert response.status_code == 200
     html = response.content.decode()
@@ -466,7 +466,7 @@ def test_undo_refuses_when_the_character_changed_since(vampire):
     services.adjust(vampire, "willpower-superficial-damage")
     roll(vampire, (1, 2, 3, 4, 5), difficulty=2)
     parent = Roll.objects.get()
-    services.willpower_reroll(parent, [0], Faces(10))  # one more superficial Willpower
+    services.follow_up(parent, "reroll", Faces(10), dice=[0])  # one more superficial Willpower
     assert undo.offer(vampire.campaign).stale
     with pytest.raises(Refused, match="Koi has changed since"):
         services.undo_last_change(vampire.campaign)
@@ -519,7 +519,7 @@ def test_undo_naming_a_change_with_digits_int_cannot_read_is_no_server_error(vam
 @pytest.mark.parametrize(("language", "word"), [("en", "Hunger"), ("es", "Ansia")])
 def test_a_rouse_checks_card_counts_its_hunger_in_the_games_words(vampire, language, word):
     """V5's ``count_of`` (issue 21: it was a branch on the rouse check's kind in the core's verdicts)."""
-    failed, passed = services.rouse(vampire, Faces(3)), services.rouse(vampire, Faces(8))
+    failed, passed = services.check(vampire, "rouse", Faces(3)), services.check(vampire, "rouse", Faces(8))
     with translation.override(language):
         assert headline(failed).count == f"{word} 2 → 3"
         assert headline(passed).count == f"{word} 3 → 3"

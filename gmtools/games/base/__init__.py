@@ -44,6 +44,7 @@ from gmtools.games.base.play import (
     CharacterCheck as CharacterCheck,
     Die as Die,
     FollowUp as FollowUp,
+    FollowUpForm as FollowUpForm,
     Ledger as Ledger,
     Spent as Spent,
     SpendKind as SpendKind,

@@ -15,8 +15,9 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from django import forms
 from django.utils.functional import Promise
-from django.utils.translation import gettext, ngettext_lazy
+from django.utils.translation import gettext, ngettext_lazy, pgettext
 
 from gmtools.games.base.table import Table, contest
 from rules.dice import RandomSource
@@ -102,16 +103,29 @@ def character_spend(give_back: Callable[[Character, dict[str, Any]], dict[str, A
     return SpendKind(pay=paid if pay is not None else None, give_back=given_back, words=words)
 
 
+class FollowUpForm(forms.Form):
+    """What the GM chose on a card's form for a follow-up: its cleaned data are the keywords its
+    ``take`` is given. It knows the roll it follows and the scene in play (what it may offer)."""
+
+    def __init__(self, *args: Any, roll: Roll, scene: Scene | None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.roll, self.scene = roll, scene
+
+
 @dataclass(frozen=True, kw_only=True)
 class FollowUp:
     """Something a logged roll's card offers after the roll: V5's Willpower reroll, a Fate
     invocation, an Exalted stunt reward. Its entry follows the roll in the log (``Roll.parent``),
     once per roll (a database constraint on its ``kind``)."""
 
-    # The log entry's kind, which the card's form posts to and voiding reads.
+    # The log entry's kind (a slug: the card's form posts to ``rolls/<id>/follow-up/<kind>/``), and
+    # what it is in words ("Willpower reroll"), beside the entry's label on its card and in the exports.
     kind: str
-    # The form the card shows for it (a template partial: ``games/<game>/card.html#<kind>``).
+    label: Promise
+    # The form the card shows for it (a template partial: ``games/<game>/card.html#<kind>``), and
+    # the form that reads what it posts.
     form: str
+    form_class: type[FollowUpForm] = FollowUpForm
     # Whether a roll with a character, not voided nor followed up that way yet, shows the form.
     offered: Callable[[Roll], bool]
     # Which rolls it may follow at all; the others are refused with ``refusal``.
@@ -123,13 +137,17 @@ class FollowUp:
     take: Callable[..., Roll]
     # Why a roll it cannot follow is refused, in the words of its game (also for another game's roll).
     refusal: Promise
+    # For an entry that throws no dice (an Exalted stunt reward), what its card and the exports say
+    # instead of dice and a verdict ("Regained 2 motes"); None: its dice and verdict.
+    verdict: Callable[[Roll], str] | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
 class CharacterCheck:
     """A roll made from a character's card rather than the composer (V5's rouse check)."""
 
-    kind: str  # the log entry's kind
+    kind: str  # the log entry's kind (a slug: the card posts to ``characters/<id>/check/<kind>/``)
+    label: Promise  # what it is in words ("Rouse check")
     # Lock the character, roll, pay and log it through the table, in the caller's transaction: the new entry.
     take: Callable[[Table, Character, RandomSource | None], Roll]
     # Why a character of a game without it is refused, in the words of its game.
@@ -260,6 +278,19 @@ class BasePlay:
         return str(main.outcome) == "botch"
 
     # --- spending and following up ---
+
+    def follow_up(self, kind: str) -> FollowUp | None:
+        """Its follow-up of that kind, if it has one."""
+        return next((offer for offer in self.follow_ups if offer.kind == kind), None)
+
+    def check(self, kind: str) -> CharacterCheck | None:
+        """Its character check of that kind, if it has one."""
+        return next((check for check in self.checks if check.kind == kind), None)
+
+    def entry_label(self, kind: str) -> str:
+        """A log entry's kind in words: a follow-up's or a check's label, else a roll's."""
+        offer = self.follow_up(kind) or self.check(kind)
+        return str(offer.label) if offer is not None else pgettext("kind of log entry", "Roll")
 
     def spend_text(self, spend: Mapping[str, Any]) -> str:
         """One logged spend in words (``SpendKind.words``)."""

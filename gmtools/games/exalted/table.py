@@ -9,12 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
+from django import forms
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from gmtools.games.base import (
-    ROLL, D10, AdjustmentWords, BasePlay, FollowUp, Ledger, Refused, Spent, Table, character_spend, contest,
-    logged_request, rebuild, request_args, step,
+    D10, ROLL, AdjustmentWords, BasePlay, FollowUp, FollowUpForm, Ledger, Refused, Spent, Table, character_spend,
+    contest, logged_request, rebuild, request_args, step,
 )
 from gmtools.games.exalted.words import TERMS
 from rules import exalted
@@ -53,6 +54,10 @@ WILLPOWER = character_spend(
 
 # --- the stunt reward -------------------------------------------------------------------------
 
+class RewardForm(FollowUpForm):
+    choice = forms.ChoiceField(choices=[("motes", gettext_lazy("Motes")), ("willpower", gettext_lazy("Willpower"))])
+
+
 def _stunt_reward(table: Table, parent: Roll, rng: RandomSource | None, choice: str) -> Roll:
     """After a successful stunted roll, regain motes (1 per stunt die) or 1 Willpower (2–3 dice)."""
     request = rebuild(exalted, logged_request(parent))
@@ -79,13 +84,23 @@ def _stunt_reward(table: Table, parent: Roll, rng: RandomSource | None, choice: 
                                result={"reward": reward.as_json(), "regained": regained}, outcome=choice, spends=[])
 
 
+def _regained(entry: Roll) -> str:
+    """A stunt reward in words, on its card and in the exports (it throws no dice)."""
+    motes = entry.result.get("reward", {}).get("motes")
+    return (ngettext("Regained %(n)s mote", "Regained %(n)s motes", motes) % {"n": motes} if motes
+            else _("Regained 1 Willpower"))
+
+
 REWARD = FollowUp(
     kind=REWARD_KIND,
+    label=gettext_lazy("Stunt reward"),
     form="games/exalted/card.html#reward",
+    form_class=RewardForm,
     offered=lambda roll: roll.kind == ROLL and bool(roll.request.get("stunt")) and roll.outcome == "success",
     applies=lambda roll: roll.kind == ROLL and roll.character_id is not None,
     take=_stunt_reward,
     refusal=gettext_lazy("Only an Exalted character's stunted roll earns a reward."),
+    verdict=_regained,
 )
 
 

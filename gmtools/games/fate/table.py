@@ -14,6 +14,7 @@ import dataclasses
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from django import forms
 from django.db.models import F
 from django.db.models.functions import Least
 from django.utils.translation import gettext as _
@@ -21,8 +22,8 @@ from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from gmtools import aspects
 from gmtools.games.base import (
-    ROLL, AdjustmentWords, BasePlay, Composition, Die, FollowUp, Ledger, Refused, Spend, Spent, SpendKind, Table,
-    character_spend, contest, logged_request, rebuild, request_args, request_doc, step, toggle,
+    ROLL, AdjustmentWords, BasePlay, Composition, Die, FollowUp, FollowUpForm, Ledger, Refused, Spend, Spent,
+    SpendKind, Table, character_spend, contest, logged_request, rebuild, request_args, request_doc, step, toggle,
 )
 from gmtools.games.fate.models import BOUNDS, FateResources, FateState
 from gmtools.models import Aspect, Campaign, Character, Roll, Scene
@@ -217,6 +218,16 @@ SPENDS = {
 # --- invoking after the roll ------------------------------------------------------------------
 
 
+class InvokeForm(FollowUpForm):
+    aspect = forms.ModelChoiceField(queryset=Aspect.objects.none(), required=False)
+    mode = forms.ChoiceField(choices=[("bonus", "+2"), ("reroll", gettext_lazy("Reroll"))])
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Any aspect in play for the roll's character: its own, the scene's, the others' in the scene.
+        self.fields["aspect"].queryset = aspects.in_play(self.roll.campaign, self.scene, self.roll.character_id)
+
+
 def _invoke(table: Table, parent: Roll, rng: RandomSource | None, aspect: Aspect | None, mode: str) -> Roll:
     """Invoke an aspect after the roll, for +2 or to reroll all four dice.
 
@@ -274,6 +285,8 @@ _INVOCABLE = (ROLL, INVOKE_KIND)
 
 INVOKE = FollowUp(
     kind=INVOKE_KIND,
+    label=gettext_lazy("Invocation"),
+    form_class=InvokeForm,
     # The form itself offers only what can be paid (``invoke_choices``), and nothing when nothing can.
     form="games/fate/card.html#invoke",
     offered=lambda roll: roll.kind in _INVOCABLE,

@@ -9,12 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
+from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from gmtools.games.base import (
-    ROLL, D10, AdjustmentWords, BasePlay, CharacterCheck, FollowUp, Refused, Spend, Spent, Table, character_spend, rebuild,
-    request_args, step,
+    D10, ROLL, AdjustmentWords, BasePlay, CharacterCheck, FollowUp, FollowUpForm, Refused, Spend, Spent, Table,
+    character_spend, rebuild, request_args, step,
 )
 from gmtools.games.v5.words import TERMS
 from rules import v5
@@ -100,15 +101,20 @@ def _request(logged: Mapping[str, Any]) -> v5.Request:
     return rebuild(v5, doc)
 
 
-def _willpower_reroll(table: Table, parent: Roll, rng: RandomSource | None, indices: list[int]) -> Roll:
-    """Spend 1 Willpower (1 superficial damage) to reroll up to 3 normal dice of a roll (the engine
-    refuses dice that are not there or more than 3)."""
+class RerollForm(FollowUpForm):
+    dice = forms.TypedMultipleChoiceField(choices=[(i, i) for i in range(100)], coerce=int,
+                                          error_messages={"required": gettext_lazy("Pick up to 3 normal dice to reroll.")})
+
+
+def _willpower_reroll(table: Table, parent: Roll, rng: RandomSource | None, dice: list[int]) -> Roll:
+    """Spend 1 Willpower (1 superficial damage) to reroll up to 3 normal dice of a roll, by their
+    places (the engine refuses dice that are not there or more than 3)."""
     request = _request(parent.request)
     main = parent.main
     result = v5.resolve(request, main["faces"], main["hunger_faces"])
     if main.get("automatic") or parent.request.get("shortcut") != "roll":
         raise Refused(_("An automatic win or taking half rolls no dice to reroll."))
-    rerolled = v5.roll_reroll(request, result, indices, rng)
+    rerolled = v5.roll_reroll(request, result, dice, rng)
     table.pay(Spend("v5_willpower", parent.character_id))
     # A roll of its own, ranked among what the rerolled dice could do beside the kept ones (``v5.luck``).
     return table.log_follow_up(parent, REROLL_KIND, luck=v5.luck(request, rerolled), label=parent.label,
@@ -119,7 +125,9 @@ def _willpower_reroll(table: Table, parent: Roll, rng: RandomSource | None, indi
 
 REROLL = FollowUp(
     kind=REROLL_KIND,
+    label=gettext_lazy("Willpower reroll"),
     form="games/v5/card.html#reroll",
+    form_class=RerollForm,
     # Dice to reroll (not an automatic win nor taking half, not a tracker roll), and Willpower to pay.
     offered=lambda roll: (roll.kind == ROLL and bool(roll.main.get("faces")) and not roll.main.get("automatic")
                           and not roll.request.get("tracker") and bool(roll.character.resources.willpower_left)),
@@ -142,7 +150,7 @@ def _rouse(table: Table, character: Character, rng: RandomSource | None) -> Roll
     )
 
 
-ROUSE = CharacterCheck(kind=ROUSE_KIND, take=_rouse,
+ROUSE = CharacterCheck(kind=ROUSE_KIND, label=gettext_lazy("Rouse check"), take=_rouse,
                        refusal=gettext_lazy("Rouse checks are for Vampire characters."))
 
 # --- luck and fair dice (issue 14) -------------------------------------------------------------
