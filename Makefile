@@ -54,9 +54,11 @@ serve: $(VENV)/.base
 	$(PY) manage.py migrate --noinput
 	$(PY) -m gmtools.serve --workers $(WORKERS) --host $(HOST) --port $(PORT) --proxy '$(PROXY)'
 
+# Then the fifth game's tests (tests/fifth_game), with its settings: the shipped ones and its app.
 test: $(VENV)/.test
 	$(PY) manage.py migrate --noinput >/dev/null
 	$(PY) -m pytest
+	$(PY) -m pytest tests/fifth_game --ds=tests.fifth_game.settings
 
 # What depends on the database, again on PostgreSQL (CI runs both): the server at 127.0.0.1:5432,
 # database `test` (pytest makes test_test beside it). Override with POSTGRES_URL=postgres://user@host:port/name.
@@ -66,6 +68,7 @@ test: $(VENV)/.test
 POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/test
 test-postgres: $(VENV)/.test
 	DATABASE_URL=$(POSTGRES_URL) $(PY) -m pytest -m 'not fuzz and not browser'
+	DATABASE_URL=$(POSTGRES_URL) $(PY) -m pytest tests/fifth_game --ds=tests.fifth_game.settings -m 'not browser'
 
 bench: $(VENV)/.test
 	$(PY) -m bench

@@ -1,4 +1,10 @@
-"""The suite's own rule on reruns (issue 22): a rerun is a flake reported, not a pass.
+"""The suite's own rules: which tests run with which settings, and reruns.
+
+The fifth game's tests (``tests/fifth_game``) run with its settings, which install it
+(``tests.fifth_game.settings``, ``make test``'s second run); with any other settings they are not
+collected.
+
+A rerun is a flake reported, not a pass (issue 22).
 
 pytest-rerunfailures runs a browser test whose wait timed out once more (``addopts`` in
 pyproject.toml), so that the report names the flake. A rerun of a test not marked
@@ -11,6 +17,14 @@ from __future__ import annotations
 import pytest
 
 _rerun: set[str] = set()
+
+
+def pytest_ignore_collect(collection_path, config) -> bool | None:
+    from django.conf import settings
+
+    if "fifth_game" in collection_path.parts and "tests.fifth_game" not in settings.INSTALLED_APPS:
+        return True
+    return None
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:

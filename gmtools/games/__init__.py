@@ -27,17 +27,6 @@ def _installed() -> dict[str, BaseGame]:
     return _SYSTEMS
 
 
-def register(game: BaseGame) -> BaseGame:
-    """Make a game known to the table, under its id; registering an id again replaces that game."""
-    _installed()[game.id] = game
-    return game
-
-
-def unregister(game: str) -> None:
-    """Forget a game (a test's own, once the test is done)."""
-    del _installed()[game]
-
-
 def get(game: str) -> BaseGame:
     """The game a campaign plays; KeyError for an id no app installs."""
     return _installed()[game]

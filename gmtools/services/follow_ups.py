@@ -57,6 +57,8 @@ def follow_up(parent: Roll, kind: str, rng: RandomSource | None = None, **choice
     if not offer.applies(parent):
         raise Refused(offer.refusal)
     _lock_roll(parent.pk)
+    if Roll.objects.filter(parent=parent, kind=kind).exists():  # under the roll's lock: before a die is drawn
+        raise Refused(_("This roll has already been followed up that way."))
     try:
         return offer.take(TABLE, parent, rng, **choice)
     except RulesError as error:

@@ -1,7 +1,8 @@
-"""The fifth game's rules: roll ``pool`` d6, count the faces of 5 or more, succeed on ``difficulty`` of them.
+"""The fifth game's rules: roll ``pool`` d6, count the faces of 5 or more, succeed on ``difficulty`` of them;
+a push rolls the misses again.
 
 Written as each ``rules`` module is (frozen dataclasses, a random source injected, exact odds), with
-only what the table asks of an engine: ``Request``, ``roll`` and ``odds``.
+what the table asks of an engine (``Request``, ``roll`` and ``odds``) and the push its game offers.
 """
 
 from __future__ import annotations
@@ -61,6 +62,12 @@ def resolve(request: Request, faces: Sequence[int]) -> Result:
 def roll(request: Request, rng: RandomSource | None = None) -> Result:
     source = rng or dice.system_random()  # looked up when rolling, as the rules modules do (tests script it)
     return resolve(request, [source.randint(1, SIDES) for _ in range(request.pool)])
+
+
+def push(result: Result, rng: RandomSource | None = None) -> Result:
+    """The roll with each miss (a face under ``HIT``) rolled again, in its place."""
+    source = rng or dice.system_random()
+    return resolve(result.request, [face if face >= HIT else source.randint(1, SIDES) for face in result.faces])
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,11 +20,10 @@ from django.db.migrations.loader import MigrationLoader
 
 from gmtools import luck as stored_luck, services
 from gmtools.games.fate.models import FateState
-from gmtools.models import Aspect, Campaign, Character, Roll
+from gmtools.models import Aspect, Character, Roll
 from tests.games import Game
 from gmtools.formatting import percent
 from rules import exalted, fate, luck, scifi, v5
-from tests.fifth_game import registered
 from tests.web.helpers import Faces, compose_and_roll
 
 pytestmark = pytest.mark.django_db
@@ -135,21 +134,6 @@ def test_a_scifi_roll_with_an_explosion_and_a_fumble(make_character, set_ratings
     assert fumble.outcome == "fumble"
     assert fumble.luck == scifi.luck(request, scifi.resolve(request, (1, 3, 2, 7, 4))).as_json()
     assert fumble.luck["below"] == 0 and fumble.luck["specials"][0]["happened"]
-
-
-def test_a_game_without_luck_stores_none(make_character, gm):
-    with registered() as d6:
-        campaign = Campaign.objects.create(name="Fifth", game=d6.id, gm=gm)
-        rook = Character.objects.create_with_sheet(campaign=campaign, name="Rook")
-        form_fields = {"character": rook.pk, "first": rook.traits.get(key="body").pk, "dice": 2, "modifier": 0,
-                       "difficulty": 1, "pool_from": "traits", "kind": "short"}
-        from gmtools.composer import ComposerForm
-
-        form = ComposerForm(campaign, form_fields)
-        assert form.is_valid(), form.errors
-        logged = services.record_roll(campaign, form.cleaned_data["composition"], Faces(5, 1, 6))
-        assert logged.outcome == "success" and logged.luck is None
-        assert stored_luck.replayed(d6.id, {"kind": "roll", "request": logged.request, "result": logged.result}, {}) is None
 
 
 # --- the rolls logged before luck was stored: the data migration ----------------------------

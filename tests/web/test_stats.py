@@ -24,7 +24,6 @@ from gmtools.models import Campaign, Character, ResourceChange, Roll, Scene
 from tests.games import Game
 from gmtools.formatting import percent
 from rules import fairness, v5
-from tests.fifth_game import registered
 from tests.web.helpers import Faces, compose_and_roll
 
 pytestmark = pytest.mark.django_db
@@ -314,14 +313,6 @@ def test_in_spanish_numbers_take_a_decimal_comma_and_the_games_words(gm_client, 
     assert "Crítico conflictivo" in html and "Fuerza de Voluntad" in html
     assert re.search(r'data-testid="mean">\d+,\d%<', html)
     assert re.search(r"\d+,\d expected|\d+,\d esperad", html)
-
-
-def test_a_game_without_luck_or_dice_has_an_empty_page(gm_client, gm):
-    with registered() as d6:
-        campaign = Campaign.objects.create(name="Dice night", game=d6.id, gm=gm)
-        Character.objects.create_with_sheet(campaign=campaign, name="Rook")
-        html = page(gm_client, campaign)
-        assert "No dice rolled here yet." in html
 
 
 # --- cost ---------------------------------------------------------------------------------------

@@ -93,7 +93,7 @@ def logged_request(roll: Roll) -> dict[str, Any]:
 
 def rebuild(engine: Any, doc: dict[str, Any]) -> Any:
     """The engine's (a ``rules`` module's) request from its stored arguments."""
-    return engine.Request(**{**doc, "modifiers": tuple(doc.get("modifiers", ()))})
+    return engine.Request(**({**doc, "modifiers": tuple(doc["modifiers"])} if "modifiers" in doc else doc))
 
 
 def contest(net: int) -> dict[str, Any]:
