@@ -455,12 +455,6 @@ class Aspect(NulFree):
 FAILED_OUTCOMES = ("failure", "botch", "fumble", "fail")
 
 
-_LABEL_TERMS = {
-    "willpower_roll": _("Willpower roll"), "humanity_roll": _("Humanity roll"), "no_approach": _("No approach"),
-    "rouse_check": _("Rouse check"),
-}
-
-
 def _label_part(system: str, token: str) -> str:
     kind, _sep, value = token.partition(":")
     if kind == "trait":
@@ -468,11 +462,8 @@ def _label_part(system: str, token: str) -> str:
         return str(standard.label) if standard else value
     if kind == "dice":
         return gettext("%(n)d dice") % {"n": int(value)}
-    if kind == "term":
-        if value == "willpower_roll":  # each game's own word for Willpower ("Fuerza de Voluntad" in V5)
-            from gmtools.notes import game_term
-            return game_term("Willpower roll", system)
-        return str(_LABEL_TERMS.get(value, value))
+    if kind == "term":  # the game's own words (``BaseGame.label_terms``)
+        return str(games.get(system).label_terms.get(value, value))
     return known_name(system, value)  # "name:…": a trait the GM named, as named (or as the game names it)
 
 

@@ -72,6 +72,9 @@ class BaseGame:
     # Words the game says its own way, by English word ("Willpower" is *Voluntad* in Exalted, *Fuerza
     # de Voluntad* in Vampire); ``gmtools.notes.game_term`` falls back to ``pgettext(id, word)``.
     terms: ClassVar[Mapping[str, Promise]] = {}
+    # What a log entry's label made of ``term:<key>`` parts says, by key (a sheet pool's roll,
+    # ``willpower_roll``; a check's, ``rouse_check``; Fate's ``no_approach``); a key without words reads as itself.
+    label_terms: ClassVar[Mapping[str, Promise]] = {}
     # A roll's verdict (``gmtools.verdicts``): each stored ``outcome`` in the game's words, with its
     # tone (good, best, neutral, bad or worst); an outcome without words reads as its code, neutral.
     outcome_words: ClassVar[Mapping[str, tuple[Promise, str]]] = {}

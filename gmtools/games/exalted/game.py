@@ -197,6 +197,7 @@ class Exalted(BaseGame):
     note_texts = words.NOTE_TEXTS
     refusal_texts = words.REFUSAL_TEXTS
     terms = words.TERMS
+    label_terms = {"willpower_roll": words.TERMS["Willpower roll"]}
     outcome_words = words.OUTCOME_WORDS
     tie_words = words.TIE_WORDS
     special_words = {"botch": _("Botch")}

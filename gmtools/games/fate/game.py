@@ -95,6 +95,7 @@ class Fate(BaseGame):
     effect_texts = words.EFFECT_TEXTS
     refusal_texts = words.REFUSAL_TEXTS
     terms = words.TERMS
+    label_terms = {"no_approach": _("No approach")}
     outcome_words = words.OUTCOME_WORDS
     # Its verdicts judge the total on the Ladder, not successes.
     judged_field = "total"

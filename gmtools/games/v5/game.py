@@ -155,6 +155,8 @@ class V5(BaseGame):
     note_texts = words.NOTE_TEXTS
     refusal_texts = words.REFUSAL_TEXTS
     terms = words.TERMS
+    label_terms = {"willpower_roll": words.TERMS["Willpower roll"], "humanity_roll": _("Humanity roll"),
+                   "rouse_check": _("Rouse check")}
     outcome_words = words.OUTCOME_WORDS
     tie_words = words.TIE_WORDS
     special_words = {"critical": _("Critical win"), "messy_critical": _("Messy critical"),
