@@ -148,7 +148,7 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
 
 # The caches: "default" (the odds of extended actions, the count of wrong player links) and "live"
-# (each change as drawn for the live streams, gmtools.live._drawn_once). In Redis when REDIS_URL is
+# (each change as drawn for the live streams, gmtools.live.reads._drawn_once). In Redis when REDIS_URL is
 # set, so that every worker of ``make serve`` shares them; else "default" is in each process's memory
 # and "live" holds nothing (one process has no one to share a drawing with, and the drawings would
 # crowd the counts out of a small in-memory cache). Their keys hold row ids, so they are prefixed

@@ -1,4 +1,4 @@
-// The table, live: apply each change the server streams (gmtools/live.py), in order, once.
+// The table, live: apply each change the server streams (gmtools/live/), in order, once.
 //
 // The page starts at a cursor, the last change it already shows (data-cursor). Each event carries
 // the change's id and the fragments it redraws, each with the id of the element it replaces; a

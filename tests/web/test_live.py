@@ -194,7 +194,7 @@ def test_a_process_that_finds_a_change_claimed_reads_the_other_processs_drawing(
     live._cache.clear()
     key = f"gmtools:drawn:{change}:player:en:"
     shared.add(f"{key}:claimed", True, 5)  # ...having claimed it first
-    monkeypatch.setattr(live, "_draw", lambda *args: pytest.fail("drawn twice"))
+    monkeypatch.setattr(live.drawing, "_draw", lambda *args: pytest.fail("drawn twice"))
     timer = threading.Timer(0.1, lambda: shared.set(key, drawn))  # its drawing arrives while this one waits
     timer.start()
     try:
@@ -206,7 +206,7 @@ def test_a_process_that_finds_a_change_claimed_reads_the_other_processs_drawing(
 
 @pytest.mark.django_db(transaction=True)
 def test_a_claim_whose_drawing_never_comes_is_drawn_here_after_the_wait(v5, shared, monkeypatch):
-    monkeypatch.setattr(live, "SHARED_WAIT", 0.05)
+    monkeypatch.setattr(live.reads, "SHARED_WAIT", 0.05)
     logged = roll(v5.campaign, v5, (6, 2, 9))
     change = Change.objects.get(roll=logged).pk
     shared.add(f"gmtools:drawn:{change}:player:en::claimed", True, 5)  # a process that died drawing it
@@ -258,7 +258,7 @@ def test_the_roll_request_draws_for_the_streams_what_they_would_draw(game, make_
     for viewer in STREAMS:
         with translation.override("en"):
             assert predrawn[viewer] == live._draw(change, viewer)  # as a stream draws it
-    monkeypatch.setattr(live, "_draw", lambda *args: pytest.fail("drawn again"))
+    monkeypatch.setattr(live.drawing, "_draw", lambda *args: pytest.fail("drawn again"))
     for viewer in STREAMS:
         assert drawn_by_streams(change, viewer) == predrawn[viewer]
     assert answer.content.decode() == predrawn[STREAMS[1]]  # the GM's answer is the GM's streams' drawing
@@ -381,13 +381,13 @@ def test_a_stream_replays_after_the_cursor_then_pushes_each_new_change_at_once(v
     assert [e["id"] for e in got] == [str(Change.objects.get(roll=second).pk)]
     assert f'id="roll-{second.pk}"' in got[0]["data"] and f'id="roll-{first.pk}"' not in got[0]["data"]
 
-    live.KEEPALIVE, keepalive = 30.0, live.KEEPALIVE  # a wake-up, not the periodic re-read, must bring it
+    live.streaming.KEEPALIVE, keepalive = 30.0, live.streaming.KEEPALIVE  # a wake-up, not the periodic re-read, must bring it
     try:
         cursor = Change.objects.get(roll=second).pk
         got, elapsed = read(v5.campaign_id, cursor, "gm", until=1,
                             write=in_thread(lambda: roll(v5.campaign, v5, (7, 7, 7))))
     finally:
-        live.KEEPALIVE = keepalive
+        live.streaming.KEEPALIVE = keepalive
     third = Roll.objects.order_by("-id").first()
     assert got[0]["id"] == str(Change.objects.get(roll=third).pk) and f'id="roll-{third.pk}"' in got[0]["data"]
     assert elapsed < 3
@@ -424,14 +424,14 @@ def test_a_new_link_among_the_changes_a_stream_replays_ends_it_before_it_sends_t
     roll(v5.campaign, v5, (6, 2, 9))
     services.regenerate_player_link(Campaign.objects.get(pk=v5.campaign_id))
     newest, _token = live._start(v5.campaign_id)
-    monkeypatch.setattr(live, "_start", lambda campaign_id: (newest, old))
+    monkeypatch.setattr(live.waking, "_start", lambda campaign_id: (newest, old))
     got, _ = read(v5.campaign_id, 0, "player", old, until=1)
     assert [e["event"] for e in got] == ["gone"]
 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_viewer_too_far_behind_reloads_its_page(v5, monkeypatch):
-    monkeypatch.setattr(live, "REPLAY_LIMIT", 3)
+    monkeypatch.setattr(live.waking, "REPLAY_LIMIT", 3)
     monkeypatch.setattr(live.Hub, "KEEP", 2)
     for n in range(5):
         services.adjust(v5, "hunger-up" if n % 2 == 0 else "hunger-down")

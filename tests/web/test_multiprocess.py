@@ -2,8 +2,8 @@
 
 Two real ``gmtools.serve`` processes share a fresh PostgreSQL database (tests/web/servers.py);
 the only path from a roll committed by process A to a stream held by process B is PostgreSQL's
-NOTIFY (gmtools/live.py), which no in-process test can exercise. A stream also re-reads the
-database every ``live.KEEPALIVE`` (15) seconds, so the 5 s limit below fails a lost notification
+NOTIFY (gmtools/live/waking.py), which no in-process test can exercise. A stream also re-reads the
+database every ``live.streaming.KEEPALIVE`` (15) seconds, so the 5 s limit below fails a lost notification
 instead of letting that fallback hide it.
 
 These tests use no Django test database (no ``db`` fixture): the servers own theirs. Without a
@@ -101,7 +101,7 @@ def test_a_roll_through_one_process_reaches_the_streams_of_another(postgres: Non
 @pytest.mark.skipif(redis_unreachable() is not None, reason="Redis is not running here")
 def test_with_the_shared_cache_rolls_drawn_by_their_request_reach_another_process(postgres: None, monkeypatch) -> None:
     """As a club runs it (REDIS_URL, README "Production"): the request that rolls through A claims the
-    players' drawing before commit and stores it after (gmtools.live.PlayersDrawing; the in-process
+    players' drawing before commit and stores it after (gmtools.live.writers.WritersDrawing; the in-process
     tests in test_live.py show that no stream draws it again); B's streams, woken at commit, send
     it, each roll once and in order, and one drawing per roll is shared."""
     import redis

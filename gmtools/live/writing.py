@@ -1,0 +1,27 @@
+"""Writing: a change at the table recorded in the transaction that makes it; its viewers hear of it at commit."""
+
+from __future__ import annotations
+
+from django.db import connection, transaction
+
+from gmtools.live.waking import CHANNEL, wake
+from gmtools.live.writers import _drawing_here
+from gmtools.models import Campaign, Change, ChangeKind, Character, Roll
+
+
+def announce(campaign_id: int, kind: str, *, roll: Roll | None = None, character: Character | None = None,
+             public: bool = True) -> Change:
+    """Record a change at the table, inside the transaction that makes it; viewers hear of it at commit."""
+    # The campaign row's lock, held until commit, orders the campaign's changes by commit: a
+    # stream that has read up to change N can never later find a change numbered below N.
+    list(Campaign.objects.select_for_update().filter(pk=campaign_id).values_list("pk"))
+    change = Change.objects.create(campaign_id=campaign_id, kind=kind, roll=roll, character=character, public=public)
+    drawing = _drawing_here.get()
+    if drawing is not None and kind == ChangeKind.ROLL:
+        drawing.claim(change)
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, str(campaign_id)])
+    else:
+        transaction.on_commit(lambda: wake(campaign_id))
+    return change
