@@ -1,4 +1,5 @@
-"""The scene at the GM's table: Fate's situation aspects and boosts, and the scene's notes (any game).
+"""The scene at the GM's table: its notes (any game) and what its game changes of it (Fate: its
+situation aspects and boosts).
 
 Each write is a POST (CSRF-checked) through ``gmtools.services``, in one transaction, and answers
 the time bar redrawn (a refusal: 422, shown in the time bar). The same change reaches the players
@@ -20,57 +21,30 @@ from gmtools.composer import ComposerForm
 from gmtools.models import Scene
 from gmtools.views import _campaign, _refused, errors_text
 
-# Tells the composer to redraw its aspects to invoke (templates/table.html#invoke-field).
-ASPECTS_CHANGED = "aspects-changed"
-
-
-class SceneAspectForm(forms.Form):
-    text = forms.CharField(max_length=200, label=_("Aspect"))
-    free_invocations = forms.IntegerField(min_value=0, max_value=9, required=False, initial=0,
-                                          label=_("Free invocations"))
-    boost = forms.BooleanField(required=False, label=_("Boost"))
-
 
 class SceneNotesForm(forms.Form):
     notes = forms.CharField(max_length=2000, required=False, strip=False)
 
 
-def _time_bar(request: HttpRequest, campaign) -> HttpResponse:
-    response = render(request, "table.html#time-bar", board.time_context(campaign, cards=False))
-    return trigger_client_event(response, ASPECTS_CHANGED)
-
-
 @login_required
 @require_POST
-def scene_aspect_add(request: HttpRequest, pk: int) -> HttpResponse:
-    """Fate: a situation aspect or a boost on the scene in play, with its free invocations."""
-    campaign = _campaign(request, pk)
-    scene = Scene.objects.current(campaign)
-    form = SceneAspectForm(request.POST)
-    if scene is None:
-        return _refused(request, str(_("No scene is in play: start one.")))
-    if not form.is_valid():
-        return _refused(request, errors_text(form))
-    try:
-        services.add_scene_aspect(scene, form.cleaned_data["text"], form.cleaned_data["free_invocations"] or 0,
-                                  form.cleaned_data["boost"])
-    except services.Refused as refusal:
-        return _refused(request, str(refusal))
-    return _time_bar(request, campaign)
-
-
-@login_required
-@require_POST
-def scene_aspect_remove(request: HttpRequest, pk: int, aspect_pk: int) -> HttpResponse:
+def scene_change(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
+    """A change the campaign's game makes to the scene in play (Fate: a situation aspect or a boost
+    added, one removed), its form read by the game's own form, through the service."""
     campaign = _campaign(request, pk)
     scene = Scene.objects.current(campaign)
     try:
+        change = services.scene_change_of(campaign.game, kind)
+        form = change.form_class(request.POST)
         if scene is None:
             raise services.Refused(_("No scene is in play: start one."))
-        services.remove_scene_aspect(scene, aspect_pk)
+        if not form.is_valid():
+            raise services.Refused(errors_text(form))
+        services.change_scene(scene, kind, **form.cleaned_data)
     except services.Refused as refusal:
         return _refused(request, str(refusal))
-    return _time_bar(request, campaign)
+    response = render(request, "table.html#time-bar", board.time_context(campaign, cards=False))
+    return trigger_client_event(response, change.event) if change.event else response
 
 
 @login_required
@@ -95,11 +69,12 @@ def scene_notes(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def composer_aspects(request: HttpRequest, pk: int) -> HttpResponse:
-    """The composer's aspects to invoke, again, for its character (after a roll or a change of the
-    scene's aspects), keeping what the GM has ticked that is still on offer. Empty outside Fate."""
+def composer_field(request: HttpRequest, pk: int, name: str) -> HttpResponse:
+    """One of the composer's fields that its game draws itself (``BaseComposer.drawn_by``: Fate's
+    aspects to invoke), again, for its character (after a roll or a change of the scene), keeping
+    what the GM has chosen that is still on offer. Empty for a field the game has not."""
     campaign = _campaign(request, pk)
     form = ComposerForm(campaign, request.GET, scene=Scene.objects.current(campaign))
-    if "invoke" not in form.fields:
+    if name not in form.fields or name not in form.part.drawn_by:
         return HttpResponse("")
-    return render(request, "table.html#invoke-field", {"campaign": campaign, "form": form, "field": form["invoke"]})
+    return render(request, form.part.drawn_by[name], {"campaign": campaign, "form": form, "field": form[name]})

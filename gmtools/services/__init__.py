@@ -14,17 +14,17 @@ the core's is ``gmtools.services.table``: locking and writing characters, paying
 inside the transaction of the workflow that calls it.
 
 One module per topic (``locks``, ``spending``, ``rolls``, ``follow_ups``, ``adjustments``, ``time``,
-``players``, ``mistakes``, ``scene_aspects``); the views and the games import the workflows from
+``players``, ``mistakes``, ``scene``); the views and the games import the workflows from
 here, as before the split (issue 21).
 """
 
 from gmtools.services.adjustments import NO_NUL, adjust
-from gmtools.services.follow_ups import check, follow_up, follow_up_of
+from gmtools.services.follow_ups import change_scene, check, follow_up, follow_up_of, scene_change_of
 from gmtools.services.locks import Refused, lock_character, locked_or_none, update_resources
 from gmtools.services.mistakes import undo_last_change, void_roll
 from gmtools.services.players import regenerate_player_link, reveal
 from gmtools.services.rolls import record_roll
-from gmtools.services.scene_aspects import add_scene_aspect, remove_scene_aspect, set_scene_notes
+from gmtools.services.scene import set_scene_notes
 from gmtools.services.spending import Database, pay
 from gmtools.services.time import (
     change_turn,
@@ -44,11 +44,11 @@ from gmtools.services.time import (
 )
 
 __all__ = [
-    "NO_NUL", "Database", "Refused", "add_scene_aspect", "adjust", "change_turn", "check",
+    "NO_NUL", "Database", "Refused", "adjust", "change_scene", "change_turn", "check",
     "create_extended", "declare_actions", "end_episode", "end_scene", "flip",
     "follow_up", "follow_up_of", "join_scene", "leave_scene", "lock_character", "locked_or_none",
     "move_in_order", "pay", "record_roll", "regenerate_player_link",
-    "remove_scene_aspect", "reorder", "reveal", "set_scene_notes",
+    "reorder", "reveal", "scene_change_of", "set_scene_notes",
     "start_episode", "start_scene", "start_story", "stop_extended", "undo_last_change",
     "update_resources", "void_roll",
 ]

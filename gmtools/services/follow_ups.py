@@ -1,4 +1,4 @@
-"""Follow-ups and checks: what a game's cards offer besides the composer."""
+"""Follow-ups, checks and scene changes: what a game's cards and time bar offer besides the composer."""
 
 from __future__ import annotations
 
@@ -9,11 +9,9 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from gmtools import games
-from gmtools.games.base import BasePlay, CharacterCheck, FollowUp
-from gmtools.models import (
-    Character,
-    Roll,
-)
+from gmtools.games.base import BasePlay, CharacterCheck, FollowUp, SceneChange
+from gmtools.live import announce
+from gmtools.models import Campaign, ChangeKind, Character, Roll, Scene
 from gmtools.notes import refusal_text
 from gmtools.services.locks import Refused
 from gmtools.services.table import TABLE
@@ -21,10 +19,11 @@ from rules.dice import RandomSource, RulesError
 
 #
 # Each game declares its follow-ups (``BasePlay.follow_ups``: V5's Willpower reroll, Fate's
-# invocation, Exalted's stunt reward) and its character checks (``BasePlay.checks``: V5's rouse
-# check); the workflows below find the one asked for, refuse it for a game without it in the
-# words of the game that has it, lock the roll and let the game take it, through the ``Table``
-# (``gmtools.services.table``); the engine's refusals read in the GM's language.
+# invocation, Exalted's stunt reward), its character checks (``BasePlay.checks``: V5's rouse
+# check) and its changes to the scene (``BasePlay.scene_changes``: Fate's situation aspects);
+# the workflows below find the one asked for, refuse it for a game without it in the words of
+# the game that has it, lock the roll (or the scene) and let the game take it, through the
+# ``Table`` (``gmtools.services.table``); the engine's refusals read in the GM's language.
 
 
 def _lock_roll(roll_id: int) -> None:
@@ -34,7 +33,7 @@ def _lock_roll(roll_id: int) -> None:
         raise Refused(_("This roll has been voided: it can no longer be followed up."))
 
 
-def _offer[T: (FollowUp, CharacterCheck)](game: str, kind: str, offers: Callable[[BasePlay], tuple[T, ...]]) -> T:
+def _offer[T: (FollowUp, CharacterCheck, SceneChange)](game: str, kind: str, offers: Callable[[BasePlay], tuple[T, ...]]) -> T:
     """The game's own follow-up (or check) of that kind; for a game without one, ``Refused`` in
     the words of the game that has it ("Rouse checks are for Vampire characters.")."""
     own = next((offer for offer in offers(games.get(game).play) if offer.kind == kind), None)
@@ -48,6 +47,11 @@ def _offer[T: (FollowUp, CharacterCheck)](game: str, kind: str, offers: Callable
 def follow_up_of(game: str, kind: str) -> FollowUp:
     """The game's follow-up of that kind (its card's form and what it takes), or ``Refused``."""
     return _offer(game, kind, lambda play: play.follow_ups)
+
+
+def scene_change_of(game: str, kind: str) -> SceneChange:
+    """The game's change of the scene of that kind (the time bar's form and what it takes), or ``Refused``."""
+    return _offer(game, kind, lambda play: play.scene_changes)
 
 
 @transaction.atomic
@@ -69,3 +73,16 @@ def follow_up(parent: Roll, kind: str, rng: RandomSource | None = None, **choice
 def check(character: Character, kind: str, rng: RandomSource | None = None) -> Roll:
     """A roll made from the character's card the way its game offers (V5's rouse check)."""
     return _offer(character.game, kind, lambda play: play.checks).take(TABLE, character, rng)
+
+
+@transaction.atomic
+def change_scene(scene: Scene, kind: str, **choice: Any) -> object:
+    """Change the scene in play the way its game offers (Fate: add a situation aspect, remove one),
+    the scene row locked so that it cannot end meanwhile: what the change made."""
+    campaign_id = scene.episode.story.campaign_id
+    change = scene_change_of(Campaign.objects.values_list("game", flat=True).get(pk=campaign_id), kind)
+    if not Scene.objects.select_for_update().filter(pk=scene.pk, ended_at__isnull=True).exists():
+        raise Refused(_("This scene has ended; start a new one."))
+    made = change.take(scene, **choice)
+    announce(campaign_id, ChangeKind.TIME)
+    return made

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django import template
+from django import forms, template
 from django.utils import timezone
 from django.utils.formats import date_format
 
@@ -45,6 +45,13 @@ def at_table(game: str) -> BasePlay:
     """How the game plays at the table (``roll.system|at_table``, its ``BaseGame.play``): the partials
     its card and time bar include."""
     return games.get(game).play
+
+
+@register.filter
+def drawn_by_game(field: forms.BoundField) -> str:
+    """The game's own partial that draws this composer field (``BaseComposer.drawn_by``); "" for one
+    the table draws."""
+    return field.form.part.drawn_by.get(field.name, "")
 
 
 @register.filter

@@ -249,10 +249,6 @@ def _aspect(world: World) -> str:
     return str(aspect.pk) if aspect else ""
 
 
-def _scene_aspect(world: World) -> int:
-    return Aspect.objects.filter(scene=world.scene, character__isnull=True).values_list("pk", flat=True).first() or 0
-
-
 ACCESS: dict[str, Entry] = {
     # the site
     "home": _site("get", 200),
@@ -304,13 +300,13 @@ ACCESS: dict[str, Entry] = {
     "saved-roll-delete": _gm("post", kwargs=lambda w: {"pk": w.campaign.pk, "saved_pk": w.pc.saved_rolls.get().pk},
                              writes=True),
     # the scene: Fate's situation aspects and boosts, the notes of any game (gmtools/scene_views.py)
-    "scene-aspect-add": _gm("post", data=lambda w: {"text": "Smoke fills the hall", "free_invocations": 1},
-                            game=Game.FATE, writes=True),
-    # In the other games the world has no scene aspect: the id is nobody's, and the owner gets a 422 refusal.
-    "scene-aspect-remove": _gm("post", kwargs=lambda w: {"pk": w.campaign.pk, "aspect_pk": _scene_aspect(w)},
-                               game=Game.FATE, writes=True),
+    # Fate's change of the scene (a situation aspect added; its removal is test_aspects.py's).
+    "scene-change": _gm("post", kwargs=lambda w: {"pk": w.campaign.pk, "kind": "aspect-add"},
+                        data=lambda w: {"text": "Smoke fills the hall", "free_invocations": 1},
+                        game=Game.FATE, writes=True),
     "scene-notes": _gm("post", data=lambda w: {"notes": "The warehouse is on fire"}, writes=True),
-    "composer-aspects": _gm("get", data=lambda w: {"character": w.pc.pk}),
+    "composer-field": _gm("get", kwargs=lambda w: {"pk": w.campaign.pk, "name": "invoke"},
+                          data=lambda w: {"character": w.pc.pk}),
     "player-link": _gm("post", writes=True),
     "export": _gm("get", data=lambda w: {"part": "campaign", "format": "md"}),
     # Streams answer 204 under the test client (not ASGI): the page falls back to polling.

@@ -272,7 +272,7 @@ def html(response) -> str:
 
 
 def test_the_gm_adds_and_removes_situation_aspects_from_the_time_bar(gm_client, hero, scene):
-    add = reverse("scene-aspect-add", args=[hero.campaign_id])
+    add = reverse("scene-change", args=[hero.campaign_id, "aspect-add"])
     changes = Change.objects.filter(campaign=hero.campaign, kind=ChangeKind.TIME).count()
     response = gm_client.post(add, {"text": "  Crates   everywhere ", "free_invocations": 2})
     assert response.status_code == 200 and "aspects-changed" in response["HX-Trigger"]
@@ -284,19 +284,19 @@ def test_the_gm_adds_and_removes_situation_aspects_from_the_time_bar(gm_client, 
     assert Aspect.objects.get(text="Dazzled").free_invocations == 1  # a boost has exactly one
     assert "boost" in html(response)
 
-    remove = reverse("scene-aspect-remove", args=[hero.campaign_id, crates.pk])
-    assert gm_client.post(remove).status_code == 200
+    remove = reverse("scene-change", args=[hero.campaign_id, "aspect-remove"])
+    assert gm_client.post(remove, {"aspect": crates.pk}).status_code == 200
     assert not Aspect.objects.filter(pk=crates.pk).exists()
-    again = gm_client.post(remove)  # a second click: refused beside the time bar, not a 404 page
+    again = gm_client.post(remove, {"aspect": crates.pk})  # a second click: refused beside the time bar, not a 404 page
     assert again.status_code == 422 and "no longer on the scene" in html(again)
     # A character's aspect is not the scene's to remove.
     mine = hero.aspects.get()
-    assert gm_client.post(reverse("scene-aspect-remove", args=[hero.campaign_id, mine.pk])).status_code == 422
+    assert gm_client.post(remove, {"aspect": mine.pk}).status_code == 422
     assert Aspect.objects.filter(pk=mine.pk).exists()
 
 
 def test_situation_aspects_are_refused_without_a_scene_or_a_name_or_outside_fate(gm_client, hero, make_character):
-    add = reverse("scene-aspect-add", args=[hero.campaign_id])
+    add = reverse("scene-change", args=[hero.campaign_id, "aspect-add"])
     response = gm_client.post(add, {"text": "Crates"})
     assert response.status_code == 422 and "No scene is in play" in html(response)
     services.start_scene(hero.campaign)
@@ -304,7 +304,7 @@ def test_situation_aspects_are_refused_without_a_scene_or_a_name_or_outside_fate
     assert gm_client.post(add, {"text": "x" * 201}).status_code == 422
     vampire = make_character(Game.V5, name="Nadia")
     services.start_scene(vampire.campaign)
-    response = gm_client.post(reverse("scene-aspect-add", args=[vampire.campaign_id]), {"text": "Crates"})
+    response = gm_client.post(reverse("scene-change", args=[vampire.campaign_id, "aspect-add"]), {"text": "Crates"})
     assert response.status_code == 422 and "Fate" in html(response)
     assert not Aspect.objects.filter(character__isnull=True).exists()
 
@@ -313,11 +313,11 @@ def test_another_gm_finds_no_scene_to_change(client, other_gm, hero, scene):
     crates = Aspect.objects.create(scene=scene, text="Crates", free_invocations=1)
     client.force_login(other_gm)
     pk = hero.campaign_id
-    for url, data in ((reverse("scene-aspect-add", args=[pk]), {"text": "Mine now"}),
-                      (reverse("scene-aspect-remove", args=[pk, crates.pk]), {}),
+    for url, data in ((reverse("scene-change", args=[pk, "aspect-add"]), {"text": "Mine now"}),
+                      (reverse("scene-change", args=[pk, "aspect-remove"]), {"aspect": crates.pk}),
                       (reverse("scene-notes", args=[pk]), {"notes": "Mine now"})):
         assert client.post(url, data).status_code == 404
-    assert client.get(reverse("composer-aspects", args=[pk]), {"character": hero.pk}).status_code == 404
+    assert client.get(reverse("composer-field", args=[pk, "invoke"]), {"character": hero.pk}).status_code == 404
     assert list(Aspect.objects.filter(scene=scene).values_list("text", flat=True)) == ["Crates"]
     assert Scene.objects.get(pk=scene.pk).notes == ""
 
@@ -353,7 +353,7 @@ def test_the_players_see_the_scene_aspects_read_only(gm_client, client, hero, sc
     page = html(client.get(reverse("player", args=[token])))
     shown = re.search(r'data-testid="scene-aspects">(.*?)</div>', page, re.S).group(1)
     assert "Crates everywhere" in shown and "2 free" in shown and "Dazzled" in shown and "boost" in shown
-    assert "hx-post" not in shown and "scene-aspect-remove" not in page
+    assert "hx-post" not in shown and "aspect-remove" not in page
 
 
 def test_the_card_says_which_aspect_was_invoked_and_offers_only_what_the_roll_allows(gm_client, hero, scene,
@@ -390,7 +390,7 @@ def test_a_create_an_advantage_card_says_what_it_made(gm_client, hero, scene, sc
 def test_the_composer_offers_the_new_aspects_again_keeping_what_is_ticked(gm_client, hero, scene):
     mine = hero.aspects.get()
     Aspect.objects.create(scene=scene, text="Smoke everywhere", free_invocations=2)
-    url = reverse("composer-aspects", args=[hero.campaign_id])
+    url = reverse("composer-field", args=[hero.campaign_id, "invoke"])
     response = gm_client.get(url, {"character": hero.pk, "invoke": [mine.pk]})
     text = html(response)
     assert response.status_code == 200 and 'id="composer-invoke"' in text
@@ -398,4 +398,4 @@ def test_the_composer_offers_the_new_aspects_again_keeping_what_is_ticked(gm_cli
     assert re.search(rf'value="{mine.pk}"[^>]*checked', text)
     assert 'name="invoke_again"' in text  # its second free invocation is on offer
     vampire_campaign = Campaign.objects.create(name="Nights", game=Game.V5, gm=hero.campaign.gm)
-    assert gm_client.get(reverse("composer-aspects", args=[vampire_campaign.pk])).content == b""
+    assert gm_client.get(reverse("composer-field", args=[vampire_campaign.pk, "invoke"])).content == b""

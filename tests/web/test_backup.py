@@ -331,8 +331,8 @@ def play(campaign: Campaign, gm, gm_client: Client) -> None:
         services.check(first, "rouse", Steady(3))
     elif game == Game.FATE:
         own = first.aspects.order_by("id").first()
-        services.add_scene_aspect(scene, "Smoke everywhere", free_invocations=1)
-        boost = services.add_scene_aspect(scene, "Dazzled guard", boost=True)
+        services.change_scene(scene, "aspect-add", text="Smoke everywhere", free_invocations=1, boost=False)
+        boost = services.change_scene(scene, "aspect-add", text="Dazzled guard", free_invocations=0, boost=True)
         invoked = play_roll(first, face=0, invoke=[own.pk, boost.pk])  # a fate point, and the boost used up
         services.follow_up(invoked, "invoke", Steady(1), aspect=second.aspects.order_by("id").first(), mode="reroll")
         play_roll(first, face=1, action="create_advantage", advantage="Cornered", advantage_on=second.pk)

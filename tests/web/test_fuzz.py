@@ -393,7 +393,7 @@ CAMPAIGN_POSTS = [name for name in POST_NAMES if ACCESS[name].scope == CAMPAIGN]
 # a refusal takes ~10 ms, an accepted roll or scene change redraws parts of the table (~30 ms), a
 # character sheet ~250 ms. An endpoint that reads no field gets only unknown fields and raw bodies.
 EXAMPLES = 40
-MORE = {"adjust": 200, "follow-up": 300, "undo": 200, "turn-order": 200, "scene-aspect-add": 200,
+MORE = {"adjust": 200, "follow-up": 300, "undo": 200, "turn-order": 200, "scene-change": 200,
         "time": 200, "declare": 100, "extended-create": 100}
 FEWER = {"character-import": 25, "npc-quick": 15, "character-duplicate": 15, "character-copy": 10,
          "npc-template": 10, "character-new": 4, "character-edit": 4}
@@ -404,7 +404,7 @@ def choices_for(name: str, world: World) -> dict[str, tuple[str, ...]]:
     game = world.campaign.game
     characters = tuple(str(pk) for pk in world.campaign.characters.values_list("pk", flat=True))
     traits = tuple(str(pk) for pk in Trait.objects.filter(character=world.pc).values_list("pk", flat=True)[:6])
-    if name in ("roll", "saved-roll-create", "odds", "composer", "composer-aspects"):
+    if name in ("roll", "saved-roll-create", "odds", "composer", "composer-field"):
         form = ComposerForm(world.campaign, scene=Scene.objects.current(world.campaign))
         return {field: () for field in form.fields} | {"character": characters, "first": traits, "second": traits}
     return {
@@ -415,7 +415,7 @@ def choices_for(name: str, world: World) -> dict[str, tuple[str, ...]]:
         # Each game's follow-up (test_access.FOLLOW_UP): Fate's invocation, Exalted's reward, V5's reroll.
         "follow-up": {"mode": ("bonus", "reroll"), "choice": ("motes", "willpower"), "dice": ("0", "1", "2", "99")},
         "declare": {"actions": ("1", "10", "11")},
-        "scene-aspect-add": {"boost": ("on",)},
+        "scene-change": {"boost": ("on",), "aspect": ("1", "0", "-1")},
         "character-duplicate": {"count": ("1", "20", "21")},
         "character-import": {"name": ("Ana", "ana", "")},
         "login": {"next": ELSEWHERE},
@@ -489,7 +489,7 @@ GET_FORMS = [name for name in WALKED if ACCESS[name].method == "get" and ACCESS[
              and ACCESS[name].scope in (CAMPAIGN, PLAYER)]
 POLLS = {"poll", "player-poll"}  # they also read the browser's Last-Event-ID header
 GET_EXAMPLES = 40
-GET_FEWER = {"composer": 10, "composer-aspects": 30}  # the composer is drawn whole (~80 ms)
+GET_FEWER = {"composer": 10, "composer-field": 30}  # the composer is drawn whole (~80 ms)
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -565,7 +565,7 @@ def test_payloads_stored_through_the_forms_are_shown_escaped(game: str, gm: User
         ("saved-roll-create", {**composer_data(world.pc), "saved_name": f"Saved {IMG}"}),
     ]
     if game == "fate":
-        stored += [("scene-aspect-add", {"text": f"Aspect {SCRIPT}", "free_invocations": 0}),
+        stored += [("scene-change", {"text": f"Aspect {SCRIPT}", "free_invocations": 0}),
                    ("adjust", {"action": "consequence-mild", "value": f"Hurt {IMG}"})]
     else:
         stored += [("extended-create", {**ACCESS["extended-create"].data(world), "name": f"Task {QUOTE}"})]

@@ -46,6 +46,7 @@ from gmtools.games.base.play import (
     FollowUp as FollowUp,
     FollowUpForm as FollowUpForm,
     Ledger as Ledger,
+    SceneChange as SceneChange,
     Spent as Spent,
     SpendKind as SpendKind,
     character_spend as character_spend,

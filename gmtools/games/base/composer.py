@@ -174,6 +174,9 @@ class BaseComposer:
     wide: tuple[str, ...] = ()
     reset_after_roll: tuple[str, ...] = ()
     drawn_inside: tuple[str, ...] = ()
+    # Of the game's fields: drawn by a template partial of the game's, by field (Fate's aspects to
+    # invoke, which redraw themselves when the scene's aspects change: ``composer/field/<name>/``).
+    drawn_by: Mapping[str, str] = {}
     # The difficulty's choices, and where it starts (a choice is read by ``difficulty_of``).
     difficulties: tuple[tuple[Any, Any], ...] = NUMERIC_DIFFICULTIES
     difficulty_initial: Any = 1

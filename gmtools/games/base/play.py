@@ -155,6 +155,23 @@ class CharacterCheck:
 
 
 @dataclass(frozen=True, kw_only=True)
+class SceneChange:
+    """A change the GM makes to the scene in play from the time bar (Fate: a situation aspect added
+    or removed). The time bar posts its form to ``scene/change/<kind>/``; the table locks the scene,
+    refuses one that has ended, and tells the viewers the time bar changed."""
+
+    kind: str  # a slug, the route's
+    form_class: type[forms.Form]  # reads what the time bar posts; its cleaned data are ``take``'s keywords
+    # Write the change in the caller's transaction (the scene row locked): what it made, or ``Refused``.
+    take: Callable[..., object]
+    # Why a campaign of a game without it is refused, in the words of its game.
+    refusal: Promise
+    # A client event the answer triggers besides the time bar redrawn (Fate: the composer redraws
+    # its aspects to invoke); "" for none.
+    event: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
 class Die:
     """A kind of die a game throws, tested apart for fairness (``rules.fairness``)."""
 
@@ -233,6 +250,8 @@ class BasePlay:
     # --- the turn, the scene ---
     # Whether scenes hold situation aspects and boosts (Fate).
     situation_aspects = False
+    # What the time bar may change of the scene in play besides its notes (Fate: its aspects).
+    scene_changes: tuple[SceneChange, ...] = ()
 
     # --- drawing ---
     # The face from which a die shows as a hit on the card. None: no die does.

@@ -72,7 +72,9 @@ class FateComposer(BaseComposer):
     fields = FIELDS
     wide = ("action", "advantage", "advantage_on")
     reset_after_roll = ("invoke", "invoke_again", "advantage")
-    # Drawn in the box of the aspects to invoke (templates/table.html#invoke-field).
+    # The aspects to invoke are drawn by Fate's own partial, which redraws itself when the scene's
+    # aspects change; the second free invocations are drawn in its box.
+    drawn_by = {"invoke": "games/fate/composer.html#invoke-field"}
     drawn_inside = ("invoke_again",)
     difficulties = LADDER
     difficulty_initial = 0

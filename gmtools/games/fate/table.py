@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.db.models import F
 from django.db.models.functions import Least
 from django.utils.translation import gettext as _
@@ -22,8 +23,9 @@ from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from gmtools import aspects
 from gmtools.games.base import (
-    ROLL, AdjustmentWords, BasePlay, Composition, Die, FollowUp, FollowUpForm, Ledger, Refused, Spend, Spent,
-    SpendKind, Table, character_spend, contest, logged_request, rebuild, request_args, request_doc, step, toggle,
+    ROLL, AdjustmentWords, BasePlay, Composition, Die, FollowUp, FollowUpForm, Ledger, Refused, SceneChange, Spend,
+    Spent, SpendKind, Table, character_spend, contest, logged_request, rebuild, request_args, request_doc, step,
+    toggle,
 )
 from gmtools.games.fate.models import BOUNDS, FateResources, FateState
 from gmtools.models import Aspect, Campaign, Character, Roll, Scene
@@ -296,6 +298,51 @@ INVOKE = FollowUp(
 )
 
 
+# --- the scene's situation aspects and boosts (the time bar) -----------------------------------
+
+
+class SceneAspectForm(forms.Form):
+    text = forms.CharField(max_length=200, label=gettext_lazy("Aspect"))
+    free_invocations = forms.IntegerField(min_value=0, max_value=9, required=False, initial=0,
+                                          label=gettext_lazy("Free invocations"))
+    boost = forms.BooleanField(required=False, label=gettext_lazy("Boost"))
+
+
+class SceneAspectRemoveForm(forms.Form):
+    aspect = forms.IntegerField(min_value=1)
+
+
+def _add_scene_aspect(scene: Scene, text: str, free_invocations: int | None, boost: bool) -> Aspect:
+    """A situation aspect (or a boost: one free invocation, gone once used) on the scene in play."""
+    text = " ".join(text.split())
+    if not text:
+        raise Refused(_("Name the aspect."))
+    aspect = Aspect(scene=scene, text=text, boost=boost, free_invocations=1 if boost else free_invocations or 0)
+    try:
+        aspect.full_clean()
+    except ValidationError as error:
+        raise Refused(" ".join(error.messages)) from None
+    aspect.save()
+    return aspect
+
+
+def _remove_scene_aspect(scene: Scene, aspect: int) -> None:
+    """The GM takes a situation aspect or a boost of the scene off the table (never a character's)."""
+    if not Aspect.objects.filter(pk=aspect, scene=scene, character__isnull=True).delete()[0]:
+        raise Refused(_("That aspect is no longer on the scene."))
+
+
+_SITUATION_ONLY = gettext_lazy("Situation aspects and boosts are Fate's.")
+# The composer redraws its aspects to invoke (games/fate/composer.html#invoke-field).
+ASPECTS_CHANGED = "aspects-changed"
+SCENE_CHANGES = (
+    SceneChange(kind="aspect-add", form_class=SceneAspectForm, take=_add_scene_aspect, refusal=_SITUATION_ONLY,
+                event=ASPECTS_CHANGED),
+    SceneChange(kind="aspect-remove", form_class=SceneAspectRemoveForm, take=_remove_scene_aspect,
+                refusal=_SITUATION_ONLY, event=ASPECTS_CHANGED),
+)
+
+
 class FatePlay(BasePlay):
     """Fate at the table."""
 
@@ -308,6 +355,7 @@ class FatePlay(BasePlay):
     text_adjustments = CONSEQUENCES
     adjustment_words = ADJUSTMENT_WORDS
     situation_aspects = True
+    scene_changes = SCENE_CHANGES
     card_details = "games/fate/card.html#details"
     switch = "games/fate/play.html#switch"
     scene_extras = "games/fate/play.html#scene-aspects"
