@@ -32,7 +32,8 @@ from django.utils.translation import gettext_lazy as _
 from gmtools import backup, games
 from gmtools.games.base import Columns
 from gmtools.live import announce
-from gmtools.models import Aspect, Campaign, ChangeKind, Character, Trait
+from gmtools.games.fate.models import Aspect
+from gmtools.models import Campaign, ChangeKind, Character, Trait
 from gmtools.sheets import AspectKind, TraitCategory
 
 BOTH_LOCATIONS = [admin.ActionLocation.CHANGE_LIST, admin.ActionLocation.CHANGE_FORM]

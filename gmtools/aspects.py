@@ -39,7 +39,8 @@ from typing import Any
 from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 from django.utils.translation import gettext, ngettext
 
-from gmtools.models import Aspect, Campaign, Character, Scene, SceneParticipant
+from gmtools.games.fate.models import Aspect
+from gmtools.models import Campaign, Character, Scene, SceneParticipant
 from rules import fate
 
 FREE, PAID = fate.Paid.FREE.value, fate.Paid.FATE_POINT.value  # "free_invocation", "fate_point"

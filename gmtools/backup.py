@@ -71,8 +71,8 @@ from django.utils.translation import gettext as _
 
 from gmtools import bulk, games
 from gmtools.games.base import Columns
+from gmtools.games.fate.models import Aspect
 from gmtools.models import (
-    Aspect,
     Campaign,
     Character,
     Episode,

@@ -13,8 +13,8 @@ from django.utils.functional import SimpleLazyObject
 from gmtools import games
 from gmtools.composer import ComposerForm
 from gmtools.forms import ExtendedForm, SceneForm
+from gmtools.games.fate.models import Aspect
 from gmtools.models import (
-    Aspect,
     Campaign,
     Change,
     ChangeKind,

@@ -39,7 +39,8 @@ from gmtools.composer import trait_slots
 from gmtools.games.base import POOL_NAMES, Columns, NpcTemplate
 from gmtools.games.base import Row as GameRow
 from gmtools.live import announce
-from gmtools.models import Aspect, Campaign, ChangeKind, Character, CharacterKind, PerGame, Trait, game_choices
+from gmtools.games.fate.models import Aspect
+from gmtools.models import Campaign, ChangeKind, Character, CharacterKind, PerGame, Trait, game_choices
 from gmtools.sheets import rating_bounds
 
 NAME_MAX = Character._meta.get_field("name").max_length

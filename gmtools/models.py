@@ -310,9 +310,10 @@ class Character(NulFree):
         )
 
     def duplicate(self) -> "Character":
-        """A copy of this character with its resources, traits and aspects, in the same campaign."""
+        """A copy of this character with its resources, traits and its game's own rows (Fate's aspects), in the same campaign."""
         with transaction.atomic(savepoint=False):
-            traits, aspects = list(self.traits.all()), list(self.aspects.all())
+            traits = list(self.traits.all())
+            own = [list(model._default_manager.filter(character=self)) for model in games.get(self.game).character_rows]
             copy = Character.objects.select_related("campaign").with_resources(self.game).get(pk=self.pk)
             resources = copy.resources
             copy.pk, copy._state.adding = None, True
@@ -321,10 +322,11 @@ class Character(NulFree):
             copy.name = gettext("%(name)s (copy)") % {"name": self.name}
             copy.name = copy.name[: Character._meta.get_field("name").max_length]
             copy.save()
-            for row in (*traits, *aspects):
+            for row in (*traits, *(row for rows in own for row in rows)):
                 row.pk, row._state.adding, row.character = None, True, copy
             Trait.objects.bulk_create(traits)
-            Aspect.objects.bulk_create(aspects)
+            for model, rows in zip(games.get(self.game).character_rows, own, strict=True):
+                model._default_manager.bulk_create(rows)
         return copy
 
 
@@ -401,54 +403,6 @@ class Trait(NulFree):
                 if any(str(trait.label).casefold() == name for trait in games.get(game).standard_sheet):
                     return True
         return False
-
-
-class Aspect(NulFree):
-    """A Fate aspect: a character's, or a situation aspect of a scene (``scene`` set, no character).
-
-    Free invocations are those already paid for (Create an Advantage gives them). A boost is an
-    aspect that lasts until it is invoked once.
-    """
-
-    character = models.ForeignKey(
-        Character, on_delete=models.CASCADE, null=True, blank=True, related_name="aspects", verbose_name=_("character")
-    )
-    scene = models.ForeignKey(
-        "Scene", on_delete=models.CASCADE, null=True, blank=True, related_name="aspects", verbose_name=_("scene")
-    )
-    kind = models.CharField(_("kind"), max_length=12, choices=AspectKind.choices, default=AspectKind.OTHER)
-    text = models.CharField(_("aspect"), max_length=200)
-    free_invocations = models.PositiveSmallIntegerField(
-        _("free invocations"), default=0, validators=[MaxValueValidator(9)]
-    )
-    boost = models.BooleanField(_("boost"), default=False, help_text=_("Gone once invoked."))
-
-    class Meta:
-        ordering = ["id"]
-        verbose_name = _("aspect")
-        verbose_name_plural = _("aspects")
-        constraints = [
-            models.CheckConstraint(condition=Q(kind__in=AspectKind.values), name="aspect_kind_known"),
-            models.CheckConstraint(condition=~Q(text=""), name="aspect_text_not_empty"),
-            models.CheckConstraint(condition=Q(character__isnull=False) | Q(scene__isnull=False),
-                                   name="aspect_of_a_character_or_a_scene"),
-            models.CheckConstraint(
-                condition=Q(free_invocations__gte=0, free_invocations__lte=9), name="aspect_free_invocations_range"
-            ),
-            models.UniqueConstraint(
-                fields=["character", "kind"],
-                condition=Q(kind__in=[AspectKind.HIGH_CONCEPT, AspectKind.TROUBLE]),
-                name="aspect_one_high_concept_and_trouble",
-                violation_error_message=_("A character has one high concept and one trouble."),
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return self.text
-
-    def clean(self) -> None:
-        if self.character_id and not games.get(self.character.game).sheet.aspects:
-            raise ValidationError(_("Only Fate characters have aspects."))
 
 
 # Outcomes that fail a task, in every game's words (a scifi fumble and an exalted botch fail too).

@@ -7,8 +7,8 @@ from typing import Any
 from gmtools import games
 from gmtools.composer import Spend
 from gmtools.games.base import Table
+from gmtools.games.fate.models import Aspect
 from gmtools.models import (
-    Aspect,
     Character,
     Scene,
 )

@@ -11,8 +11,8 @@ from django.utils.translation import gettext as _
 
 from gmtools import games
 from gmtools.live import announce
+from gmtools.games.fate.models import Aspect
 from gmtools.models import (
-    Aspect,
     Campaign,
     ChangeKind,
     Character,

@@ -7,7 +7,8 @@ from typing import Any
 from django import template
 
 from gmtools import aspects
-from gmtools.models import Aspect, Roll, Scene
+from gmtools.games.fate.models import Aspect
+from gmtools.models import Roll, Scene
 
 register = template.Library()
 

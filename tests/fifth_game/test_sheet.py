@@ -14,7 +14,8 @@ from django.urls import reverse
 
 from gmtools import backup, games
 from gmtools.characters import NPC_TEMPLATES, CharacterSheet, TemplateForm
-from gmtools.models import Aspect, Campaign, Character, Trait, game_choices
+from gmtools.games.fate.models import Aspect
+from gmtools.models import Campaign, Character, Trait, game_choices
 from gmtools.sheets import TraitCategory, rating_bounds
 from tests.fifth_game.game import GAME as D6
 from tests.fifth_game.models import D6Resources

@@ -39,8 +39,8 @@ from gmtools import games, services
 from gmtools.characters import NPC_TEMPLATES
 from gmtools.composer import ComposerForm
 from gmtools.games.exalted.models import ExaltedResources
+from gmtools.games.fate.models import Aspect
 from gmtools.models import (
-    Aspect,
     Campaign,
     Change,
     Character,

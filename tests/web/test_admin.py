@@ -10,7 +10,8 @@ from django.test import Client, override_settings
 from django.urls import reverse
 
 from gmtools import backup, demo, games
-from gmtools.models import Aspect, Campaign, Character, Trait
+from gmtools.games.fate.models import Aspect
+from gmtools.models import Campaign, Character, Trait
 from tests.games import Game
 
 pytestmark = pytest.mark.django_db

@@ -15,7 +15,8 @@ from django.urls import reverse
 
 from gmtools import services
 from gmtools.composer import ComposerForm
-from gmtools.models import Aspect, Campaign, Change, ChangeKind, Character, Roll, Scene
+from gmtools.games.fate.models import Aspect
+from gmtools.models import Campaign, Change, ChangeKind, Character, Roll, Scene
 from gmtools.services import Refused
 from tests.games import Game
 from tests.web.helpers import COMMON, DEFAULTS, Faces, set_resources

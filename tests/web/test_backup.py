@@ -14,8 +14,9 @@ from django.core.management import CommandError, call_command
 
 from gmtools import backup, demo, games, services
 from gmtools.composer import ComposerForm
+from gmtools.games.base.apps import GameConfig
+from gmtools.games.fate.models import Aspect
 from gmtools.models import (
-    Aspect,
     Campaign,
     Change,
     Character,
@@ -364,15 +365,21 @@ JSON_IDS = {
 }
 
 
-def campaign_tables() -> list[type[models.Model]]:
-    """Every table of gmtools but those not exported: a new table is in the comparison at once."""
-    return [model for model in apps.get_app_config("gmtools").get_models() if model not in NOT_EXPORTED]
+def campaign_tables(game: str | None = None) -> list[type[models.Model]]:
+    """Every table of gmtools and of the game's app (of every game's, without one) but those not
+    exported: a new table is in the comparison at once."""
+    configs = [apps.get_app_config("gmtools"), *(config for config in apps.get_app_configs()
+                                                  if isinstance(config, GameConfig) and game in (None, config.label))]
+    return [model for config in configs for model in config.get_models() if model not in NOT_EXPORTED]
+
+
+_models = campaign_tables()
 
 
 def _links(model: type[models.Model]) -> list[models.ForeignKey]:
     """The model's links to other tables of gmtools (not to itself, not to users)."""
     return [f for f in model._meta.concrete_fields
-            if f.is_relation and f.related_model is not model and f.related_model in campaign_tables()]
+            if f.is_relation and f.related_model is not model and f.related_model in _models]
 
 
 def _of_campaign(model: type[models.Model], campaign: Campaign) -> Q:
@@ -410,7 +417,7 @@ def tables(campaign: Campaign) -> dict[str, list[dict]]:
     as that row's place in its table (rows in order of their links, then of creation), a user by
     username, and so the ids inside JSON columns too (null: a row gone since)."""
     rows = {model: list(model.objects.filter(_of_campaign(model, campaign)).distinct().order_by("pk"))
-            for model in campaign_tables()}
+            for model in campaign_tables(campaign.game)}
     places: dict[type[models.Model], dict[int, int]] = {}
     pending = list(rows)
     while pending:
@@ -450,9 +457,9 @@ def tables(campaign: Campaign) -> dict[str, list[dict]]:
     return out
 
 
-# What a game's table never makes: Fate prices no extended action; only Fate has aspects. Every other
+# What a game's table never makes: Fate prices no extended action. Every other
 # table must have rows after ``play``, or the comparison could pass on an empty table.
-NEVER_MADE = {Game.FATE: {"ExtendedAction"}, Game.EXALTED: {"Aspect"}, Game.V5: {"Aspect"}, Game.SCIFI: {"Aspect"}}
+NEVER_MADE = {Game.FATE: {"ExtendedAction"}, Game.EXALTED: set(), Game.V5: set(), Game.SCIFI: set()}
 
 
 @pytest.mark.parametrize("game", Game.values)
@@ -529,8 +536,9 @@ def test_a_version_1_file_still_imports_with_the_other_tables_empty(other_gm):
     assert [c["name"] for c in rows["Character"]] == [c["name"] for c in document["characters"]]
     assert len(rows["Trait"]) == sum(len(c["traits"]) for c in document["characters"]) > 0
     assert len(rows["Aspect"]) == sum(len(c["aspects"]) for c in document["characters"]) > 0
+    # (and the game's rows every campaign and character has: Fate's state, its characters' resources)
     assert {name for name, found in rows.items() if not found} == {
-        name for name in rows if name not in ("Campaign", "Character", "Trait", "Aspect")}
+        name for name in rows if name not in ("Campaign", "Character", "Trait", "Aspect", "FateResources", "FateState")}
 
 
 @pytest.mark.parametrize("key", backup.TABLES)

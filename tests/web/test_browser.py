@@ -58,7 +58,8 @@ import rules.dice  # noqa: E402
 import rules.fate  # noqa: E402
 import rules.scifi  # noqa: E402
 from gmtools.games.exalted.models import ExaltedResources  # noqa: E402
-from gmtools.models import Aspect, Campaign, Character, Roll, Trait  # noqa: E402
+from gmtools.games.fate.models import Aspect
+from gmtools.models import Campaign, Character, Roll, Trait  # noqa: E402
 from tests.games import Game  # noqa: E402
 from gmtools.formatting import percent  # noqa: E402
 from rules import exalted, fate, scifi, v5  # noqa: E402

@@ -30,7 +30,8 @@ from tests.web.test_browser import (  # noqa: F401 - fixtures
 )
 
 from gmtools import services  # noqa: E402
-from gmtools.models import Aspect, Campaign, Scene  # noqa: E402
+from gmtools.games.fate.models import Aspect
+from gmtools.models import Campaign, Scene  # noqa: E402
 from tests.games import Game  # noqa: E402
 from tests.web.test_browser_time import caught_up  # noqa: E402
 

@@ -53,7 +53,8 @@ from tests.web.test_browser_aspects import add_scene_aspect, chip as scene_chip
 from tests.web.test_browser_characters import card as card_named, open_panel, panel
 from tests.web.test_browser_time import roll_into_wall, start_scene
 
-from gmtools.models import Aspect, Campaign, Character, ExtendedAction, Roll, Trait
+from gmtools.games.fate.models import Aspect
+from gmtools.models import Campaign, Character, ExtendedAction, Roll, Trait
 from tests.games import Game
 from gmtools.formatting import percent
 from rules import exalted, fate, scifi, v5

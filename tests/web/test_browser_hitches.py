@@ -51,7 +51,8 @@ from gmtools import services  # noqa: E402
 from gmtools.games.exalted.models import ExaltedResources  # noqa: E402
 from gmtools.games.fate.models import FateState  # noqa: E402
 from gmtools.games.v5.models import V5Resources  # noqa: E402
-from gmtools.models import Aspect, Campaign, Character, ExtendedAction, Roll, Scene  # noqa: E402
+from gmtools.games.fate.models import Aspect
+from gmtools.models import Campaign, Character, ExtendedAction, Roll, Scene  # noqa: E402
 from tests.games import Game  # noqa: E402
 from tests.web.test_browser_time import caught_up  # noqa: E402
 from gmtools.formatting import percent  # noqa: E402

@@ -21,8 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gmtools import bulk, games
+from gmtools.games.fate.models import Aspect
 from gmtools.models import (
-    Aspect,
     Campaign,
     Character,
     Episode,

@@ -23,7 +23,8 @@ from gmtools import backup, games, live, services
 from gmtools.characters import NPC_TEMPLATES, announce_cast, pool_traits
 from gmtools.composer import ComposerForm
 from gmtools.live import Viewer
-from gmtools.models import Aspect, Campaign, Change, ChangeKind, Character, CharacterKind, Roll, Trait
+from gmtools.games.fate.models import Aspect
+from gmtools.models import Campaign, Change, ChangeKind, Character, CharacterKind, Roll, Trait
 from tests.games import Game
 from tests.web.character_data import character_file, custom_trait, sheet_post
 from tests.web.helpers import COMMON, DEFAULTS, POOL_TRAITS, Faces, set_resources

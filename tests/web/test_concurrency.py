@@ -24,7 +24,8 @@ from django.db import close_old_connections, connection
 
 from gmtools import games, services
 from gmtools.composer import ComposerForm
-from gmtools.models import Aspect, Character, Roll
+from gmtools.games.fate.models import Aspect
+from gmtools.models import Character, Roll
 from tests.games import Game
 from tests.web.helpers import run_at_once
 

@@ -9,7 +9,8 @@ from django.core.management import call_command
 from django.test import Client, RequestFactory
 
 from gmtools import demo, games
-from gmtools.models import Aspect, Campaign, Character, Trait
+from gmtools.games.fate.models import Aspect
+from gmtools.models import Campaign, Character, Trait
 from tests.games import Game
 
 pytestmark = pytest.mark.django_db

@@ -128,7 +128,7 @@ def test_a_reroll_is_not_offered_without_willpower_left(v5, gm_client):
 
 
 def test_an_invocation_offers_only_what_can_be_paid(make_character, set_ratings, gm_client):
-    from gmtools.models import Aspect
+    from gmtools.games.fate.models import Aspect
     hero = make_character(Game.FATE, name="Zara", fate_points=0)
     free = Aspect.objects.create(character=hero, text="Free-spirited pilot", free_invocations=1)
     paid = Aspect.objects.create(character=hero, text="Owes the mob")
@@ -246,7 +246,7 @@ def test_a_rolls_label_reads_in_the_viewers_language_whatever_it_was_rolled_in(v
 
 
 def test_spends_read_as_words_never_as_keys(make_character, gm_client):
-    from gmtools.models import Aspect
+    from gmtools.games.fate.models import Aspect
     hero = make_character(Game.FATE, name="Zara", fate_points=2)
     Aspect.objects.create(character=hero, text="Owes the mob")
     first = roll(hero.campaign, hero, (0, 0, 0, 0))

@@ -20,7 +20,8 @@ from django.db.migrations.loader import MigrationLoader
 
 from gmtools import luck as stored_luck, services
 from gmtools.games.fate.models import FateState
-from gmtools.models import Aspect, Character, Roll
+from gmtools.games.fate.models import Aspect
+from gmtools.models import Character, Roll
 from tests.games import Game
 from gmtools.formatting import percent
 from rules import exalted, fate, luck, scifi, v5

@@ -3,7 +3,7 @@ character's resources and campaign's state, and the one-click changes' names of 
 come back. Rows are written as the database stood before it, through the historical models."""
 
 import pytest
-from django.db import connection
+from django.db import IntegrityError, connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -87,4 +87,32 @@ def test_every_character_and_campaign_keeps_its_columns_in_its_games_table_and_b
         if game in STATES:
             assert back.get_model("gmtools", "Campaign").objects.filter(pk=campaign).values(
                 *CAMPAIGN_COLUMNS[game]).get() == CAMPAIGN_COLUMNS[game]
+    _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
+def test_fates_aspects_move_to_fates_app_rows_and_ids_kept_and_back(django_user_model):
+    user = django_user_model.objects.create_user("old-fate-gm")
+    before = [("gmtools", "0016_roll_kinds_are_the_games"), ("fate", "0001_initial")]
+    after = [("gmtools", "0017_aspects_to_fate"), ("fate", "0002_aspect")]
+    old = _migrate(before)
+    campaign = old.get_model("gmtools", "Campaign").objects.create(name="Old fate", game="fate", gm_id=user.pk,
+                                                                     player_token="token-aspects-0123456789")
+    hero = old.get_model("gmtools", "Character").objects.create(campaign=campaign, name="Zara")
+    Aspect = old.get_model("gmtools", "Aspect")
+    rows = [Aspect.objects.create(character=hero, kind="high_concept", text="Daring pilot"),
+            Aspect.objects.create(character=hero, text="Owes the mob", free_invocations=2, boost=True)]
+    stored = list(Aspect.objects.values().order_by("id"))
+
+    new = _migrate(after)
+    moved = new.get_model("fate", "Aspect")
+    assert list(moved.objects.values().order_by("id")) == stored
+    assert moved._meta.db_table == "fate_aspect"
+    # A new aspect takes an id after the moved ones, and the table's rules still hold there.
+    assert moved.objects.create(character_id=hero.pk, text="Lucky").pk > rows[-1].pk
+    with pytest.raises(IntegrityError), transaction.atomic():
+        moved.objects.create(character_id=hero.pk, kind="high_concept", text="A second high concept")
+
+    back = _migrate(before)
+    assert list(back.get_model("gmtools", "Aspect").objects.values("id", "text").order_by("id"))[:2] == \
+        [{"id": row["id"], "text": row["text"]} for row in stored]
     _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())

@@ -7,7 +7,8 @@ from django.utils.translation import override
 
 import rules
 from gmtools import games
-from gmtools.models import Aspect, Campaign, Character, Trait
+from gmtools.games.fate.models import Aspect
+from gmtools.models import Campaign, Character, Trait
 from gmtools.sheets import TraitCategory, rating_bounds
 from tests.games import Game
 

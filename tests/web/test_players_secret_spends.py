@@ -18,7 +18,8 @@ from django.test import Client
 from django.urls import reverse
 
 from gmtools import live, services
-from gmtools.models import Aspect, Campaign, Change, ChangeKind, Character, Roll
+from gmtools.games.fate.models import Aspect
+from gmtools.models import Campaign, Change, ChangeKind, Character, Roll
 from tests.games import Game
 from tests.web.helpers import Faces, compose_and_roll
 

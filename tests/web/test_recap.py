@@ -30,7 +30,8 @@ from django.urls import reverse
 from gmtools import services, throttle
 from gmtools.composer import ComposerForm
 from gmtools.games.exalted.models import ExaltedResources
-from gmtools.models import Aspect, Campaign, Character, Roll, Scene
+from gmtools.games.fate.models import Aspect
+from gmtools.models import Campaign, Character, Roll, Scene
 from tests.games import Game
 from rules import luck
 from tests.web.helpers import COMMON, DEFAULTS, POOL_TRAITS, Faces

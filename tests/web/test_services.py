@@ -14,7 +14,8 @@ from django.core.exceptions import ValidationError
 
 from gmtools import games, services
 from gmtools.composer import ComposerForm, Composition
-from gmtools.models import Aspect, Campaign, Character, Roll
+from gmtools.games.fate.models import Aspect
+from gmtools.models import Campaign, Character, Roll
 from gmtools.games.exalted.models import ExaltedResources
 from gmtools.games.fate.models import FateResources, FateState
 from gmtools.games.v5.models import V5Resources

@@ -20,7 +20,8 @@ from django.urls import reverse
 
 from gmtools import games, services
 from gmtools.composer import ComposerForm
-from gmtools.models import Aspect, Campaign, Character, Roll, Trait
+from gmtools.games.fate.models import Aspect
+from gmtools.models import Campaign, Character, Roll, Trait
 from gmtools.sheets import TraitCategory
 from tests.games import Game
 from gmtools.formatting import percent

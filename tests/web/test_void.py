@@ -23,7 +23,8 @@ from gmtools import board, live, services, undo
 from gmtools.composer import ComposerForm
 from gmtools.games.exalted.models import ExaltedResources
 from gmtools.games.fate.models import FateResources
-from gmtools.models import Aspect, Campaign, Change, Character, ExtendedAction, ResourceChange, Roll, Scene
+from gmtools.games.fate.models import Aspect
+from gmtools.models import Campaign, Change, Character, ExtendedAction, ResourceChange, Roll, Scene
 from gmtools.services import Refused
 from tests.games import Game
 from gmtools.verdicts import headline

@@ -19,7 +19,8 @@ from gmtools.games.base import (
     BaseComposer, Composition, Draft, ModelMultipleChoiceField, OddsPanel, Spend, TurnReads,
 )
 from gmtools.games.fate.odds import panel
-from gmtools.models import Aspect, Character
+from gmtools.games.fate.models import Aspect
+from gmtools.models import Character
 
 LADDER = (
     (8, _("+8 Legendary")), (7, _("+7 Epic")), (6, _("+6 Fantastic")), (5, _("+5 Superb")), (4, _("+4 Great")),

@@ -1,15 +1,19 @@
-"""Fate Accelerated's own tables: each character's fate points, refresh, stress and consequences, and
-each campaign's deck of Fate cards."""
+"""Fate Accelerated's own tables: each character's fate points, refresh, stress and consequences,
+each campaign's deck of Fate cards, and the aspects of characters and scenes."""
 
 from typing import Any
 
 from django.contrib import admin
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator
 from django.db import models
+from django.db.models import Q
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from gmtools.games.base.models import CampaignState, CharacterResources, bounded, range_constraints
+from gmtools.games.base.sheets import AspectKind
+from gmtools.nulfree import NulFree
 
 BOUNDS = {
     "points": (0, 99),
@@ -93,3 +97,52 @@ class FateState(CampaignState):
 @admin.display(description=_("cards left"))
 def cards_left(state: FateState) -> int:
     return len(state.deck)
+
+
+class Aspect(NulFree):
+    """A Fate aspect: a character's, or a situation aspect of a scene (``scene`` set, no character).
+
+    Free invocations are those already paid for (Create an Advantage gives them). A boost is an
+    aspect that lasts until it is invoked once.
+    """
+
+    character = models.ForeignKey(
+        "gmtools.Character", on_delete=models.CASCADE, null=True, blank=True, related_name="aspects", verbose_name=_("character")
+    )
+    scene = models.ForeignKey(
+        "gmtools.Scene", on_delete=models.CASCADE, null=True, blank=True, related_name="aspects", verbose_name=_("scene")
+    )
+    kind = models.CharField(_("kind"), max_length=12, choices=AspectKind.choices, default=AspectKind.OTHER)
+    text = models.CharField(_("aspect"), max_length=200)
+    free_invocations = models.PositiveSmallIntegerField(
+        _("free invocations"), default=0, validators=[MaxValueValidator(9)]
+    )
+    boost = models.BooleanField(_("boost"), default=False, help_text=_("Gone once invoked."))
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name = _("aspect")
+        verbose_name_plural = _("aspects")
+        # The names they had in the core's app, where the model lived until issue 21 moved it here.
+        constraints = [
+            models.CheckConstraint(condition=Q(kind__in=AspectKind.values), name="aspect_kind_known"),
+            models.CheckConstraint(condition=~Q(text=""), name="aspect_text_not_empty"),
+            models.CheckConstraint(condition=Q(character__isnull=False) | Q(scene__isnull=False),
+                                   name="aspect_of_a_character_or_a_scene"),
+            models.CheckConstraint(
+                condition=Q(free_invocations__gte=0, free_invocations__lte=9), name="aspect_free_invocations_range"
+            ),
+            models.UniqueConstraint(
+                fields=["character", "kind"],
+                condition=Q(kind__in=[AspectKind.HIGH_CONCEPT, AspectKind.TROUBLE]),
+                name="aspect_one_high_concept_and_trouble",
+                violation_error_message=_("A character has one high concept and one trouble."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.text
+
+    def clean(self) -> None:
+        if self.character_id and self.character.game != self._meta.app_label:  # the app is named by its game
+            raise ValidationError(_("Only Fate characters have aspects."))

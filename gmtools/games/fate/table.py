@@ -27,8 +27,8 @@ from gmtools.games.base import (
     Spent, SpendKind, Table, character_spend, contest, logged_request, rebuild, request_args, request_doc, step,
     toggle,
 )
-from gmtools.games.fate.models import BOUNDS, FateResources, FateState
-from gmtools.models import Aspect, Campaign, Character, Roll, Scene
+from gmtools.games.fate.models import BOUNDS, Aspect, FateResources, FateState
+from gmtools.models import Campaign, Character, Roll, Scene
 from rules import fate
 from rules.dice import RandomSource
 from rules.fairness import FATE_DIE
