@@ -259,6 +259,10 @@ class Character(NulFree):
 
     objects = CharacterManager()
 
+    # Not a column: the actions declared this turn, set on the table's cards by
+    # ``gmtools.board.annotate_turn`` for a game's ``BasePlay.turn_done`` (Exalted's) to read.
+    turn_declared: int
+
     class Meta:
         ordering = ["campaign", "name"]
         verbose_name = _("character")

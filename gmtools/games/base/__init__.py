@@ -27,6 +27,7 @@ from gmtools.games.base.composer import (
     SheetPool as SheetPool,
     Spend as Spend,
     TurnReads as TurnReads,
+    form_field as form_field,
 )
 from gmtools.games.base.game import BaseGame as BaseGame
 from gmtools.games.base.odds import (

@@ -24,7 +24,8 @@ from django.utils.translation import gettext_lazy as _
 
 from gmtools.games.base.odds import OddsPanel, pool_panel
 
-if TYPE_CHECKING:  # the table's rows are named, never imported, here
+if TYPE_CHECKING:  # the table's rows and the core's form are named, never imported, here
+    from gmtools.composer import ComposerForm
     from gmtools.games.base.game import BaseGame
     from gmtools.models import Campaign, Character, ExtendedAction, Roll, Scene
 
@@ -32,7 +33,8 @@ if TYPE_CHECKING:  # the table's rows are named, never imported, here
 NUMERIC_DIFFICULTIES = tuple((d, str(d)) for d in range(0, 11))
 
 
-class ModelMultipleChoiceField(forms.ModelMultipleChoiceField):
+# Django's stubs make the field generic in its model; Django's own class takes no subscript at run time.
+class ModelMultipleChoiceField(forms.ModelMultipleChoiceField):  # type: ignore[type-arg]
     """Refuses ids that no database column can hold, instead of letting the query overflow."""
 
     def _check_values(self, value: Any) -> Any:
@@ -43,7 +45,17 @@ class ModelMultipleChoiceField(forms.ModelMultipleChoiceField):
             except (TypeError, ValueError):
                 raise forms.ValidationError(self.error_messages["invalid_pk_value"], code="invalid_pk_value",
                                             params={"pk": pk}) from None
-        return super()._check_values(value)
+        # Django's stubs leave out this private method, which the check above runs before.
+        return super()._check_values(value)  # type: ignore[misc]
+
+
+def form_field[F: forms.Field](form: forms.Form, name: str, kind: type[F]) -> F:
+    """The form's field ``name`` as the kind of field it is (a form holds any ``forms.Field``), to set
+    what only that kind has (its choices, its queryset)."""
+    field = form.fields[name]
+    if not isinstance(field, kind):
+        raise TypeError(f"The field {name!r} is a {type(field).__name__}, not a {kind.__name__}.")
+    return field
 
 
 @dataclass(frozen=True)
@@ -196,10 +208,10 @@ class BaseComposer:
         """A difficulty choice as the request takes it."""
         return int(choice)
 
-    def setup(self, form: forms.Form, character: Character | None, turn: TurnReads) -> None:
+    def setup(self, form: ComposerForm, character: Character | None, turn: TurnReads) -> None:
         """What the game's fields offer this character (and its turn), once the shared fields are set."""
 
-    def clean(self, form: forms.Form, data: dict[str, Any]) -> None:
+    def clean(self, form: ComposerForm, data: dict[str, Any]) -> None:
         """Whether the game's fields fit together: errors added to ``form``."""
 
     def compose(self, draft: Draft) -> Composition:

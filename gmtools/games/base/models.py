@@ -12,22 +12,28 @@ A column's public name, in the forms and the campaign file, is the game's id and
 (``v5_hunger``): the name it had while every game's columns stood on the shared tables (issue 21).
 """
 
+from __future__ import annotations
+
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
-from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from gmtools.nulfree import NulFree
+
+if TYPE_CHECKING:
+    from django.db.models.expressions import Combinable
+    from django_stubs_ext import StrPromise  # what gettext_lazy returns, to Django's stubs
 
 # A rating's inclusive (low, high).
 Bounds = tuple[int, int]
 
 
-def bounded(bounds: Mapping[str, Bounds], name: str, verbose_name: Promise, default: int,
-            help_text: Promise | str = "") -> models.PositiveSmallIntegerField:
+def bounded(bounds: Mapping[str, Bounds], name: str, verbose_name: StrPromise, default: int,
+            help_text: StrPromise | str = "") -> models.PositiveSmallIntegerField[float | int | str | Combinable, int]:
     """A numeric column held to ``bounds[name]``: a validator here, a CheckConstraint on the model."""
     low, high = bounds[name]
     return models.PositiveSmallIntegerField(
@@ -38,11 +44,19 @@ def bounded(bounds: Mapping[str, Bounds], name: str, verbose_name: Promise, defa
     )
 
 
-def range_constraints(game: str, bounds: Mapping[str, Bounds]) -> list[models.CheckConstraint]:
+def range_constraints(game: str, bounds: Mapping[str, Bounds]) -> list[models.BaseConstraint]:
     """The database's own check of each bounded column (names unique in the database: the game's id first)."""
     return [models.CheckConstraint(condition=Q(**{f"{name}__gte": low, f"{name}__lte": high}),
                                    name=f"{game}_{name}_range")
             for name, (low, high) in bounds.items()]
+
+
+def own_row[R: models.Model](row: models.Model | None, model: type[R]) -> R:
+    """A character's ``resources`` (a campaign's ``state``) as its game's own model: the core knows it
+    as any game's row, or none; the game that asks knows which it is."""
+    if not isinstance(row, model):
+        raise TypeError(f"{row!r} is not a {model.__name__}.")
+    return row
 
 
 class CharacterResources(NulFree):

@@ -11,12 +11,15 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import models
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
+
+if TYPE_CHECKING:  # the table's rows are named, never imported, here
+    from gmtools.models import Character
 
 
 class TraitCategory(models.TextChoices):
@@ -129,7 +132,7 @@ class SheetRules:
     # For a game whose ranges depend on the character (Exalted's Essence lifts Attributes and
     # Abilities past 5; a Fate NPC's Approaches reach +8): the character's range, from the category,
     # its range and the character (a ``Character``, maybe not saved yet).
-    rating_bounds_for: Callable[[str, Bounds, Any], Bounds] | None = None
+    rating_bounds_for: Callable[[str, Bounds, Character], Bounds] | None = None
     # Traits a GM adds by hand that the game's books name (V5's Disciplines and Backgrounds), by
     # English name in lower case: such a trait reads in the active language; any other as typed.
     known_names: Mapping[str, Promise] = field(default_factory=dict)

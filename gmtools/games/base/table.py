@@ -12,7 +12,7 @@ workflows into a game and back through this one typed protocol.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 from django.utils.functional import Promise
@@ -81,7 +81,7 @@ def request_doc(request: Any) -> dict[str, Any]:
     return dataclasses.asdict(request)
 
 
-def request_args(stored: dict[str, Any]) -> dict[str, Any]:
+def request_args(stored: Mapping[str, Any]) -> dict[str, Any]:
     """The arguments of a rules request from an entry's stored ``request`` (the shortcut aside)."""
     return {k: v for k, v in stored.items() if k != "shortcut"}
 

@@ -14,12 +14,14 @@ from rules import exalted as engine
 from rules.dice import RulesError
 
 from gmtools.games.base import (
-    BaseComposer, Composition, Draft, OddsPanel, SheetPool, Spend, TurnReads, refusal_line,
+    BaseComposer, Composition, Draft, OddsPanel, SheetPool, Spend, TurnReads, form_field, refusal_line,
 )
+from gmtools.games.exalted.models import resources_of
 from gmtools.games.exalted.odds import panel
 from gmtools.games.exalted.words import REFUSAL_TEXTS, TERMS
 
 if TYPE_CHECKING:
+    from gmtools.composer import ComposerForm
     from gmtools.models import Character
 
 FIELDS = {
@@ -77,17 +79,17 @@ class ExaltedComposer(BaseComposer):
     reset_after_roll = ("willpower", "stunt", "handicap")
     # A Willpower roll rolls the permanent dots.
     sheet_pools = (SheetPool(key="willpower", label=_("Willpower roll"), choice=TERMS["Willpower roll"],
-                             dice=lambda character: character.resources.willpower),)
+                             dice=lambda character: resources_of(character).willpower),)
     teamwork = True
 
-    def setup(self, form: forms.Form, character: Character | None, turn: TurnReads) -> None:
-        form.fields["handicap"].choices = [(0, gettext("None"))] + [
+    def setup(self, form: ComposerForm, character: Character | None, turn: TurnReads) -> None:
+        form_field(form, "handicap", forms.TypedChoiceField).choices = [(0, gettext("None"))] + [
             (n, gettext("Opponent −%(n)d") % {"n": n}) for n in (1, 2, 3)] + [
             (-n, gettext("This side −%(n)d") % {"n": n}) for n in (1, 2, 3)]
         # Willpower's automatic success, if the character has a temporary point and has not spent one
         # this turn (an unnamed NPC has none to spend). Else drawn unavailable (and the odds do not
         # count it); only drawn so: a request that asks for it anyway is refused, never rolled without it.
-        if character is None or character.resources.willpower_temporary < 1 or turn.willpower_spent():
+        if character is None or resources_of(character).willpower_temporary < 1 or turn.willpower_spent():
             form.fields["willpower"].widget.attrs["disabled"] = "disabled"
             form.initial.pop("willpower", None)  # a saved roll's Willpower, when none is on offer
 
@@ -103,7 +105,8 @@ class ExaltedComposer(BaseComposer):
         # The turn's penalty apart from the other modifiers: a stunt cannot bring back an action it took to 0 dice.
         request = engine.Request(pool=max(0, draft.pool), difficulty=difficulty, stunt=data.get("stunt") or 0,
                                  willpower=bool(data.get("willpower")), modifiers=draft.modifiers, actions_penalty=penalty)
-        spends = (Spend("willpower", character.pk, label=gettext("1 Willpower")),) if data.get("willpower") else ()
+        spends = ((Spend("willpower", character.pk, label=gettext("1 Willpower")),)
+                  if data.get("willpower") and character is not None else ())
         calm = data.get("calm") and not (scene is not None and scene.combat)
         # Automatic only where a roll of the pool could reach the difficulty at all; else it is rolled.
         shortcut = ("automatic" if calm and request.dice >= engine.AUTOMATIC_SUCCESS_DICE and not request.willpower
@@ -123,7 +126,7 @@ class ExaltedComposer(BaseComposer):
             raise RulesError(gettext("Successes are taken away in a single opposed roll, not in an extended one."))
         # Teamwork: each helper rolls apart, and their successes add up.
         team = tuple((c.name, engine.Request(pool=p, difficulty=0)) for c, p, _ in draft.team if p > 0)
-        on_offer = (character is not None and character.resources.willpower_temporary >= 1
+        on_offer = (character is not None and resources_of(character).willpower_temporary >= 1
                     and not any(r.willpower_spent for r in draft.earlier))
         return draft.composition(request=request, opponent=opponent, spends=spends, shortcut=shortcut, team=team,
                                  action=action, notes=(note,) if note else (), willpower_on_offer=on_offer,

@@ -1,6 +1,9 @@
 """Exalted 2e, as the table sees it (``Exalted``): its sheet, its demo campaign, and its parts: its words
 (``words``), composer (``composer``), play at the table (``table``) and tables (``models``)."""
 
+from types import ModuleType
+from typing import ClassVar
+
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -185,7 +188,7 @@ class Exalted(BaseGame):
 
     id = "exalted"
     label = _("Exalted 2e")
-    engine = engine
+    engine: ClassVar[ModuleType] = engine  # a module: mypy reads a bare one as an instance variable
     composer_class = ExaltedComposer
     play_class = ExaltedPlay
     categories = CATEGORIES

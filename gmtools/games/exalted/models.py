@@ -1,11 +1,18 @@
 """Exalted 2e's own table: each character's Essence, Willpower (the dots and the boxes), personal
 motes, Virtues and Limit."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
-from gmtools.games.base.models import CharacterResources, bounded, range_constraints
+from gmtools.games.base.models import CharacterResources, bounded, own_row, range_constraints
+
+if TYPE_CHECKING:  # the table's rows are named, never imported, here
+    from gmtools.models import Character
 
 # Temporary Willpower and current motes also have bounds set by another column (see Meta).
 BOUNDS = {
@@ -53,3 +60,8 @@ class ExaltedResources(CharacterResources):
                 violation_error_message=_("Personal motes cannot exceed the personal mote pool."),
             ),
         ]
+
+
+def resources_of(character: Character) -> ExaltedResources:
+    """An Exalted character's row of this table (``character.resources``)."""
+    return own_row(character.resources, ExaltedResources)

@@ -1,21 +1,26 @@
 """Exalted 2e's side of a character: its rating ranges, and its Essence, Willpower, motes and Virtues."""
 
-from typing import Any
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext_lazy as _
 
 from gmtools.games.base import Bounds, Columns, SheetRules
-from gmtools.games.exalted.models import ExaltedResources
+from gmtools.games.exalted.models import ExaltedResources, resources_of
 from gmtools.games.base import TraitCategory as C
 
-RATING_BOUNDS = {C.ATTRIBUTE: (1, 5), C.ABILITY: (0, 5), C.BACKGROUND: (0, 5)}
+if TYPE_CHECKING:  # the table's rows are named, never imported, here
+    from gmtools.models import Character
+
+RATING_BOUNDS: dict[str, Bounds] = {C.ATTRIBUTE: (1, 5), C.ABILITY: (0, 5), C.BACKGROUND: (0, 5)}
 
 
-def rating_bounds_for(category: str, bounds: Bounds, character: Any) -> Bounds:
+def rating_bounds_for(category: str, bounds: Bounds, character: Character) -> Bounds:
     """Attributes and Abilities may exceed 5, but only up to the character's Essence."""
     low, high = bounds
     if category in (C.ATTRIBUTE, C.ABILITY):
-        return low, max(high, character.resources.essence)
+        return low, max(high, resources_of(character).essence)
     return bounds
 
 

@@ -17,6 +17,7 @@ from gmtools.games.base import (
     D10, ROLL, AdjustmentWords, BasePlay, FollowUp, FollowUpForm, Ledger, Refused, Spent, Table, character_spend,
     contest, logged_request, rebuild, request_args, step,
 )
+from gmtools.games.exalted.models import resources_of
 from gmtools.games.exalted.words import TERMS
 from rules import exalted
 from rules.dice import RandomSource
@@ -31,10 +32,10 @@ REWARD_KIND = "reward"
 ADJUSTMENTS = {
     "willpower-spend": step("willpower_temporary", -1, 0, 10,
                             gettext_lazy("%(name)s has no temporary Willpower left.")),
-    "willpower-regain": step("willpower_temporary", 1, 0, lambda c: c.resources.willpower,
+    "willpower-regain": step("willpower_temporary", 1, 0, lambda c: resources_of(c).willpower,
                              gettext_lazy("%(name)s's temporary Willpower is already at its permanent rating.")),
     "motes-spend": step("motes", -1, 0, 100, gettext_lazy("%(name)s has no motes left.")),
-    "motes-regain": step("motes", 1, 0, lambda c: c.resources.motes_max,
+    "motes-regain": step("motes", 1, 0, lambda c: resources_of(c).motes_max,
                          gettext_lazy("%(name)s's mote pool is already full.")),
 }
 ADJUSTMENT_WORDS = {
@@ -47,7 +48,8 @@ ADJUSTMENT_WORDS = {
 # 1 temporary Willpower for +1 success, as the card's "Spend 1 Willpower" takes it.
 WILLPOWER = character_spend(
     pay=ADJUSTMENTS["willpower-spend"],
-    give_back=lambda c, spend: {"willpower_temporary": min(c.resources.willpower, c.resources.willpower_temporary + 1)},
+    give_back=lambda c, spend: {"willpower_temporary": min(resources_of(c).willpower,
+                                                           resources_of(c).willpower_temporary + 1)},
     words=lambda spend: _("1 Willpower"),
 )
 
@@ -65,8 +67,9 @@ def _stunt_reward(table: Table, parent: Roll, rng: RandomSource | None, choice: 
     options = {("willpower" if r.willpower else "motes"): r for r in exalted.stunt_rewards(result)}
     if choice not in options:
         raise Refused(_("That reward is not on offer for this roll."))
+    assert parent.character_id is not None  # ``REWARD.applies`` to a character's roll alone
     character = table.lock(parent.character_id)
-    row = character.resources
+    row = resources_of(character)
     reward = options[choice]
     if reward.willpower and row.willpower_temporary >= row.willpower:
         raise Refused(_("%(name)s's temporary Willpower is already at its permanent rating: take the motes.")
@@ -139,7 +142,7 @@ class ExaltedPlay(BasePlay):
         regained = entry.result.get("regained") or (
             {"willpower_temporary": 1} if reward.get("willpower") else {"motes": reward.get("motes", 0)})
         if character is not None:
-            row = character.resources
+            row = resources_of(character)
             taken = {name.removeprefix("exalted_"): int(amount) for name, amount in regained.items()}
             ledger.update(character, **{name: max(0, getattr(row, name) - amount) for name, amount in taken.items()})
 

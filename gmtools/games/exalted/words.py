@@ -74,25 +74,29 @@ TERMS = {
 OUTCOME_WORDS = {"success": (_("Success"), "good"), "failure": (_("Failure"), "bad")}
 
 
+def _botch(result: Params) -> str:
+    ones = result.get("ones", 1)
+    return ngettext("Botch (%(n)d one)", "Botch (%(n)d ones)", ones) % {"n": ones}
+
+
 def verdict_of(result: Params) -> tuple[str, str] | None:
     """A botch, with its ones."""
     if result.get("outcome", "") == "botch":
-        ones = result.get("ones", 1)
-        return ngettext("Botch (%(n)d one)", "Botch (%(n)d ones)", ones) % {"n": ones}, "worst"
+        return _botch(result), "worst"
     return None
 
 
 def contest_mark(main: Params, winner: str | None) -> tuple[str, str] | None:
     """A botch stays a botch, whoever wins the contest."""
     if main.get("outcome") == "botch":
-        return verdict_of(main)[0], "worst"
+        return _botch(main), "worst"
     return None
 
 
-def taken_away(n: int, name: str) -> str:
+def taken_away(successes: int, name: str) -> str:
     """The successes a contest took from one side first."""
     return npgettext("exalted", "%(n)d success taken away from %(name)s",
-                     "%(n)d successes taken away from %(name)s", n) % {"n": n, "name": name}
+                     "%(n)d successes taken away from %(name)s", successes) % {"n": successes, "name": name}
 
 
 # RULES.md: in a contest, a tie means nobody prevails.

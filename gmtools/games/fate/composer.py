@@ -5,7 +5,7 @@ that Create an advantage makes."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.utils.translation import gettext, ngettext
@@ -16,11 +16,15 @@ from rules.dice import RulesError
 
 from gmtools import aspects as aspects_in_play
 from gmtools.games.base import (
-    BaseComposer, Composition, Draft, ModelMultipleChoiceField, OddsPanel, Spend, TurnReads,
+    BaseComposer, Composition, Draft, ModelMultipleChoiceField, OddsPanel, Spend, TurnReads, form_field,
 )
+from gmtools.games.fate.models import resources_of, state_of
 from gmtools.games.fate.odds import panel
 from gmtools.games.fate.models import Aspect
 from gmtools.models import Character
+
+if TYPE_CHECKING:  # the core's form is named, never imported, here
+    from gmtools.composer import ComposerForm
 
 LADDER = (
     (8, _("+8 Legendary")), (7, _("+7 Epic")), (6, _("+6 Fantastic")), (5, _("+5 Superb")), (4, _("+4 Great")),
@@ -82,10 +86,10 @@ class FateComposer(BaseComposer):
     opposed_by_name = True
     contest_axis = _("shifts")
 
-    def setup(self, form: forms.Form, character: Character | None, turn: TurnReads) -> None:
+    def setup(self, form: ComposerForm, character: Character | None, turn: TurnReads) -> None:
         # The other side's bonus, down the Ladder as the difficulty goes: Poor and Terrible opposition
         # are ordinary (a field's bounds are its validators, so the field is made anew, not altered).
-        shared = form.fields["opponent_dice"]
+        shared = form_field(form, "opponent_dice", forms.IntegerField)
         form.fields["opponent_dice"] = forms.IntegerField(
             initial=0, min_value=min(value for value, _name in LADDER), max_value=shared.max_value, required=False,
             label=_("Opposed by (bonus)"), help_text=shared.help_text, widget=shared.widget)
@@ -93,16 +97,17 @@ class FateComposer(BaseComposer):
         # it has fate points (how many it can pay for is checked with the roll). In play: its own, the
         # scene's, the other characters' in the scene (gmtools.aspects).
         aspects = aspects_in_play.in_play(form.campaign, form.scene, character)
-        if character is not None and character.resources.points < 1:
+        if character is not None and resources_of(character).points < 1:
             aspects = aspects.filter(free_invocations__gte=1)
-        form.fields["invoke"].queryset = aspects
-        form.fields["invoke_again"].queryset = aspects.filter(free_invocations__gte=2)
-        form.fields["advantage_on"].queryset = form.fields["character"].queryset
+        form_field(form, "invoke", AspectChoiceField).queryset = aspects
+        form_field(form, "invoke_again", AspectChoiceField).queryset = aspects.filter(free_invocations__gte=2)
+        characters = form_field(form, "character", forms.ModelChoiceField).queryset
+        form_field(form, "advantage_on", forms.ModelChoiceField).queryset = characters
         for name in ("invoke", "invoke_again"):
-            form.fields[name].roller = getattr(character, "pk", None)
+            form_field(form, name, AspectChoiceField).roller = getattr(character, "pk", None)
 
 
-    def clean(self, form: forms.Form, data: dict[str, Any]) -> None:
+    def clean(self, form: ComposerForm, data: dict[str, Any]) -> None:
         if data.get("invoke") and data.get("character") is None:
             form.add_error("invoke", gettext("Pick the character who invokes the aspects."))
         for aspect in data.get("invoke_again") or ():
@@ -122,23 +127,25 @@ class FateComposer(BaseComposer):
         bonus = engine.bonus(approach, stunt=data.get("stunt_bonus") or 0, helpers=data.get("helpers") or 0,
                              invokes=len(aspects)) + (data.get("dice") or 0)
         request = engine.Request(bonus=bonus, difficulty=data["difficulty"], modifiers=draft.modifiers)
+        # No aspect without a character (``clean``): an unnamed NPC spends nothing.
         spends = tuple(
             Spend("free_invocation", character.pk, aspect.pk, aspect.text) if aspect.free_invocations > 0
             else Spend("fate_point", character.pk, aspect.pk, aspect.text)
             for aspect in aspects
-        )
+        ) if character is not None else ()
         paid = sum(spend.what == "fate_point" for spend in spends)
-        if character is not None and paid > character.resources.points:
+        points = resources_of(character).points if character is not None else 0
+        if character is not None and paid > points:
             raise RulesError(ngettext("%(name)s has %(n)d fate point: invoke fewer aspects, or those with a free invocation.",
                                       "%(name)s has %(n)d fate points: invoke fewer aspects, or those with a free invocation.",
-                                      character.resources.points) % {"name": character.name, "n": character.resources.points})
+                                      points) % {"name": character.name, "n": points})
         # Opposed by name alone: the other side's bonus may be 0 (Mediocre).
         opponent = engine.Request(bonus=draft.opponent_dice) if data.get("opponent") or draft.opponent_dice else None
         label = data.get("label") or (str(data["first"].label) if data.get("first") is not None else gettext("No approach"))
         parts = draft.shared["label_parts"] if data.get("first") is not None or data.get("label") else ("term:no_approach",)
         free_left = aspects_in_play.in_play(campaign, scene, character).filter(free_invocations__gte=1).exclude(
             pk__in=[a.pk for a in aspects]).exists() if character is not None else False
-        on_offer = character is not None and (character.resources.points > paid or free_left)
+        on_offer = character is not None and (points > paid or free_left)
         action = data.get("action") or "overcome"
         advantage = " ".join((data.get("advantage") or "").split()) if action == "create_advantage" else ""
         if advantage and data.get("hidden"):
@@ -147,10 +154,11 @@ class FateComposer(BaseComposer):
         if advantage and data.get("advantage_on") is None and scene is None:
             raise RulesError(gettext("No scene is in play to hold “%(aspect)s”: start one, or put the aspect on a "
                                      "character.") % {"aspect": advantage})
+        state = state_of(campaign)
         return draft.composition(label=label, label_parts=parts, request=request, opponent=opponent, spends=spends,
                                  invocation_on_offer=on_offer, action=action, advantage=advantage,
                                  advantage_on=data.get("advantage_on") if advantage else None,
-                                 deck=tuple(campaign.state.deck) if campaign.state.uses_deck else None)
+                                 deck=tuple(state.deck) if state.uses_deck else None)
 
 
     def name_options(self, data: Mapping[str, Any]) -> list[str]:

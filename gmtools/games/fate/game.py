@@ -2,6 +2,9 @@
 campaign, and its parts: its words (``words``), composer (``composer``), play at the table (``table``)
 and tables (``models``)."""
 
+from types import ModuleType
+from typing import ClassVar
+
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -81,7 +84,7 @@ class Fate(BaseGame):
 
     id = "fate"
     label = _("Fate Accelerated")
-    engine = engine
+    engine: ClassVar[ModuleType] = engine  # a module: mypy reads a bare one as an instance variable
     composer_class = FateComposer
     play_class = FatePlay
     categories = CATEGORIES

@@ -1,7 +1,9 @@
 """Fate Accelerated's own tables: each character's fate points, refresh, stress and consequences,
 each campaign's deck of Fate cards, and the aspects of characters and scenes."""
 
-from typing import Any
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import admin
 from django.core.exceptions import ValidationError
@@ -11,15 +13,20 @@ from django.db.models import Q
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from gmtools.games.base.models import CampaignState, CharacterResources, bounded, range_constraints
+from gmtools.games.base.models import CampaignState, CharacterResources, bounded, own_row, range_constraints
 from gmtools.games.base.sheets import AspectKind
 from gmtools.nulfree import NulFree
+
+if TYPE_CHECKING:  # the table's rows are named, never imported, here
+    from gmtools.models import Campaign, Character
 
 BOUNDS = {
     "points": (0, 99),
     # Fate Accelerated: refresh never drops below 1.
     "refresh": (1, 10),
 }
+# A consequence is a short aspect: its column's length, which a change from the card checks first.
+CONSEQUENCE_LENGTH = 120
 
 
 class FateResources(CharacterResources):
@@ -30,9 +37,9 @@ class FateResources(CharacterResources):
     stress_1 = models.BooleanField(_("stress box 1"), default=False)
     stress_2 = models.BooleanField(_("stress box 2"), default=False)
     stress_3 = models.BooleanField(_("stress box 3"), default=False)
-    consequence_mild = models.CharField(_("mild consequence (2)"), max_length=120, blank=True)
-    consequence_moderate = models.CharField(_("moderate consequence (4)"), max_length=120, blank=True)
-    consequence_severe = models.CharField(_("severe consequence (6)"), max_length=120, blank=True)
+    consequence_mild = models.CharField(_("mild consequence (2)"), max_length=CONSEQUENCE_LENGTH, blank=True)
+    consequence_moderate = models.CharField(_("moderate consequence (4)"), max_length=CONSEQUENCE_LENGTH, blank=True)
+    consequence_severe = models.CharField(_("severe consequence (6)"), max_length=CONSEQUENCE_LENGTH, blank=True)
 
     class Meta:
         verbose_name = _("Fate points, stress and consequences")
@@ -94,6 +101,16 @@ class FateState(CampaignState):
             raise ValidationError({"deck": _("The Fate deck must be a list of distinct card numbers from 0 to 80.")})
 
 
+def resources_of(character: Character) -> FateResources:
+    """A Fate character's row of this table (``character.resources``)."""
+    return own_row(character.resources, FateResources)
+
+
+def state_of(campaign: Campaign) -> FateState:
+    """A Fate campaign's row of this table (``campaign.state``)."""
+    return own_row(campaign.state, FateState)
+
+
 @admin.display(description=_("cards left"))
 def cards_left(state: FateState) -> int:
     return len(state.deck)
@@ -144,5 +161,6 @@ class Aspect(NulFree):
         return self.text
 
     def clean(self) -> None:
-        if self.character_id and self.character.game != self._meta.app_label:  # the app is named by its game
+        character = self.character if self.character_id else None
+        if character is not None and character.game != self._meta.app_label:  # the app is named by its game
             raise ValidationError(_("Only Fate characters have aspects."))

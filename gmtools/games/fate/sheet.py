@@ -1,7 +1,9 @@
 """Fate Accelerated's side of a character and of a campaign: its rating ranges, aspects, fate points,
 stress and consequences, and the campaign's deck of Fate cards."""
 
-from typing import Any
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext_lazy as _
 
@@ -10,14 +12,17 @@ from gmtools.games.fate.models import FateResources, FateState, cards_left
 from gmtools.games.base import AspectKind, CharacterKind
 from gmtools.games.base import TraitCategory as C
 
+if TYPE_CHECKING:  # the table's rows are named, never imported, here
+    from gmtools.models import Character
+
 # A Fate Accelerated stunt gives +2 or a once-per-session effect (rated 0).
-RATING_BOUNDS = {C.APPROACH: (0, 3), C.STUNT: (0, 2)}
+RATING_BOUNDS: dict[str, Bounds] = {C.APPROACH: (0, 3), C.STUNT: (0, 2)}
 
 # Fate's 0 to +3 is for player characters; an NPC can be as good as Legendary (+8).
 NPC_APPROACH_MAX = 8
 
 
-def rating_bounds_for(category: str, bounds: Bounds, character: Any) -> Bounds:
+def rating_bounds_for(category: str, bounds: Bounds, character: Character) -> Bounds:
     """An NPC's Approaches reach +8."""
     if category == C.APPROACH and character.kind == CharacterKind.NPC:
         return bounds[0], NPC_APPROACH_MAX

@@ -24,10 +24,10 @@ from django.utils.translation import gettext_lazy, ngettext_lazy
 from gmtools import aspects
 from gmtools.games.base import (
     ROLL, AdjustmentWords, BasePlay, Composition, Die, FollowUp, FollowUpForm, Ledger, Refused, SceneChange, Spend,
-    Spent, SpendKind, Table, character_spend, contest, logged_request, rebuild, request_args, request_doc, step,
-    toggle,
+    Spent, SpendKind, Table, character_spend, contest, form_field, logged_request, rebuild, request_args, request_doc,
+    step, toggle,
 )
-from gmtools.games.fate.models import BOUNDS, Aspect, FateResources, FateState
+from gmtools.games.fate.models import BOUNDS, CONSEQUENCE_LENGTH, Aspect, FateState, resources_of
 from gmtools.models import Campaign, Character, Roll, Scene
 from rules import fate
 from rules.dice import RandomSource
@@ -149,7 +149,8 @@ def _advance_advantage(table: Table, campaign_id: int, roller_id: int | None, st
 def _use_free_invocation(table: Table, character: Character, spend: Spend) -> dict[str, Any]:
     """One free invocation of an aspect in play for this character's roll; a boost is gone once used."""
     campaign = character.campaign
-    aspect = aspects.in_play(campaign, Scene.objects.current(campaign), character).filter(pk=spend.aspect_id).first()
+    in_play = aspects.in_play(campaign, Scene.objects.current(campaign), character)
+    aspect = in_play.filter(pk=spend.aspect_id).first() if spend.aspect_id is not None else None
     if aspect is None:
         raise Refused(_("“%(aspect)s” is no longer in play.") % {"aspect": spend.label})
     rows = Aspect.objects.filter(pk=aspect.pk, free_invocations__gte=1)
@@ -157,9 +158,10 @@ def _use_free_invocation(table: Table, character: Character, spend: Spend) -> di
     done = rows.filter(boost=True).delete()[0] if aspect.boost else rows.update(free_invocations=F("free_invocations") - 1)
     if not done:
         raise Refused(_("“%(aspect)s” has no free invocation left.") % {"aspect": spend.label})
-    if aspect.character_id not in (None, character.pk):
+    owner = aspect.character
+    if owner is not None and owner.pk != character.pk:
         # Another character's card shows the invocation used (the roller's and the scene's are redrawn with the roll).
-        table.character_changed(aspect.character)
+        table.character_changed(owner)
     return {"boost": {"text": aspect.text, "scene": aspect.scene_id, "character": aspect.character_id}} if aspect.boost else {}
 
 
@@ -181,7 +183,7 @@ def _consequence(severity: str) -> Callable[[Character, str], dict[str, Any]]:
 
     def change(c: Character, value: str = "") -> dict[str, Any]:
         text = " ".join(value.split())
-        if len(text) > FateResources._meta.get_field(field).max_length:
+        if len(text) > CONSEQUENCE_LENGTH:
             raise Refused(_("A consequence is a short aspect: at most 120 characters."))
         return {field: text}
     return change
@@ -190,7 +192,7 @@ def _consequence(severity: str) -> Callable[[Character, str], dict[str, Any]]:
 ADJUSTMENTS = {
     "fate-point-spend": step("points", -1, 0, 99, gettext_lazy("%(name)s has no fate points left.")),
     "fate-point-gain": step("points", 1, 0, 99, gettext_lazy("%(name)s cannot hold more fate points.")),
-    "refresh": lambda c: {"points": max(c.resources.points, c.resources.refresh)},
+    "refresh": lambda c: {"points": max(resources_of(c).points, resources_of(c).refresh)},
     **{f"stress-{n}": toggle(f"stress_{n}") for n in (1, 2, 3)},
 }
 CONSEQUENCES = {f"consequence-{severity}": _consequence(severity) for severity in ("mild", "moderate", "severe")}
@@ -212,7 +214,7 @@ SPENDS = {
                                  words=lambda spend: _("free invocation of “%(aspect)s”") % {"aspect": spend.get("label", "")}),
     "fate_point": character_spend(
         pay=ADJUSTMENTS["fate-point-spend"],
-        give_back=lambda c, spend: {"points": min(BOUNDS["points"][1], c.resources.points + 1)},
+        give_back=lambda c, spend: {"points": min(BOUNDS["points"][1], resources_of(c).points + 1)},
         words=lambda spend: _("1 fate point") + (f" ({spend['label']})" if spend.get("label") else "")),
 }
 
@@ -227,7 +229,8 @@ class InvokeForm(FollowUpForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # Any aspect in play for the roll's character: its own, the scene's, the others' in the scene.
-        self.fields["aspect"].queryset = aspects.in_play(self.roll.campaign, self.scene, self.roll.character_id)
+        in_play = aspects.in_play(self.roll.campaign, self.scene, self.roll.character_id)
+        form_field(self, "aspect", forms.ModelChoiceField).queryset = in_play
 
 
 def _invoke(table: Table, parent: Roll, rng: RandomSource | None, aspect: Aspect | None, mode: str) -> Roll:
@@ -238,6 +241,7 @@ def _invoke(table: Table, parent: Roll, rng: RandomSource | None, aspect: Aspect
     """
     if mode not in ("bonus", "reroll"):
         raise Refused(_("Choose +2 or a reroll."))
+    assert parent.character_id is not None  # ``INVOKE.applies`` to a character's roll alone
     if aspect is not None and aspect.free_invocations > 0:
         spend = Spend("free_invocation", parent.character_id, aspect.pk, aspect.text)
     else:

@@ -13,6 +13,7 @@ from rules import scifi as engine
 from rules.dice import RulesError
 
 from gmtools.games.base import BaseComposer, Composition, Draft, OddsPanel, refusal_line
+from gmtools.games.scifi.models import resources_of
 from gmtools.games.scifi.odds import panel
 from gmtools.games.scifi.slots import turn_budget
 from gmtools.games.scifi.words import REFUSAL_TEXTS
@@ -46,7 +47,7 @@ def _turn(draft: Draft, kind: str) -> None:
     # it carries into this turn and takes both slots, until it ends (or the GM stops it).
     running = draft.turn.last_turn_extended()
     if not earlier and kind != "extended":
-        if running is not None and not running.extended.over:
+        if running is not None and running.extended is not None and not running.extended.over:
             budget = engine.TurnBudget(taken=((engine.ActionKind.EXTENDED, None),)).next_turn()
     try:
         budget.take(*(("special", "fire") if kind == "fire" else (kind, None)))
@@ -73,7 +74,7 @@ class ScifiComposer(BaseComposer):
         kind = "extended" if data.get("extended") is not None else data.get("kind") or "short"
         _turn(draft, kind)
         if data.get("off_rol") and character is not None:
-            engine.check_act(engine.Sphere.OFF_ROL, adventure_open=not character.resources.off_rol_allowed,
+            engine.check_act(engine.Sphere.OFF_ROL, adventure_open=not resources_of(character).off_rol_allowed,
                              scene_staged=scene is not None and scene.downtime)
         skill = data["second"].rating if data.get("second") is not None else None
         if data.get("knowledge") and skill is None:

@@ -1,6 +1,9 @@
 """The science-fiction d10 game, as the table sees it (``Scifi``): its sheet, its demo campaign, and its
 parts: its words (``words``), composer (``composer``), play at the table (``table``) and tables (``models``)."""
 
+from types import ModuleType
+from typing import ClassVar
+
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -104,7 +107,7 @@ class Scifi(BaseGame):
 
     id = "scifi"
     label = _("Sci-fi d10")
-    engine = engine
+    engine: ClassVar[ModuleType] = engine  # a module: mypy reads a bare one as an instance variable
     composer_class = ScifiComposer
     play_class = ScifiPlay
     categories = CATEGORIES

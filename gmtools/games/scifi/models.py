@@ -1,13 +1,20 @@
 """The science-fiction d10 game's own tables: each character's health, action slots and taking part
 in the adventure, and each campaign's adventure (On-Rol) being open."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from django.contrib import admin
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from gmtools.games.base.models import CampaignState, CharacterResources, bounded, range_constraints
+from gmtools.games.base.models import CampaignState, CharacterResources, bounded, own_row, range_constraints
+
+if TYPE_CHECKING:  # the table's rows are named, never imported, here
+    from gmtools.models import Campaign, Character
 
 BOUNDS = {
     # Two per turn by the rules; an advantage or augmentation may change a character's.
@@ -56,7 +63,7 @@ class ScifiResources(CharacterResources):
     @property
     def off_rol_allowed(self) -> bool:
         """Off-Rol actions are closed to a character while its adventure is open."""
-        return not (self.in_adventure and self.character.campaign.state.adventure_open)
+        return not (self.in_adventure and state_of(self.character.campaign).adventure_open)
 
 
 class ScifiState(CampaignState):
@@ -71,6 +78,16 @@ class ScifiState(CampaignState):
     class Meta:
         verbose_name = _("On-Rol / Off-Rol")
         verbose_name_plural = _("On-Rol / Off-Rol")
+
+
+def resources_of(character: Character) -> ScifiResources:
+    """A scifi character's row of this table (``character.resources``)."""
+    return own_row(character.resources, ScifiResources)
+
+
+def state_of(campaign: Campaign) -> ScifiState:
+    """A scifi campaign's row of this table (``campaign.state``)."""
+    return own_row(campaign.state, ScifiState)
 
 
 # The derived values the admin shows beside the resources (read-only).

@@ -15,7 +15,7 @@ from gmtools.games.base import Buy, Chance, Composition, OddsPanel, bars
 def panel(comp: Composition) -> OddsPanel:
     req = comp.request
     o = engine.odds(req)
-    buys = ()
+    buys: tuple[Buy, ...] = ()
     if req.rolls:
         more = engine.odds(replace(req, pool=req.pool + 1))
         buys = (Buy(_("One more die"), o.p_success, more.p_success),)

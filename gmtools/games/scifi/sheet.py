@@ -3,11 +3,11 @@ action slots and distances, and the adventure (On-Rol) being open."""
 
 from django.utils.translation import gettext_lazy as _
 
-from gmtools.games.base import Columns, SheetRules, StateColumns
+from gmtools.games.base import Bounds, Columns, SheetRules, StateColumns
 from gmtools.games.scifi.models import ScifiResources, ScifiState, distances, off_rol
 from gmtools.games.base import TraitCategory as C
 
-RATING_BOUNDS = {
+RATING_BOUNDS: dict[str, Bounds] = {
     C.ATTRIBUTE: (1, 5),
     C.SKILL: (0, 5),
     # Positive modifiers never add more than 3 dice, so a larger rating would mean nothing.

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext_lazy
 
+from gmtools.games.scifi.models import resources_of
 from gmtools.games.scifi.slots import turn_budget
 from gmtools.games.base import ROLL, D10, AdjustmentWords, BasePlay, contest, rebuild, request_args, step, toggle
 from rules import scifi
@@ -19,7 +20,7 @@ if TYPE_CHECKING:  # the table's rows are named, never imported, here
 ADJUSTMENTS = {
     "adventure": toggle("in_adventure"),
     "health-damage": step("health", -1, 0, 99, gettext_lazy("%(name)s has no health left to lose.")),
-    "health-heal": step("health", 1, 0, lambda c: c.resources.health_max,
+    "health-heal": step("health", 1, 0, lambda c: resources_of(c).health_max,
                         gettext_lazy("%(name)s is already at full health.")),
 }
 ADJUSTMENT_WORDS = {
@@ -54,7 +55,7 @@ class ScifiPlay(BasePlay):
 
     def turn_done(self, character: Character, rolls: list[Roll]) -> bool:
         """Its action slots are taken."""
-        return turn_budget(rolls).used >= character.resources.action_slots
+        return turn_budget(rolls).used >= resources_of(character).action_slots
 
     def turn_slots(self, rolls: list[Roll]) -> int:
         return turn_budget(rolls).used

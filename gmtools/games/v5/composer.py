@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from rules import v5 as engine
 
 from gmtools.games.base import BaseComposer, Composition, Draft, OddsPanel, SheetPool, TraitCategory
+from gmtools.games.v5.models import resources_of
 from gmtools.games.v5.odds import panel
 from gmtools.games.v5.words import TERMS
 
@@ -49,8 +50,8 @@ class V5Composer(BaseComposer):
     difficulties = DIFFICULTIES
     # A Willpower roll rolls the undamaged boxes (never fewer than 1 die); a Humanity roll, the rating.
     sheet_pools = (SheetPool(key="willpower", label=_("Willpower roll"), choice=TERMS["Willpower roll"],
-                             dice=lambda character: character.resources.willpower_dice),
-                   SheetPool(key="humanity", label=_("Humanity roll"), dice=lambda character: character.resources.humanity))
+                             dice=lambda character: resources_of(character).willpower_dice),
+                   SheetPool(key="humanity", label=_("Humanity roll"), dice=lambda character: resources_of(character).humanity))
     teamwork = True
 
     def compose(self, draft: Draft) -> Composition:
@@ -61,7 +62,7 @@ class V5Composer(BaseComposer):
             pools = [pool] + [p for _, p, _ in draft.team]
             skills = [data["second"].rating] + [s for _, _, s in draft.team] if data.get("second") is not None else None
             pool = engine.teamwork_pool(pools, skills)
-        hunger = character.resources.hunger if character is not None else 0
+        hunger = resources_of(character).hunger if character is not None else 0
         # Hunger dice in every pool, Willpower rolls included; the Humanity (remorse) roll takes none.
         harder = data.get("difficulty_modifier") or 0
         request = engine.Request(pool=max(0, pool), hunger=hunger, difficulty=data["difficulty"],

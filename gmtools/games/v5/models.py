@@ -1,12 +1,19 @@
 """Vampire V5's own table: each character's Hunger, Humanity, Blood Potency, and the damage on its
 Health and Willpower trackers, whose boxes its traits give (Stamina + 3; Composure + Resolve)."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from gmtools.games.base.models import CharacterResources, bounded, range_constraints
+from gmtools.games.base.models import CharacterResources, bounded, own_row, range_constraints
+
+if TYPE_CHECKING:  # the table's rows are named, never imported, here
+    from gmtools.models import Character
 
 # Tracker damage also has a bound set by the traits (the boxes): see ``V5Resources.clean``.
 BOUNDS = {
@@ -76,7 +83,8 @@ class V5Resources(CharacterResources):
         (a new character's sheet, an import: ``gmtools.characters``, ``gmtools.backup``): a character
         not saved yet has none to count."""
         if self.character.pk is None:
-            return
+            # Django's stubs type a row's pk as an int, saved or not.
+            return  # type: ignore[unreachable]
         errors = {}
         if self.health_superficial + self.health_aggravated > self.health_boxes:
             errors["health_aggravated"] = gettext(
@@ -88,6 +96,11 @@ class V5Resources(CharacterResources):
             ) % {"boxes": self.willpower_boxes}
         if errors:
             raise ValidationError(errors)
+
+
+def resources_of(character: Character) -> V5Resources:
+    """A Vampire character's row of this table (``character.resources``)."""
+    return own_row(character.resources, V5Resources)
 
 
 # The derived values the admin shows beside the trackers (read-only).

@@ -4,11 +4,11 @@ its resources' fieldset (``models.V5Resources``: Hunger, Humanity, Blood Potency
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from gmtools.games.base import Columns, SheetRules
+from gmtools.games.base import Bounds, Columns, SheetRules
 from gmtools.games.v5.models import V5Resources, health_boxes, willpower_boxes, willpower_dice
 from gmtools.games.base import TraitCategory as C
 
-RATING_BOUNDS = {
+RATING_BOUNDS: dict[str, Bounds] = {
     C.ATTRIBUTE: (1, 5),
     C.SKILL: (0, 5),
     C.DISCIPLINE: (0, 5),

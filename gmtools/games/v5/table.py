@@ -17,6 +17,7 @@ from gmtools.games.base import (
     D10, ROLL, AdjustmentWords, BasePlay, CharacterCheck, FollowUp, FollowUpForm, Refused, Spend, Spent, Table,
     character_spend, rebuild, request_args, step,
 )
+from gmtools.games.v5.models import resources_of
 from gmtools.games.v5.words import TERMS
 from rules import v5
 from rules.dice import RandomSource
@@ -31,7 +32,7 @@ ROUSE_KIND = "rouse"
 
 
 def _tracker(c: Character, track: str) -> v5.Tracker:
-    row = c.resources
+    row = resources_of(c)
     boxes = row.health_boxes if track == "health" else row.willpower_boxes
     return v5.Tracker(boxes, getattr(row, f"{track}_superficial"), getattr(row, f"{track}_aggravated"))
 
@@ -84,10 +85,10 @@ SPENDS = {
     # Spending marked 1 superficial damage (there was an undamaged box): voiding heals it.
     "v5_willpower": character_spend(
         pay=_spend_willpower,
-        give_back=lambda c, spend: {"willpower_superficial": max(0, c.resources.willpower_superficial - 1)},
+        give_back=lambda c, spend: {"willpower_superficial": max(0, resources_of(c).willpower_superficial - 1)},
         words=lambda spend: _("1 Willpower")),
     # A rouse check: the Hunger it added goes. Its card says it already ("Hunger 1 → 2"): no words.
-    "hunger": character_spend(give_back=lambda c, spend: {"hunger": max(0, c.resources.hunger - int(spend.get("amount", 0)))},
+    "hunger": character_spend(give_back=lambda c, spend: {"hunger": max(0, resources_of(c).hunger - int(spend.get("amount", 0)))},
                               words=lambda spend: ""),
 }
 
@@ -98,7 +99,8 @@ def _request(logged: Mapping[str, Any]) -> v5.Request:
     if doc.get("tracker") and "remorse" not in doc:
         # Logged before Willpower rolls took Hunger dice (issue 11): it rolled none, as a remorse roll does.
         doc = {**doc, "remorse": True}
-    return rebuild(v5, doc)
+    request: v5.Request = rebuild(v5, doc)
+    return request
 
 
 class RerollForm(FollowUpForm):
@@ -115,6 +117,7 @@ def _willpower_reroll(table: Table, parent: Roll, rng: RandomSource | None, dice
     if main.get("automatic") or parent.request.get("shortcut") != "roll":
         raise Refused(_("An automatic win or taking half rolls no dice to reroll."))
     rerolled = v5.roll_reroll(request, result, dice, rng)
+    assert parent.character_id is not None  # ``REROLL.applies`` to a character's roll alone
     table.pay(Spend("v5_willpower", parent.character_id))
     # A roll of its own, ranked among what the rerolled dice could do beside the kept ones (``v5.luck``).
     return table.log_follow_up(parent, REROLL_KIND, luck=v5.luck(request, rerolled), label=parent.label,
@@ -130,7 +133,8 @@ REROLL = FollowUp(
     form_class=RerollForm,
     # Dice to reroll (not an automatic win nor taking half, not a tracker roll), and Willpower to pay.
     offered=lambda roll: (roll.kind == ROLL and bool(roll.main.get("faces")) and not roll.main.get("automatic")
-                          and not roll.request.get("tracker") and bool(roll.character.resources.willpower_left)),
+                          and not roll.request.get("tracker") and roll.character is not None
+                          and bool(resources_of(roll.character).willpower_left)),
     applies=lambda roll: roll.kind == ROLL and roll.character_id is not None,
     take=_willpower_reroll,
     refusal=gettext_lazy("Only a Vampire character's own roll can be rerolled with Willpower."),
@@ -140,7 +144,7 @@ REROLL = FollowUp(
 def _rouse(table: Table, character: Character, rng: RandomSource | None) -> Roll:
     """A rouse check: a failure raises Hunger by 1 (never past 5)."""
     character = table.lock(character.pk)
-    check = v5.roll_rouse(character.resources.hunger, rng)
+    check = v5.roll_rouse(resources_of(character).hunger, rng)
     table.update(character, hunger=check.hunger_after)
     return table.log_check(
         character, ROUSE_KIND, luck=v5.rouse_luck(check),
