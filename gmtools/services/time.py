@@ -11,7 +11,6 @@ from django.utils.translation import gettext as _
 
 from gmtools import games
 from gmtools.live import announce
-from gmtools.games.fate.models import Aspect
 from gmtools.models import (
     Campaign,
     ChangeKind,
@@ -46,13 +45,12 @@ def _end(rows) -> int:
 
 def _end_scenes(campaign: Campaign, scenes) -> None:
     """End these scenes (those still open), and clear what the game clears when a scene ends."""
-    # Situation aspects and boosts end with their scene, those put on a character too (gmtools.aspects).
-    Aspect.objects.filter(scene__in=scenes.filter(ended_at__isnull=True)).delete()
+    system = games.get(campaign.game)
+    system.play.scenes_ending(scenes.filter(ended_at__isnull=True))
     # What the game resets on its characters (games.get(...).scene_clears: Fate's stress boxes).
     # Exalted's and scifi's per-turn budgets (declared actions, Willpower once a turn, action
     # slots, an extended action carried into the next turn) belong to the scene they were taken
     # in, so a new scene starts without them.
-    system = games.get(campaign.game)
     if _end(scenes) and (clears := system.scene_clears):
         system.resources.model._default_manager.filter(character__campaign=campaign).update(**clears)
 

@@ -3,7 +3,7 @@
 Situation aspects and boosts belong to the scene in play; Create an advantage makes its aspect
 (seed 004's table); a boost goes once invoked; any aspect in play can be invoked, the same one
 twice on a roll only with two free invocations; the scene's notes in every game. The rules these
-tests hold are written in ``gmtools/aspects.py``. Every roll draws scripted faces.
+tests hold are written in ``gmtools/games/fate/aspects.py``. Every roll draws scripted faces.
 """
 
 from __future__ import annotations

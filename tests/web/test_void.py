@@ -193,7 +193,7 @@ def test_fate_invocation_after_the_roll_gives_the_free_invocation_back(hero, gm)
 
 
 def logged_advantage(hero: Character, advantage: dict, parent: Roll | None = None) -> Roll:
-    """A Fate entry as a Create an advantage logs it (its ``advantage`` state: gmtools.aspects)."""
+    """A Fate entry as a Create an advantage logs it (its ``advantage`` state: gmtools.games.fate.aspects)."""
     return Roll.objects.create(campaign=hero.campaign, character=hero, actor=hero.name, system=Game.FATE,
                                kind="invoke" if parent else "roll", parent=parent, outcome="success",
                                result={"main": {"faces": [1, 1, 0, 0], "total": 4}, "advantage": {

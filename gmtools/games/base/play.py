@@ -27,6 +27,8 @@ from rules.luck import Luck
 if TYPE_CHECKING:  # the table's rows are named, never imported, here
     from gmtools.games.base.composer import Composition, Spend
     from gmtools.games.base.game import BaseGame
+    from django.db.models import QuerySet
+
     from gmtools.models import Campaign, Character, Roll, Scene
 
 
@@ -295,6 +297,11 @@ class BasePlay:
     def extended_botch(self, main: Any, difficulty: int) -> bool:
         """Whether a roll into an extended action of that difficulty botched it."""
         return str(main.outcome) == "botch"
+
+    def scenes_ending(self, scenes: QuerySet[Scene]) -> None:
+        """What the game clears of its own when these scenes end (in the caller's transaction, before
+        they are marked ended), beyond its characters' ``BaseGame.scene_clears`` (Fate: the situation
+        aspects and boosts, those put on a character too)."""
 
     # --- spending and following up ---
 

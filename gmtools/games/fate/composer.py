@@ -14,13 +14,12 @@ from django.utils.translation import gettext_lazy as _
 from rules import fate as engine
 from rules.dice import RulesError
 
-from gmtools import aspects as aspects_in_play
 from gmtools.games.base import (
     BaseComposer, Composition, Draft, ModelMultipleChoiceField, OddsPanel, Spend, TurnReads, form_field,
 )
-from gmtools.games.fate.models import resources_of, state_of
+from gmtools.games.fate import aspects as aspects_in_play
+from gmtools.games.fate.models import Aspect, resources_of, state_of
 from gmtools.games.fate.odds import panel
-from gmtools.games.fate.models import Aspect
 from gmtools.models import Character
 
 if TYPE_CHECKING:  # the core's form is named, never imported, here
@@ -54,7 +53,7 @@ FIELDS = {
     "invoke": AspectChoiceField(queryset=Aspect.objects.none(), required=False, widget=forms.CheckboxSelectMultiple,
                                 label=_("Invoke aspects (+2 each)"),
                                 help_text=_("A free invocation is used first, else a fate point.")),
-    # The same aspect a second time on this roll: only with its second free invocation (gmtools.aspects).
+    # The same aspect a second time on this roll: only with its second free invocation (gmtools.games.fate.aspects).
     "invoke_again": AspectChoiceField(queryset=Aspect.objects.none(), required=False,
                                       widget=forms.CheckboxSelectMultiple,
                                       label=_("Invoke again (a second free invocation)")),
@@ -95,7 +94,7 @@ class FateComposer(BaseComposer):
             label=_("Opposed by (bonus)"), help_text=shared.help_text, widget=shared.widget)
         # Only what the character can pay for: an aspect in play with a free invocation, or any while
         # it has fate points (how many it can pay for is checked with the roll). In play: its own, the
-        # scene's, the other characters' in the scene (gmtools.aspects).
+        # scene's, the other characters' in the scene (gmtools.games.fate.aspects).
         aspects = aspects_in_play.in_play(form.campaign, form.scene, character)
         if character is not None and resources_of(character).points < 1:
             aspects = aspects.filter(free_invocations__gte=1)
@@ -121,7 +120,7 @@ class FateComposer(BaseComposer):
         again: list[Aspect] = list(data.get("invoke_again") or ())
         if any(aspect.free_invocations < 2 for aspect in again):
             raise RulesError(gettext("The same aspect twice on one roll needs two free invocations on it."))
-        # The first invocation of each aspect, then the second free invocations (gmtools.aspects).
+        # The first invocation of each aspect, then the second free invocations (gmtools.games.fate.aspects).
         aspects: list[Aspect] = list(data.get("invoke") or ()) + again
         approach = data["first"].rating if data.get("first") is not None else 0
         bonus = engine.bonus(approach, stunt=data.get("stunt_bonus") or 0, helpers=data.get("helpers") or 0,

@@ -2,7 +2,7 @@
 and after it) and created, fate points, the scene's situation aspects, and the character card's
 one-click changes (fate points, stress, consequences).
 
-Which aspects are in play and what one roll may invoke are ``gmtools.aspects``' rules; the
+Which aspects are in play and what one roll may invoke are ``gmtools.games.fate.aspects``' rules; the
 writes they lead to are here, each in the transaction of the workflow that calls it.
 It calls back into the table (paying, logging, telling the viewers of another character's card) only
 through the ``Table`` each callback is handed.
@@ -16,17 +16,17 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
-from django.db.models import F
+from django.db.models import F, QuerySet
 from django.db.models.functions import Least
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext_lazy
 
-from gmtools import aspects
 from gmtools.games.base import (
     ROLL, AdjustmentWords, BasePlay, Composition, Die, FollowUp, FollowUpForm, Ledger, Refused, SceneChange, Spend,
     Spent, SpendKind, Table, character_spend, contest, form_field, logged_request, rebuild, request_args, request_doc,
     step, toggle,
 )
+from gmtools.games.fate import aspects
 from gmtools.games.fate.models import BOUNDS, CONSEQUENCE_LENGTH, Aspect, FateState, resources_of
 from gmtools.models import Campaign, Character, Roll, Scene
 from rules import fate
@@ -103,7 +103,7 @@ def _rerolled(kind: str, result: Mapping[str, Any]) -> bool:
 
 def _effect(action: str, result: fate.Result, opponent_total: int | None, known: bool = False) -> dict[str, Any]:
     """The action's effect by the Fate table; against an opponent the shifts are the totals' difference.
-    ``known``: a Create an advantage on an aspect already there (gmtools.aspects)."""
+    ``known``: a Create an advantage on an aspect already there (gmtools.games.fate.aspects)."""
     shifts = result.total - opponent_total if opponent_total is not None else result.shifts
     effect = fate.effects(fate.Action(action), fate.outcome_of(shifts), known_aspect=known, shifts=shifts)
     return {**effect.as_json(), "action": action}
@@ -123,7 +123,7 @@ def _start_advantage(campaign: Campaign, scene: Scene | None, comp: Composition)
 
 def _advance_advantage(table: Table, campaign_id: int, roller_id: int | None, state: dict[str, Any],
                        effect: dict[str, Any]) -> dict[str, Any]:
-    """Bring a Create an advantage up to what its latest result gives (only ever up: see gmtools.aspects)."""
+    """Bring a Create an advantage up to what its latest result gives (only ever up: see gmtools.games.fate.aspects)."""
     now = aspects.grant(effect, state["known"])
     before = aspects.Grant(state["free"], state["boost"])
     if not now.better_than(before):
@@ -279,7 +279,7 @@ def _invoke(table: Table, parent: Roll, rng: RandomSource | None, aspect: Aspect
             document["effect"] = _effect(action, result, opponent["total"] if opponent else None,
                                          known=bool(advantage and advantage.get("known")))
             if advantage:
-                # An invocation that improves a Create an advantage improves the advantage (gmtools.aspects).
+                # An invocation that improves a Create an advantage improves the advantage (gmtools.games.fate.aspects).
                 document["advantage"] = _advance_advantage(table, parent.campaign_id, parent.character_id, advantage,
                                                            document["effect"])
     return table.log_follow_up(parent, INVOKE_KIND, luck=rolled, label=parent.label,
@@ -370,6 +370,10 @@ class FatePlay(BasePlay):
 
     def roll(self, campaign_id: int, request: fate.Request, rng: RandomSource | None) -> tuple[fate.Result, dict[str, Any]]:
         return draw(campaign_id, request, rng)
+
+    def scenes_ending(self, scenes: QuerySet[Scene]) -> None:
+        # Situation aspects and boosts end with their scene, those put on a character too (gmtools.games.fate.aspects).
+        Aspect.objects.filter(scene__in=scenes).delete()
 
     def logged(self, table: Table, campaign: Campaign, scene: Scene | None, comp: Composition, main: fate.Result,
                document: dict[str, Any]) -> dict[str, Any]:

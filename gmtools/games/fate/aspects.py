@@ -91,7 +91,7 @@ def label(aspect: Aspect, roller_id: int | None = None) -> str:
     parts = []
     if aspect.character_id is None and not aspect.boost:
         parts.append(gettext("scene"))
-    elif aspect.character_id not in (None, roller_id):
+    elif aspect.character_id not in (None, roller_id) and aspect.character is not None:
         parts.append(aspect.character.name)
     if aspect.boost:
         parts.append(gettext("boost"))

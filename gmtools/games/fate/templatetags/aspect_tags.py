@@ -6,8 +6,8 @@ from typing import Any
 
 from django import template
 
-from gmtools import aspects
-from gmtools.games.fate.models import Aspect
+from gmtools.games.fate import aspects
+from gmtools.games.fate.models import Aspect, resources_of
 from gmtools.models import Roll, Scene
 
 register = template.Library()
@@ -37,7 +37,7 @@ def _in_play_around(campaign: Any) -> list[Aspect]:
 @register.simple_tag(takes_context=True)
 def invoke_choices(context: template.Context, roll: Roll) -> list[tuple[Aspect, str]]:
     """What the card's Invoke may use on this roll: an aspect in play the character can pay for,
-    that the rule of one roll still allows (gmtools.aspects), never the aspect this roll made."""
+    that the rule of one roll still allows (gmtools.games.fate.aspects), never the aspect this roll made."""
     character = roll.character
     if character is None or context.get("campaign") is None:
         return []
@@ -47,7 +47,7 @@ def invoke_choices(context: template.Context, roll: Roll) -> list[tuple[Aspect, 
     made = (roll.result.get("advantage") or {}).get("aspect")
     offered = []
     for aspect in pool:
-        paying = aspects.payable(aspect, character.resources.points)
+        paying = aspects.payable(aspect, resources_of(character).points)
         if aspect.pk == made or paying is None:
             continue
         if aspects.may_invoke_again([i["paid"] for i in earlier if i["aspect"] == aspect.pk], paying):
