@@ -2,8 +2,8 @@
 
 A character's traits are shown as one inline per category of its game (Attributes, Abilities, ...)
 and its resources as one inline of its game's own table, so a Vampire sheet never shows Essence; a
-campaign shows its game's own state the same way. The fieldsets, their derived values and whether the
-game's characters have aspects are the game's (``gmtools.games``). All of it needs the game, which
+campaign shows its game's own state the same way. The fieldsets, their derived values and the
+game's own rows of a character (Fate's aspects) are the game's (``gmtools.games``). All of it needs the game, which
 comes from the campaign: the add page therefore asks for the basics only and continues to the
 change page, where the new character already has its game's standard sheet.
 """
@@ -30,11 +30,10 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from gmtools import backup, games
-from gmtools.games.base import Columns
+from gmtools.games.base import Columns, SheetRows
 from gmtools.live import announce
-from gmtools.games.fate.models import Aspect
 from gmtools.models import Campaign, ChangeKind, Character, Trait
-from gmtools.sheets import AspectKind, TraitCategory
+from gmtools.sheets import TraitCategory
 
 BOTH_LOCATIONS = [admin.ActionLocation.CHANGE_LIST, admin.ActionLocation.CHANGE_FORM]
 
@@ -139,23 +138,13 @@ TRAIT_INLINES: dict[str, type[TraitInline]] = {
 }
 
 
-class AspectFormSet(BaseInlineFormSet):
-    def clean(self) -> None:
-        super().clean()
-        kinds = [
-            form.cleaned_data.get("kind")
-            for form in self.forms
-            if form.cleaned_data and not (self.can_delete and self._should_delete_form(form))
-        ]
-        if kinds.count(AspectKind.HIGH_CONCEPT) > 1 or kinds.count(AspectKind.TROUBLE) > 1:
-            raise ValidationError(gettext("A character has one high concept and one trouble."))
-
-
-class AspectInline(admin.TabularInline):
-    model = Aspect
-    formset = AspectFormSet
-    extra = 0
-    fields = ["kind", "text", "free_invocations"]
+@cache
+def sheet_rows_inline(rows: SheetRows) -> type[admin.TabularInline]:
+    """A game's own rows of a character (Fate's aspects), as its sheet edits them."""
+    return type(f"{rows.model.__name__}Inline", (admin.TabularInline,), {
+        "model": rows.model, "formset": rows.formset, "extra": 0, "fields": list(rows.fields),
+        "fk_name": "character",
+    })
 
 
 @cache
@@ -200,9 +189,7 @@ class CharacterAdmin(admin.ModelAdmin):
             *([game_row_inline(system.resources)] if system.resources.model else []),
             *(TRAIT_INLINES[category] for category in system.categories),
         ]
-        if system.sheet.aspects:
-            inlines.append(AspectInline)
-        return inlines
+        return [*inlines, *(sheet_rows_inline(rows) for rows in system.sheet.rows)]
 
     def add_view(self, request: HttpRequest, form_url: str = "", extra_context: dict | None = None) -> HttpResponse:
         # The sheet is edited on the change page; only offer the button that leads there.

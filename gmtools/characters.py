@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import cache
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -34,12 +35,11 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from gmtools import backup, games
-from gmtools.admin import CATEGORY_PLURALS, AspectFormSet, TraitForm, TraitFormSet
+from gmtools.admin import CATEGORY_PLURALS, TraitForm, TraitFormSet
 from gmtools.composer import trait_slots
-from gmtools.games.base import POOL_NAMES, Columns, NpcTemplate
+from gmtools.games.base import POOL_NAMES, Columns, NpcTemplate, SheetRows
 from gmtools.games.base import Row as GameRow
 from gmtools.live import announce
-from gmtools.games.fate.models import Aspect
 from gmtools.models import Campaign, ChangeKind, Character, CharacterKind, PerGame, Trait, game_choices
 from gmtools.sheets import rating_bounds
 
@@ -144,8 +144,26 @@ def _trait_formset(category: str) -> type[SheetTraitFormSet]:
     return formset
 
 
-SheetAspectFormSet = inlineformset_factory(Character, Aspect, formset=AspectFormSet,
-                                           fields=["kind", "text", "free_invocations"], extra=1, can_delete=True)
+@cache
+def _rows_formset(rows: SheetRows) -> type[forms.BaseInlineFormSet]:
+    return inlineformset_factory(Character, rows.model, formset=rows.formset, fields=list(rows.fields),
+                                 fk_name="character", extra=1, can_delete=True)
+
+
+@dataclass
+class RowSet:
+    """A game's own rows of the character on its sheet (Fate's aspects): their formset and the partial that draws it."""
+
+    rows: SheetRows
+    formset: forms.BaseInlineFormSet
+
+    @classmethod
+    def of(cls, rows: SheetRows, data: Any, character: Character, initial: list[dict[str, Any]] | None) -> RowSet:
+        formset = _rows_formset(rows)(data, instance=character, prefix=rows.name, initial=initial,
+                                      queryset=rows.model._default_manager.filter(**rows.edited))
+        if initial:
+            formset.extra = len(initial) + 1
+        return cls(rows, formset)
 
 
 @dataclass
@@ -156,7 +174,7 @@ class TraitGroup:
 
 
 class CharacterSheet:
-    """A character's whole sheet as one form: its row, one trait formset per category, its aspects (Fate's)."""
+    """A character's whole sheet as one form: its row, one trait formset per category, its game's own rows (Fate's aspects)."""
 
     def __init__(self, campaign: Campaign, data: Any = None, instance: Character | None = None) -> None:
         self.campaign = campaign
@@ -172,15 +190,9 @@ class CharacterSheet:
                                                    prefix="sheet") if columns.model is not None and columns.rows else None)
         self.data = data
         self.groups = self._groups(data, sheet=self.adding)
-        self.aspects = None
-        rules = games.get(campaign.game).sheet
-        if rules.aspects:
-            # A new character starts with the aspects its game asks for first to write (Fate's high concept and trouble).
-            starting = [{"kind": kind} for kind in rules.starting_aspects] if self.adding else None
-            self.aspects = SheetAspectFormSet(data, instance=self.character, prefix="aspects",
-                                              queryset=Aspect.objects.filter(scene__isnull=True), initial=starting)
-            if starting:
-                self.aspects.extra = len(starting) + 1
+        # A new character starts with the rows its game asks for first to write (Fate's high concept and trouble).
+        self.row_sets = [RowSet.of(rows, data, self.character, [dict(r) for r in rows.starting] if self.adding else None)
+                         for rows in games.get(campaign.game).sheet.rows]
 
     def _groups(self, data: Any, sheet: bool) -> list[TraitGroup]:
         game = self.campaign.game
@@ -201,7 +213,7 @@ class CharacterSheet:
 
     @property
     def formsets(self) -> list[forms.BaseFormSet]:
-        return [group.formset for group in self.groups] + ([self.aspects] if self.aspects is not None else [])
+        return [group.formset for group in self.groups] + [row_set.formset for row_set in self.row_sets]
 
     def _submitted_ratings(self) -> list[Trait]:
         """The standard traits as submitted (for Vampire's tracker boxes), best effort before validation."""
@@ -266,10 +278,9 @@ class CharacterSheet:
                         data[f"{prefix}-{i}-id"] = str(row.pk)
                 self.data = data
                 self.groups = self._groups(data, sheet=False)
-                if self.aspects is not None:
-                    self.aspects = SheetAspectFormSet(data, instance=character, prefix="aspects",
-                                                      queryset=Aspect.objects.filter(scene__isnull=True),
-                                                      initial=self.aspects.initial_extra)  # rows left as offered stay unsaved
+                # Rows left as offered stay unsaved.
+                self.row_sets = [RowSet.of(row_set.rows, data, character, row_set.formset.initial_extra)
+                                 for row_set in self.row_sets]
                 if not all([formset.is_valid() for formset in self.formsets]):
                     raise ValidationError("")
                 for formset in self.formsets:

@@ -51,7 +51,6 @@ from gmtools.nulfree import NulFree
 from gmtools.games.base import ROLL, BaseGame
 from gmtools.sheets import (
     RATING_MAX,
-    AspectKind,
     CharacterKind,
     TraitCategory,
     known_name,
@@ -317,7 +316,8 @@ class Character(NulFree):
         """A copy of this character with its resources, traits and its game's own rows (Fate's aspects), in the same campaign."""
         with transaction.atomic(savepoint=False):
             traits = list(self.traits.all())
-            own = [list(model._default_manager.filter(character=self)) for model in games.get(self.game).character_rows]
+            models_own = [rows.model for rows in games.get(self.game).sheet.rows]
+            own = [list(model._default_manager.filter(character=self)) for model in models_own]
             copy = Character.objects.select_related("campaign").with_resources(self.game).get(pk=self.pk)
             resources = copy.resources
             copy.pk, copy._state.adding = None, True
@@ -329,7 +329,7 @@ class Character(NulFree):
             for row in (*traits, *(row for rows in own for row in rows)):
                 row.pk, row._state.adding, row.character = None, True, copy
             Trait.objects.bulk_create(traits)
-            for model, rows in zip(games.get(self.game).character_rows, own, strict=True):
+            for model, rows in zip(models_own, own, strict=True):
                 model._default_manager.bulk_create(rows)
         return copy
 

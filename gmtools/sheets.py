@@ -1,5 +1,5 @@
 """What a character sheet is made of: trait categories, rating bounds and standard traits, the kinds
-of character and of aspect (``gmtools.games.base.sheets``, where the games declare their sheets).
+of character (``gmtools.games.base.sheets``, where the games declare their sheets).
 
 Each game's own categories, standard sheet, rating ranges and published trait names live with the
 game, in ``gmtools.games`` (issue 12); the functions here ask it.
@@ -34,7 +34,6 @@ on the campaign, two joins away; the narrower per-game ranges are checked in ``T
 from typing import Any
 
 from gmtools import games
-from gmtools.games.base.sheets import AspectKind as AspectKind
 from gmtools.games.base.sheets import CharacterKind as CharacterKind
 from gmtools.games.base.sheets import StandardTrait as StandardTrait
 from gmtools.games.base.sheets import TraitCategory as TraitCategory

@@ -55,7 +55,6 @@ from gmtools.games.base.play import (
 )
 from gmtools.games.base.sheets import (
     POOL_NAMES as POOL_NAMES,
-    AspectKind as AspectKind,
     Bounds as Bounds,
     CharacterKind as CharacterKind,
     Columns as Columns,
@@ -66,6 +65,7 @@ from gmtools.games.base.sheets import (
     Npcs as Npcs,
     Params as Params,
     Row as Row,
+    SheetRows as SheetRows,
     SheetRules as SheetRules,
     StandardTrait as StandardTrait,
     StateColumns as StateColumns,

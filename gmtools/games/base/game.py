@@ -17,7 +17,6 @@ from functools import cached_property
 from types import ModuleType
 from typing import Any, ClassVar
 
-from django.db import models
 from django.utils.functional import Promise
 
 from gmtools.games.base.composer import BaseComposer
@@ -51,9 +50,6 @@ class BaseGame:
     sheet: ClassVar[SheetRules] = SheetRules()
     # A character's resources (Willpower, Hunger, fate points, health), in a table of the game's own.
     resources: ClassVar[Columns] = Columns()
-    # Tables of its own whose rows belong to a character (a ``character`` foreign key): copied with
-    # it when it is duplicated (Fate's aspects).
-    character_rows: ClassVar[tuple[type[models.Model], ...]] = ()
     # The campaign's own state in the game, and its table switch.
     state: ClassVar[StateColumns] = StateColumns()
     # The NPCs made in a click at the table.

@@ -14,6 +14,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from django.db import models
+from django.forms.models import BaseInlineFormSet
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
@@ -43,12 +44,6 @@ class TraitCategory(models.TextChoices):
 class CharacterKind(models.TextChoices):
     PC = "pc", _("PC")
     NPC = "npc", _("NPC")
-
-
-class AspectKind(models.TextChoices):
-    HIGH_CONCEPT = "high_concept", _("High concept")
-    TROUBLE = "trouble", _("Trouble")
-    OTHER = "other", _("Other")
 
 
 @dataclass(frozen=True)
@@ -136,9 +131,30 @@ class SheetRules:
     # Traits a GM adds by hand that the game's books name (V5's Disciplines and Backgrounds), by
     # English name in lower case: such a trait reads in the active language; any other as typed.
     known_names: Mapping[str, Promise] = field(default_factory=dict)
-    # Whether its characters have aspects (Fate's), and the kinds a new character's sheet asks for first.
-    aspects: bool = False
-    starting_aspects: tuple[str, ...] = ()
+    # Rows of the game's own tables that belong to a character besides its traits (Fate's aspects):
+    # edited with the sheet and in the admin, copied with the character, cards read them prefetched.
+    rows: tuple[SheetRows, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class SheetRows:
+    """A table of the game's whose rows belong to a character (a ``character`` foreign key whose
+    related name is ``name``): what the sheet and the admin edit of them, and how."""
+
+    model: type[models.Model]
+    # The related name of its ``character`` foreign key; the sheet's formset prefix too.
+    name: str
+    title: Promise | str
+    # The columns the sheet and the admin edit.
+    fields: tuple[str, ...]
+    # The formset that checks the rows together (Fate: one high concept, one trouble).
+    formset: type[BaseInlineFormSet[Any, Any, Any]] = BaseInlineFormSet
+    # The template partial that draws the sheet's formset (its context: ``rows``, the formset).
+    template: str
+    # Which of a character's rows are its sheet's (Fate: not those a scene put on it, which end with the scene).
+    edited: Mapping[str, Any] = field(default_factory=dict)
+    # What a new character's sheet offers first to fill in (Fate's high concept and trouble), as initial values.
+    starting: tuple[Mapping[str, Any], ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)

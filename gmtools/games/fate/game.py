@@ -14,7 +14,6 @@ from gmtools.games.base import BaseGame, DemoCampaign, DemoCharacter, sheet_part
 from gmtools.games.base import TraitCategory as C
 from gmtools.games.fate import words
 from gmtools.games.fate.composer import FateComposer
-from gmtools.games.fate.models import Aspect
 from gmtools.games.fate.npcs import NPCS
 from gmtools.games.fate.sheet import RESOURCES, SHEET, STATE
 from gmtools.games.fate.table import FatePlay
@@ -91,7 +90,6 @@ class Fate(BaseGame):
     standard_sheet = STANDARD_SHEET
     sheet = SHEET
     resources = RESOURCES
-    character_rows = (Aspect,)
     state = STATE
     npcs = NPCS
     scene_clears = SCENE_CLEARS

@@ -14,7 +14,6 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from gmtools.games.base.models import CampaignState, CharacterResources, bounded, own_row, range_constraints
-from gmtools.games.base.sheets import AspectKind
 from gmtools.nulfree import NulFree
 
 if TYPE_CHECKING:  # the table's rows are named, never imported, here
@@ -25,6 +24,14 @@ BOUNDS = {
     # Fate Accelerated: refresh never drops below 1.
     "refresh": (1, 10),
 }
+
+
+class AspectKind(models.TextChoices):
+    HIGH_CONCEPT = "high_concept", _("High concept")
+    TROUBLE = "trouble", _("Trouble")
+    OTHER = "other", _("Other")
+
+
 # A consequence is a short aspect: its column's length, which a change from the card checks first.
 CONSEQUENCE_LENGTH = 120
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from django.core.exceptions import ValidationError
+from django.forms.models import BaseInlineFormSet
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from gmtools.games.base import Bounds, Columns, SheetRules, StateColumns
-from gmtools.games.fate.models import FateResources, FateState, cards_left
-from gmtools.games.base import AspectKind, CharacterKind
+from gmtools.games.base import Bounds, CharacterKind, Columns, SheetRows, SheetRules, StateColumns
 from gmtools.games.base import TraitCategory as C
+from gmtools.games.fate.models import Aspect, AspectKind, FateResources, FateState, cards_left
 
 if TYPE_CHECKING:  # the table's rows are named, never imported, here
     from gmtools.models import Character
@@ -29,12 +31,34 @@ def rating_bounds_for(category: str, bounds: Bounds, character: Character) -> Bo
     return bounds
 
 
-# A new character's sheet asks first for its high concept and trouble (FAE's first two aspects).
+class AspectFormSet(BaseInlineFormSet):  # type: ignore[type-arg]  # django-stubs' generic formset needs its form named
+    """A character's aspects on its sheet: one high concept and one trouble at most."""
+
+    def clean(self) -> None:
+        super().clean()
+        kinds = [form.cleaned_data.get("kind") for form in self.forms
+                 if form.cleaned_data and not form.cleaned_data.get("DELETE")]
+        if kinds.count(AspectKind.HIGH_CONCEPT) > 1 or kinds.count(AspectKind.TROUBLE) > 1:
+            raise ValidationError(gettext("A character has one high concept and one trouble."))
+
+
+# The sheet's aspects are the character's own: those a scene put on it end with the scene. A new
+# character's sheet asks first for its high concept and trouble (FAE's first two aspects).
+ASPECTS = SheetRows(
+    model=Aspect,
+    name="aspects",
+    title=_("Aspects"),
+    fields=("kind", "text", "free_invocations"),
+    formset=AspectFormSet,
+    template="games/fate/sheet.html#aspects",
+    edited={"scene__isnull": True},
+    starting=({"kind": AspectKind.HIGH_CONCEPT}, {"kind": AspectKind.TROUBLE}),
+)
+
 SHEET = SheetRules(
     rating_bounds=RATING_BOUNDS,
     rating_bounds_for=rating_bounds_for,
-    aspects=True,
-    starting_aspects=(AspectKind.HIGH_CONCEPT, AspectKind.TROUBLE),
+    rows=(ASPECTS,),
 )
 
 RESOURCES = Columns(
