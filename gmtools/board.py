@@ -7,13 +7,13 @@ import copy
 from dataclasses import dataclass
 from functools import cached_property
 
+from django.db import models
 from django.db.models import Max, Prefetch, QuerySet, prefetch_related_objects
 from django.utils.functional import SimpleLazyObject
 
 from gmtools import games
 from gmtools.composer import ComposerForm
 from gmtools.forms import ExtendedForm, SceneForm
-from gmtools.games.fate.models import Aspect
 from gmtools.models import (
     Campaign,
     Change,
@@ -30,13 +30,15 @@ from gmtools import undo
 from gmtools.odds import extended_panel
 
 
-# What a character's card shows besides the row: its traits, aspects and saved rolls.
-CARD_PREFETCH = (Prefetch("traits", queryset=Trait.objects.order_by("id")),
-                 Prefetch("aspects", queryset=Aspect.objects.order_by("id")), "saved_rolls")
+def card_prefetch(game: str) -> tuple[Prefetch | str, ...]:
+    """What a character's card shows besides the row: its traits, its game's own rows (Fate's
+    aspects, by their related name: ``SheetRows.name``) and its saved rolls."""
+    own = (Prefetch(rows.name, queryset=rows.model._default_manager.order_by("id")) for rows in games.get(game).sheet.rows)
+    return (Prefetch("traits", queryset=Trait.objects.order_by("id")), *own, "saved_rolls")
 
 
 def characters(campaign: Campaign) -> QuerySet[Character]:
-    return campaign.characters.in_table_order().with_resources(campaign.game).prefetch_related(*CARD_PREFETCH)
+    return campaign.characters.in_table_order().with_resources(campaign.game).prefetch_related(*card_prefetch(campaign.game))
 
 
 def annotate_turn(cast: list[Character], scene: Scene | None) -> None:
@@ -92,23 +94,25 @@ def _turn_done(c: Character, player: bool) -> bool:
 
 
 class PlayersCopy:
-    """The characters' cards and the scene's aspects as the players see them while secret rolls are
-    not revealed: the ``Ledger`` those rolls and their follow-ups are given back to, newest first, as
-    voiding them would give them back (``BasePlay.give_back``), but in copies, so the players see no
-    trace of what they spent or gained while every other change still shows. The GM's drawing of the
-    same reads (``Table``) keeps the originals. A copy is made of what a secret entry touches only:
-    with no secret roll standing, the players' cards are the GM's rows.
+    """The characters' cards and the scene's rows (Fate's aspects) as the players see them while
+    secret rolls are not revealed: the ``Ledger`` those rolls and their follow-ups are given back to,
+    newest first, as voiding them would give them back (``BasePlay.give_back``), but in copies, so the
+    players see no trace of what they spent or gained while every other change still shows. The GM's
+    drawing of the same reads (``Table``) keeps the originals. A copy is made of what a secret entry
+    touches only: with no secret roll standing, the players' cards are the GM's rows.
 
-    Only aspects already read are found (a card's prefetched aspects, the scene's): a card not drawn
-    needs no copy.
+    Only rows already read are found (a card's prefetched rows of the game's, the scene's): a card
+    not drawn needs no copy.
     """
 
-    def __init__(self, cast: list[Character], scene: Scene | None, scene_aspects: list[Aspect]) -> None:
+    def __init__(self, cast: list[Character], scene: Scene | None, scene_rows: list[models.Model]) -> None:
         self.originals = {c.pk: c for c in cast}
         self.copies: dict[int, Character] = {}
         self.scene = scene
-        self.scene_aspects = scene_aspects
+        self.scene_rows = scene_rows
         self._scene_copied = False
+        # A game's own rows of a character, by model: their related name, as the cards prefetch them.
+        self.owned = {rows.model: rows.name for c in cast[:1] for rows in games.get(c.game).sheet.rows}
 
     def seen(self, characters: list[Character]) -> list[Character]:
         return [self.copies.get(c.pk, c) for c in characters]
@@ -125,64 +129,70 @@ class PlayersCopy:
         resources = original.resources
         if resources is not None:  # its own copy, to change as the entries are given back
             setattr(copied, resources._meta.app_label, copy.copy(resources))
-        cache = getattr(original, "_prefetched_objects_cache", {})
-        if "aspects" in cache:  # its own list of copies, to change as the entries are given back
-            copied._prefetched_objects_cache = {**cache, "aspects": _prefetched([copy.copy(a) for a in cache["aspects"]])}
+        cache = _cache(original)
+        # Its own lists of copies of its rows, to change as the entries are given back.
+        copied._prefetched_objects_cache = {**cache, **{
+            name: _prefetched(model, [copy.copy(r) for r in cache[name]]) for model, name in self.owned.items() if name in cache}}
         return copied
 
     def update(self, character: Character, **fields: object) -> None:
         for name, value in fields.items():
             setattr(character.resources, name, value)
 
-    def aspect(self, pk: int | None) -> Aspect | None:
+    def row[M: models.Model](self, model: type[M], pk: int | None) -> M | None:
         if pk is None:
             return None
-        if any(a.pk == pk for a in self.scene_aspects):
+        if any(type(r) is model and r.pk == pk for r in self.scene_rows):
             rows = self._scene_list()
         else:
-            owner = next((c.pk for c in self.originals.values()
-                          if any(a.pk == pk for a in getattr(c, "_prefetched_objects_cache", {}).get("aspects", ()))),
-                         None)
-            if owner is None:
+            name = self.owned.get(model)
+            owner = next((c.pk for c in self.originals.values() if any(r.pk == pk for r in _cache(c).get(name, ()))), None)
+            if name is None or owner is None:
                 return None  # gone, or on no card drawn
-            rows = self._aspects_of(self.character(owner))
-        return next((a for a in rows if a.pk == pk), None)
+            rows = self._rows_of(self.character(owner), name)
+        return next((r for r in rows if type(r) is model and r.pk == pk), None)
 
-    def update_aspect(self, aspect: Aspect, **fields: object) -> None:
+    def update_row(self, row: models.Model, **fields: object) -> None:
         for name, value in fields.items():
-            setattr(aspect, name, value)
+            setattr(row, name, value)
 
-    def delete_aspect(self, aspect: Aspect) -> None:
-        owner = self.copies.get(aspect.character_id) if aspect.character_id else None
-        rows = self._aspects_of(owner) if owner is not None else self._scene_list()
-        if aspect in rows:
-            rows.remove(aspect)
+    def delete_row(self, row: models.Model) -> None:
+        name = self.owned.get(type(row))
+        owner = self.copies.get(row.character_id) if name and getattr(row, "character_id", None) else None
+        rows = self._rows_of(owner, name) if owner is not None and name else self._scene_list()
+        if row in rows:
+            rows.remove(row)
 
-    def make_aspect(self, **fields: object) -> None:
-        aspect = Aspect(**fields)
-        if aspect.character_id is not None:
-            owner = self.character(aspect.character_id)
-            if owner is not None and "aspects" in getattr(owner, "_prefetched_objects_cache", {}):
-                self._aspects_of(owner).append(aspect)
-        elif self.scene_open(aspect.scene_id):
-            self._scene_list().append(aspect)
+    def make_row(self, model: type[models.Model], **fields: object) -> None:
+        row = model(**fields)
+        name = self.owned.get(model)
+        if name and getattr(row, "character_id", None) is not None:
+            owner = self.character(row.character_id)
+            if owner is not None and name in _cache(owner):
+                self._rows_of(owner, name).append(row)
+        elif self.scene_open(getattr(row, "scene_id", None)):
+            self._scene_list().append(row)
 
     def scene_open(self, pk: int | None) -> bool:
         return pk is not None and self.scene is not None and pk == self.scene.pk
 
-    def _scene_list(self) -> list[Aspect]:
+    def _scene_list(self) -> list[models.Model]:
         if not self._scene_copied:
-            self.scene_aspects, self._scene_copied = [copy.copy(a) for a in self.scene_aspects], True
-        return self.scene_aspects
+            self.scene_rows, self._scene_copied = [copy.copy(r) for r in self.scene_rows], True
+        return self.scene_rows
 
     @staticmethod
-    def _aspects_of(character: Character) -> list[Aspect]:
-        return character._prefetched_objects_cache["aspects"]._result_cache
+    def _rows_of(character: Character | None, name: str) -> list[models.Model]:
+        return _cache(character)[name]._result_cache
 
 
-def _prefetched(rows: list[Aspect]) -> QuerySet[Aspect]:
-    """These rows as a character's prefetched aspects (what ``character.aspects.all`` gives)."""
-    cached = Aspect.objects.none()
+def _cache(character: Character | None) -> dict[str, QuerySet]:
+    return getattr(character, "_prefetched_objects_cache", {})
+
+
+def _prefetched(model: type[models.Model], rows: list[models.Model]) -> QuerySet:
+    """These rows as a character's prefetched rows (what ``character.aspects.all`` gives for Fate's)."""
+    cached = model._default_manager.none()
     cached._result_cache, cached._prefetch_done = rows, True
     return cached
 
@@ -196,19 +206,18 @@ class Table:
     scene: Scene | None
     cast: list[Character]
     order: list[SceneParticipant]
-    scene_aspects: list[Aspect]
+    scene_rows: list[models.Model] | None  # None: the game has none (``BasePlay.scene_rows``), or no scene is in play
 
     @classmethod
     def read(cls, campaign: Campaign, cards: bool = True) -> Table:
         """``cards=False`` when no character's card is drawn (the cast then comes without what only a
-        card shows: see ``CARD_PREFETCH``)."""
+        card shows: see ``card_prefetch``)."""
         scene = Scene.objects.current(campaign)
         cast = list(characters(campaign) if cards else campaign.characters.in_table_order().with_resources(campaign.game))
         annotate_turn(cast, scene)
-        # The scene's situation aspects and boosts (Fate), shown in the time bar (they end with the scene).
-        holds_aspects = scene is not None and games.get(campaign.game).play.situation_aspects
-        scene_aspects = list(scene.aspects.filter(character__isnull=True)) if holds_aspects else []
-        return cls(campaign, scene, cast, participants(scene), scene_aspects)
+        # The game's own rows of the scene (Fate's situation aspects and boosts), shown in the time bar.
+        rows = games.get(campaign.game).play.scene_rows(scene) if scene is not None else None
+        return cls(campaign, scene, cast, participants(scene), list(rows) if rows is not None else None)
 
     @cached_property
     def undo_offer(self) -> undo.Offer | None:
@@ -219,9 +228,9 @@ class Table:
     def players_copy(self) -> PlayersCopy:
         """The table as the players see it (``PlayersCopy``): one query, for the secret entries standing.
 
-        Read once for every players' drawing of these reads, after the cards drawn have their aspects
+        Read once for every players' drawing of these reads, after the cards drawn have their rows
         (``Redraw.context``)."""
-        held = PlayersCopy(self.cast, self.scene, self.scene_aspects)
+        held = PlayersCopy(self.cast, self.scene, self.scene_rows or [])
         secrets = (Roll.objects.filter(campaign=self.campaign, voided_at__isnull=True).kept_from_players()
                    .only("system", "kind", "character_id", "parent_id", "spends", "result").order_by("-id"))
         for entry in secrets:
@@ -229,15 +238,15 @@ class Table:
         return held
 
     def context(self, player: bool = False) -> dict:
-        cast, scene_aspects = self.cast, self.scene_aspects
+        cast, scene_rows = self.cast, self.scene_rows
         if player:
-            # The players' copy is read when a card (or a scene aspect, which only a game with them may
-            # give back) is drawn: a turn order's or an extended action's drawing does without it.
+            # The players' copy is read when a card (or a scene's row, which a secret roll may have
+            # touched) is drawn: a turn order's or an extended action's drawing does without it.
             cast = SimpleLazyObject(lambda: self.players_copy.seen(self.cast))
-            if games.get(self.campaign.game).play.situation_aspects:
-                scene_aspects = SimpleLazyObject(lambda: self.players_copy.scene_aspects)
+            if scene_rows is not None:
+                scene_rows = SimpleLazyObject(lambda: self.players_copy.scene_rows)
         return {"campaign": self.campaign, "scene": self.scene, "characters": cast, "scene_form": SceneForm(),
-                "scene_aspects": scene_aspects, "participants": turn_order(self.order, self.cast, player),
+                "scene_rows": scene_rows, "participants": turn_order(self.order, self.cast, player),
                 "undo": None if player else self.undo_offer}
 
 
@@ -273,7 +282,7 @@ def roll_into(campaign: Campaign, scene: Scene | None, chosen: object = None, oo
 PARTS: dict[str, frozenset[str]] = {
     ChangeKind.ROLL: frozenset({"cards", "character", "order", "extended", "time", "undo"}),
     # A revealed roll may show who has acted, and what it spent or gained shows on the players' cards
-    # and the scene's aspects (``PlayersCopy``): on any character's (a Fate aspect invoked, an advantage made).
+    # and the scene's rows (``PlayersCopy``): on any character's (a Fate aspect invoked, an advantage made).
     ChangeKind.REVEAL: frozenset({"cards", "order", "characters", "time"}),
     ChangeKind.CHARACTER: frozenset({"character", "undo"}),  # undo: the GM's Undo button (what it would undo)
     ChangeKind.TIME: frozenset({"time", "order", "characters", "extended", "undo"}),
@@ -330,7 +339,7 @@ class Redraw:
         shown = [c for c in self.shown if not player or c.kind == CharacterKind.PC]
         if not self.every_card:
             # One card: not the whole cast's traits. Before the players' copies are made of it.
-            prefetch_related_objects(shown, *CARD_PREFETCH)
+            prefetch_related_objects(shown, *card_prefetch(campaign.game))
         context = self.table.context(player) | self.extended_context
         if player and shown:
             shown = self.table.players_copy.seen(shown)

@@ -444,8 +444,9 @@ class RollQuerySet(models.QuerySet):
     def for_log(self) -> Self:
         """Newest first, with what a log card shows, in a constant number of queries."""
         resources = (f"character__{system.resources.relation}" for system in games.systems() if system.resources.model)
+        own = (f"character__{rows.name}" for system in games.systems() for rows in system.sheet.rows)
         return (self.select_related("parent", "character__campaign", "voided_by", *resources)
-                .prefetch_related("children", "character__aspects", "character__traits").order_by("-id"))
+                .prefetch_related("children", *own, "character__traits").order_by("-id"))
 
     def for_players(self) -> Self:
         """What the player link may see: every roll but the secret ones the GM has not revealed."""

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import models
+
 from gmtools import games
 from gmtools.composer import Spend
 from gmtools.games.base import Table
-from gmtools.games.fate.models import Aspect
 from gmtools.models import (
     Character,
     Scene,
@@ -35,17 +36,17 @@ class Database:
     def update(self, character: Character, **fields: Any) -> None:
         update_resources(character, **fields)
 
-    def aspect(self, pk: int | None) -> Aspect | None:
-        return Aspect.objects.select_for_update().filter(pk=pk).first() if pk is not None else None
+    def row[M: models.Model](self, model: type[M], pk: int | None) -> M | None:
+        return model._default_manager.select_for_update().filter(pk=pk).first() if pk is not None else None
 
-    def update_aspect(self, aspect: Aspect, **fields: Any) -> None:
-        Aspect.objects.filter(pk=aspect.pk).update(**fields)
+    def update_row(self, row: models.Model, **fields: Any) -> None:
+        type(row)._default_manager.filter(pk=row.pk).update(**fields)
 
-    def delete_aspect(self, aspect: Aspect) -> None:
-        Aspect.objects.filter(pk=aspect.pk).delete()
+    def delete_row(self, row: models.Model) -> None:
+        type(row)._default_manager.filter(pk=row.pk).delete()
 
-    def make_aspect(self, **fields: Any) -> None:
-        Aspect.objects.create(**fields)
+    def make_row(self, model: type[models.Model], **fields: Any) -> None:
+        model._default_manager.create(**fields)
 
     def scene_open(self, pk: int | None) -> bool:
         return pk is not None and Scene.objects.filter(pk=pk, ended_at__isnull=True).exists()

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from django import forms
+from django.db import models
 from django.utils.functional import Promise
 from django.utils.translation import gettext, ngettext_lazy, pgettext
 
@@ -46,17 +47,20 @@ class Ledger(Protocol):
     def update(self, character: Character, **fields: Any) -> None:
         """Set the character's resource columns (``character.resources``)."""
 
-    def aspect(self, pk: int | None) -> Any:
-        """The aspect (locked), or None when it is gone."""
+    # A game's own rows of the table (Fate's aspects): of a character (``SheetRules.rows``, a
+    # ``character`` foreign key) or of the scene in play (``BasePlay.scene_rows``, a ``scene`` one).
 
-    def update_aspect(self, aspect: Any, **fields: Any) -> None:
-        """Set the aspect's fields."""
+    def row[M: models.Model](self, model: type[M], pk: int | None) -> M | None:
+        """The row (locked), or None when it is gone."""
 
-    def delete_aspect(self, aspect: Any) -> None:
-        """Take the aspect off the table."""
+    def update_row(self, row: models.Model, **fields: Any) -> None:
+        """Set the row's columns."""
 
-    def make_aspect(self, **fields: Any) -> None:
-        """Put an aspect (back) on the table."""
+    def delete_row(self, row: models.Model) -> None:
+        """Take the row off the table."""
+
+    def make_row(self, model: type[models.Model], **fields: Any) -> None:
+        """Put a row (back) on the table: of a character, or of the scene in play."""
 
     def scene_open(self, pk: int | None) -> bool:
         """Whether that scene is still in play."""
@@ -250,8 +254,6 @@ class BasePlay:
     adjustment_words: Mapping[str, AdjustmentWords] = {}
 
     # --- the turn, the scene ---
-    # Whether scenes hold situation aspects and boosts (Fate).
-    situation_aspects = False
     # What the time bar may change of the scene in play besides its notes (Fate: its aspects).
     scene_changes: tuple[SceneChange, ...] = ()
 
@@ -264,6 +266,7 @@ class BasePlay:
     scene_extras = ""  # the GM's time bar, beside the scene's notes (Fate: its aspects)
     party_card = ""  # a character's resources on the players' view
     player_where = ""  # beside the scene on the players' view (scifi: the adventure open)
+    player_scene = ""  # under the scene's notes on the players' view, its ``scene_rows`` (Fate: its aspects)
 
     # --- luck and fair dice (issue 14) ---
     # The kinds of die its rolls throw (``thrown`` names them), tested apart for fairness.
@@ -297,6 +300,12 @@ class BasePlay:
     def extended_botch(self, main: Any, difficulty: int) -> bool:
         """Whether a roll into an extended action of that difficulty botched it."""
         return str(main.outcome) == "botch"
+
+    def scene_rows(self, scene: Scene) -> QuerySet[Any] | None:
+        """The game's own rows of the scene in play (a ``scene`` foreign key) that its time bar and the
+        players' view show, ``scene_rows`` in their context (Fate: its situation aspects and boosts).
+        None: the game has none."""
+        return None
 
     def scenes_ending(self, scenes: QuerySet[Scene]) -> None:
         """What the game clears of its own when these scenes end (in the caller's transaction, before

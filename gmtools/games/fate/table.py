@@ -169,13 +169,13 @@ def _give_back_free_invocation(entry: Roll, spend: dict[str, Any], ledger: Ledge
     if boost := spend.get("boost"):
         # A boost used up: back as it was, while its scene is still in play (it would have ended with it).
         if ledger.scene_open(boost["scene"]) or (boost["scene"] is None and ledger.character(boost["character"])):
-            ledger.make_aspect(text=boost["text"], scene_id=boost["scene"], character_id=boost["character"],
-                               boost=True, free_invocations=1)
+            ledger.make_row(Aspect, text=boost["text"], scene_id=boost["scene"], character_id=boost["character"],
+                            boost=True, free_invocations=1)
         return
     # At most 9, as the aspect's constraint says; an aspect deleted since gets nothing back.
-    aspect = ledger.aspect(spend.get("aspect"))
+    aspect = ledger.row(Aspect, spend.get("aspect"))
     if aspect is not None and aspect.free_invocations < 9:
-        ledger.update_aspect(aspect, free_invocations=aspect.free_invocations + 1)
+        ledger.update_row(aspect, free_invocations=aspect.free_invocations + 1)
 
 
 def _consequence(severity: str) -> Callable[[Character, str], dict[str, Any]]:
@@ -358,11 +358,11 @@ class FatePlay(BasePlay):
     adjustments = ADJUSTMENTS
     text_adjustments = CONSEQUENCES
     adjustment_words = ADJUSTMENT_WORDS
-    situation_aspects = True
     scene_changes = SCENE_CHANGES
     card_details = "games/fate/card.html#details"
     switch = "games/fate/play.html#switch"
     scene_extras = "games/fate/play.html#scene-aspects"
+    player_scene = "games/fate/play.html#player-scene-aspects"
     party_card = "games/fate/play.html#party-card"
     dice = (FATE_DICE, DECK)
     spent = (Spent(label=gettext_lazy("Fate points"), spends=("fate_point",), adjustments=("fate-point-spend",)),
@@ -370,6 +370,9 @@ class FatePlay(BasePlay):
 
     def roll(self, campaign_id: int, request: fate.Request, rng: RandomSource | None) -> tuple[fate.Result, dict[str, Any]]:
         return draw(campaign_id, request, rng)
+
+    def scene_rows(self, scene: Scene) -> QuerySet[Aspect]:
+        return scene.aspects.filter(character__isnull=True)  # those put on a character show on its card
 
     def scenes_ending(self, scenes: QuerySet[Scene]) -> None:
         # Situation aspects and boosts end with their scene, those put on a character too (gmtools.games.fate.aspects).
@@ -399,15 +402,15 @@ class FatePlay(BasePlay):
         parent = Roll.objects.filter(pk=entry.parent_id).values_list("result", flat=True).first() if entry.parent_id else None
         before = (parent or {}).get("advantage") or {"aspect": now["aspect"] if now.get("known") else None,
                                                       "free": 0, "boost": False}
-        aspect = ledger.aspect(now["aspect"])
+        aspect = ledger.row(Aspect, now["aspect"])
         if aspect is None:
             return  # gone since
         if before.get("aspect") != now["aspect"]:
-            ledger.delete_aspect(aspect)
+            ledger.delete_row(aspect)
             return
         less = now.get("free", 0) - before.get("free", 0)
         if less > 0 or before.get("boost") != now.get("boost"):
-            ledger.update_aspect(aspect, free_invocations=max(0, aspect.free_invocations - max(0, less)),
+            ledger.update_row(aspect, free_invocations=max(0, aspect.free_invocations - max(0, less)),
                                  boost=bool(before.get("boost")) and not now.get("known"))
 
     def card_dice(self, result: Mapping[str, Any]) -> list[dict[str, Any]]:
