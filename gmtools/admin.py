@@ -33,25 +33,8 @@ from gmtools import backup, games
 from gmtools.games.base import Columns, SheetRows
 from gmtools.live import announce
 from gmtools.models import Campaign, ChangeKind, Character, Trait
-from gmtools.sheets import TraitCategory
 
 BOTH_LOCATIONS = [admin.ActionLocation.CHANGE_LIST, admin.ActionLocation.CHANGE_FORM]
-
-CATEGORY_PLURALS = {
-    TraitCategory.ATTRIBUTE: _("Attributes"),
-    TraitCategory.ABILITY: _("Abilities"),
-    TraitCategory.SKILL: _("Skills"),
-    TraitCategory.APPROACH: _("Approaches"),
-    TraitCategory.DISCIPLINE: _("Disciplines"),
-    TraitCategory.BACKGROUND: _("Backgrounds"),
-    TraitCategory.MERIT: _("Merits"),
-    TraitCategory.FLAW: _("Flaws"),
-    TraitCategory.STUNT: _("Stunts"),
-    TraitCategory.ADVANTAGE: _("Advantages"),
-    TraitCategory.DISADVANTAGE: _("Disadvantages"),
-    TraitCategory.AUGMENTATION: _("Augmentations"),
-    TraitCategory.MUTATION: _("Mutations"),
-}
 
 
 class TraitForm(forms.ModelForm):
@@ -128,14 +111,14 @@ class TraitInline(admin.TabularInline):
         return formset
 
 
-TRAIT_INLINES: dict[str, type[TraitInline]] = {
-    category.value: type(
-        f"{category.name.title()}Inline",
-        (TraitInline,),
-        {"category": category.value, "verbose_name": category.label, "verbose_name_plural": CATEGORY_PLURALS[category]},
-    )
-    for category in TraitCategory
-}
+@cache
+def trait_inline(game: str, category: str) -> type[TraitInline]:
+    """A category of a game's sheet, as one inline of the character's page."""
+    system = games.get(game)
+    return type(f"{category.title()}Inline", (TraitInline,), {
+        "category": category, "verbose_name": system.category_label(category),
+        "verbose_name_plural": system.category_label(category, plural=True),
+    })
 
 
 @cache
@@ -187,7 +170,7 @@ class CharacterAdmin(admin.ModelAdmin):
         system = games.get(obj.game)
         inlines: list[type[admin.options.InlineModelAdmin]] = [
             *([game_row_inline(system.resources)] if system.resources.model else []),
-            *(TRAIT_INLINES[category] for category in system.categories),
+            *(trait_inline(obj.game, category) for category in system.categories),
         ]
         return [*inlines, *(sheet_rows_inline(rows) for rows in system.sheet.rows)]
 

@@ -35,7 +35,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from gmtools import backup, games
-from gmtools.admin import CATEGORY_PLURALS, TraitForm, TraitFormSet
+from gmtools.admin import TraitForm, TraitFormSet
 from gmtools.composer import trait_slots
 from gmtools.games.base import POOL_NAMES, Columns, NpcTemplate, SheetRows
 from gmtools.games.base import Row as GameRow
@@ -208,7 +208,7 @@ class CharacterSheet:
             formset = _trait_formset(category)(
                 data, instance=self.character, prefix=prefix, queryset=Trait.objects.filter(category=category),
                 sheet=standard.get(category, []) if sheet else None)
-            groups.append(TraitGroup(category, CATEGORY_PLURALS[category], formset))
+            groups.append(TraitGroup(category, games.get(game).category_label(category, plural=True), formset))
         return groups
 
     @property

@@ -31,7 +31,6 @@ from gmtools.games.base.composer import (
 )
 from gmtools.models import Campaign, Character, ExtendedAction, ExtendedKind, Roll, Scene, Trait, TurnDeclaration
 from gmtools.notes import refusal_text
-from gmtools.sheets import TraitCategory
 from rules.dice import RulesError
 
 # The engines' bound on one side's pool (each engine's MAX_POOL): an extended action accepts 100
@@ -132,9 +131,10 @@ class ComposerForm(forms.Form):
         difficulty.choices, difficulty.coerce, difficulty.initial = (
             part.difficulties, part.difficulty_of, part.difficulty_initial)
         first, second = trait_slots(campaign.game)
-        self.fields["first"].label = TraitCategory(first).label
+        system = games.get(campaign.game)
+        self.fields["first"].label = system.category_label(first)
         if second:
-            self.fields["second"].label = TraitCategory(second[0]).label
+            self.fields["second"].label = system.category_label(second[0])
         else:
             del self.fields["second"]
         character = self._chosen_character()

@@ -11,7 +11,6 @@ from django.utils.functional import Promise
 from gmtools import games
 from gmtools.composer import trait_slots
 from gmtools.models import Character, Trait
-from gmtools.sheets import TraitCategory
 
 register = template.Library()
 
@@ -41,7 +40,8 @@ def quick_traits(character: Character) -> QuickTraits:
         second=[t for t in traits if t.category in second],
         pools=[(pool.key, pool.label, pool.dice(character)) for pool in part.sheet_pools],
         # The composer's names for its two slots: their categories'.
-        first_label=TraitCategory(first).label, second_label=TraitCategory(second[0]).label if second else None,
+        first_label=games.get(game).category_label(first),
+        second_label=games.get(game).category_label(second[0]) if second else None,
     )
 
 

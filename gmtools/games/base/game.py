@@ -22,7 +22,8 @@ from django.utils.functional import Promise
 from gmtools.games.base.composer import BaseComposer
 from gmtools.games.base.play import BasePlay
 from gmtools.games.base.sheets import (
-    Columns, DemoCampaign, Line, Npcs, Params, SheetRules, StandardTrait, StateColumns, line_text, refusal_line,
+    CATEGORY_PLURALS, Columns, DemoCampaign, Line, Npcs, Params, SheetRules, StandardTrait, StateColumns, TraitCategory,
+    line_text, refusal_line,
 )
 
 
@@ -115,6 +116,10 @@ class BaseGame:
         return {trait.key: trait for trait in self.standard_sheet}
 
     # --- its words ---
+
+    def category_label(self, category: str, plural: bool = False) -> Promise | str:
+        """A category of its sheet in words ("Attribute"; ``plural``: "Attributes", as a sheet heads it)."""
+        return CATEGORY_PLURALS[category] if plural else TraitCategory(category).label
 
     def note_text(self, note: Params) -> str:
         """One of the engine's notes in the active language (its English text when no line fits)."""

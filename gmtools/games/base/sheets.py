@@ -24,7 +24,11 @@ if TYPE_CHECKING:  # the table's rows are named, never imported, here
 
 
 class TraitCategory(models.TextChoices):
-    """The trait categories the games' sheets are made of (each game lists its own: ``BaseGame.categories``)."""
+    """The trait categories the games' sheets are made of (each game lists its own: ``BaseGame.categories``).
+
+    The one list of the games' words the interface keeps: the database checks a trait's category
+    against it (``trait_category_known``), beside ``Trait.clean``'s check against its game's. A game
+    with a category none has yet adds it here (one line and a migration of the core's)."""
 
     ATTRIBUTE = "attribute", _("Attribute")
     ABILITY = "ability", _("Ability")
@@ -39,6 +43,24 @@ class TraitCategory(models.TextChoices):
     DISADVANTAGE = "disadvantage", _("Disadvantage")
     AUGMENTATION = "augmentation", _("Augmentation")
     MUTATION = "mutation", _("Mutation")
+
+
+# The shared categories' words for several traits, as a sheet heads them.
+CATEGORY_PLURALS: dict[str, Promise] = {
+    TraitCategory.ATTRIBUTE: _("Attributes"),
+    TraitCategory.ABILITY: _("Abilities"),
+    TraitCategory.SKILL: _("Skills"),
+    TraitCategory.APPROACH: _("Approaches"),
+    TraitCategory.DISCIPLINE: _("Disciplines"),
+    TraitCategory.BACKGROUND: _("Backgrounds"),
+    TraitCategory.MERIT: _("Merits"),
+    TraitCategory.FLAW: _("Flaws"),
+    TraitCategory.STUNT: _("Stunts"),
+    TraitCategory.ADVANTAGE: _("Advantages"),
+    TraitCategory.DISADVANTAGE: _("Disadvantages"),
+    TraitCategory.AUGMENTATION: _("Augmentations"),
+    TraitCategory.MUTATION: _("Mutations"),
+}
 
 
 class CharacterKind(models.TextChoices):
