@@ -24,9 +24,9 @@ def void(request: HttpRequest, pk: int, roll_pk: int) -> HttpResponse:
     the refund redrew (the character's card, the turn order, the extended actions)."""
     campaign = _campaign(request, pk)
     roll = get_object_or_404(Roll, campaign=campaign, pk=roll_pk)
+    streams = live.WritersDrawing.of(request)
     try:
-        with live.drawn_here(request) as streams:
-            services.void_roll(roll, request.user)
+        services.void_roll(roll, request.user, streams=streams)
     except services.Refused as refusal:
         return _refused(request, str(refusal))
     return _after_roll(request, campaign, roll, streams)  # "turn-changed": budgets are back, the odds follow

@@ -178,9 +178,9 @@ def roll(request: HttpRequest, pk: int) -> HttpResponse:
     form = ComposerForm(campaign, request.POST, scene=Scene.objects.current(campaign))
     if not form.is_valid():
         return _refused(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
+    streams = live.WritersDrawing.of(request)
     try:
-        with live.drawn_here(request) as streams:
-            logged = services.record_roll(campaign, form.cleaned_data["composition"])
+        logged = services.record_roll(campaign, form.cleaned_data["composition"], streams=streams)
     except services.Refused as refusal:
         return _refused(request, str(refusal))
     return _after_roll(request, campaign, logged, streams)
@@ -200,9 +200,9 @@ def follow_up(request: HttpRequest, pk: int, roll_pk: int, kind: str) -> HttpRes
     form = offer.form_class(request.POST, roll=parent, scene=Scene.objects.current(campaign))
     if not form.is_valid():
         return _refused(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
+    streams = live.WritersDrawing.of(request)
     try:
-        with live.drawn_here(request) as streams:
-            logged = services.follow_up(parent, kind, **form.cleaned_data)
+        logged = services.follow_up(parent, kind, streams=streams, **form.cleaned_data)
     except services.Refused as refusal:
         return _refused(request, str(refusal))
     return _after_roll(request, campaign, logged, streams)
@@ -214,9 +214,9 @@ def check(request: HttpRequest, pk: int, character_pk: int, kind: str) -> HttpRe
     """A roll made from a character's card as its game offers (a V5 rouse check)."""
     campaign = _campaign(request, pk)
     character = get_object_or_404(campaign.characters, pk=character_pk)
+    streams = live.WritersDrawing.of(request)
     try:
-        with live.drawn_here(request) as streams:
-            logged = services.check(character, kind)
+        logged = services.check(character, kind, streams=streams)
     except services.Refused as refusal:
         return _refused(request, str(refusal))
     return _after_roll(request, campaign, logged, streams)

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.core.cache import caches
@@ -19,7 +17,7 @@ from gmtools.models import Change, Roll
 
 @dataclass
 class WritersDrawing:
-    """The rolls a request makes, drawn for the live streams by that request (``drawn_here``).
+    """The rolls a request makes, drawn for the live streams by that request (``of``).
 
     The request has just read what its roll redraws, for its own answer (``board.Redraw``); the
     streams' versions come from the same reads: the GM's (its other tabs', its own stream included)
@@ -27,13 +25,27 @@ class WritersDrawing:
     streams would read the database again and draw them. So ``announce`` claims each roll in the
     live cache before commit, as ``_drawn_once`` would, in the request's language (the table's, most likely the
     phones'), and the streams of every process that wake at commit wait for the drawing instead of
-    making their own; after commit the request draws and stores it (``store``). A claim not stored
+    making their own; after commit the request draws and stores it (``store``). The view hands this
+    object to the workflow it calls (``streams=``), which hands it to the ``announce`` of the roll it
+    logs: nothing reaches ``announce`` that its caller did not pass. A claim not stored
     (another roll's, or a drawing that failed) is released at once, and one never released (a
     process killed meanwhile) lapses after ``SHARED_WAIT``.
     """
 
     viewers: tuple[Viewer, ...]
     claimed: list[tuple[Change, Viewer]] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, request: HttpRequest) -> WritersDrawing:
+        """The drawing of the rolls ``request`` makes, to hand to the workflow that logs them; the
+        caller must ``store`` (or the streams wait ``SHARED_WAIT``).
+
+        Only where the "live" cache is shared (Redis, settings.CACHES): without it a claim holds no
+        stream back, each process's streams draw the roll themselves as soon as they wake, and the
+        request's drawing would be work done twice; there it claims nothing.
+        """
+        shared = not isinstance(caches["live"], DummyCache)
+        return cls((viewer_of(request, "player"), viewer_of(request, "gm")) if shared else ())
 
     def claim(self, change: Change) -> None:
         for viewer in self.viewers:
@@ -55,24 +67,3 @@ class WritersDrawing:
                         if (change, viewer) not in stored]
             if released:
                 caches["live"].delete_many(released)
-
-
-_drawing_here: ContextVar[WritersDrawing | None] = ContextVar("gmtools_writers_drawing", default=None)
-
-
-@contextmanager
-def drawn_here(request: HttpRequest) -> Iterator[WritersDrawing]:
-    """Within this block, the rolls announced are claimed for this request to draw for the streams
-    (``WritersDrawing``); the caller must ``store`` (or the streams wait ``SHARED_WAIT``).
-
-    Only where the "live" cache is shared (Redis, settings.CACHES): without it a claim holds no
-    stream back, each process's streams draw the roll themselves as soon as they wake, and the
-    request's drawing would be work done twice.
-    """
-    shared = not isinstance(caches["live"], DummyCache)
-    drawing = WritersDrawing((viewer_of(request, "player"), viewer_of(request, "gm")) if shared else ())
-    token = _drawing_here.set(drawing)
-    try:
-        yield drawing
-    finally:
-        _drawing_here.reset(token)

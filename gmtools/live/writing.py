@@ -5,20 +5,23 @@ from __future__ import annotations
 from django.db import connection, transaction
 
 from gmtools.live.waking import CHANNEL, wake
-from gmtools.live.writers import _drawing_here
-from gmtools.models import Campaign, Change, ChangeKind, Character, Roll
+from gmtools.live.writers import WritersDrawing
+from gmtools.models import Campaign, Change, Character, Roll
 
 
 def announce(campaign_id: int, kind: str, *, roll: Roll | None = None, character: Character | None = None,
-             public: bool = True) -> Change:
-    """Record a change at the table, inside the transaction that makes it; viewers hear of it at commit."""
+             public: bool = True, streams: WritersDrawing | None = None) -> Change:
+    """Record a change at the table, inside the transaction that makes it; viewers hear of it at commit.
+
+    ``streams``: the drawing of the request that logs this roll (``WritersDrawing``), handed down
+    by its workflow: the change is claimed for it before commit, so that the streams wait for it.
+    """
     # The campaign row's lock, held until commit, orders the campaign's changes by commit: a
     # stream that has read up to change N can never later find a change numbered below N.
     list(Campaign.objects.select_for_update().filter(pk=campaign_id).values_list("pk"))
     change = Change.objects.create(campaign_id=campaign_id, kind=kind, roll=roll, character=character, public=public)
-    drawing = _drawing_here.get()
-    if drawing is not None and kind == ChangeKind.ROLL:
-        drawing.claim(change)
+    if streams is not None:
+        streams.claim(change)
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, str(campaign_id)])

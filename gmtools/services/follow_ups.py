@@ -10,11 +10,11 @@ from django.utils.translation import gettext as _
 
 from gmtools import games
 from gmtools.games.base import BasePlay, CharacterCheck, FollowUp, SceneChange
-from gmtools.live import announce
+from gmtools.live import WritersDrawing, announce
 from gmtools.models import Campaign, ChangeKind, Character, Roll, Scene
 from gmtools.notes import refusal_text
 from gmtools.services.locks import Refused
-from gmtools.services.table import TABLE
+from gmtools.services.table import LiveTable
 from rules.dice import RandomSource, RulesError
 
 #
@@ -55,8 +55,10 @@ def scene_change_of(game: str, kind: str) -> SceneChange:
 
 
 @transaction.atomic
-def follow_up(parent: Roll, kind: str, rng: RandomSource | None = None, **choice: Any) -> Roll:
-    """Follow a logged roll up the way its game offers (its card's form posts ``choice``)."""
+def follow_up(parent: Roll, kind: str, rng: RandomSource | None = None, *, streams: WritersDrawing | None = None,
+              **choice: Any) -> Roll:
+    """Follow a logged roll up the way its game offers (its card's form posts ``choice``); the
+    entry it logs is claimed for ``streams`` (the request's drawing, as ``record_roll``'s)."""
     offer = follow_up_of(parent.system, kind)
     if not offer.applies(parent):
         raise Refused(offer.refusal)
@@ -64,15 +66,17 @@ def follow_up(parent: Roll, kind: str, rng: RandomSource | None = None, **choice
     if Roll.objects.filter(parent=parent, kind=kind).exists():  # under the roll's lock: before a die is drawn
         raise Refused(_("This roll has already been followed up that way."))
     try:
-        return offer.take(TABLE, parent, rng, **choice)
+        return offer.take(LiveTable(streams), parent, rng, **choice)
     except RulesError as error:
         raise Refused(refusal_text(error)) from None
 
 
 @transaction.atomic
-def check(character: Character, kind: str, rng: RandomSource | None = None) -> Roll:
-    """A roll made from the character's card the way its game offers (V5's rouse check)."""
-    return _offer(character.game, kind, lambda play: play.checks).take(TABLE, character, rng)
+def check(character: Character, kind: str, rng: RandomSource | None = None, *,
+          streams: WritersDrawing | None = None) -> Roll:
+    """A roll made from the character's card the way its game offers (V5's rouse check), claimed
+    for ``streams`` (the request's drawing, as ``record_roll``'s)."""
+    return _offer(character.game, kind, lambda play: play.checks).take(LiveTable(streams), character, rng)
 
 
 @transaction.atomic

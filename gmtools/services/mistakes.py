@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from gmtools import games
 from gmtools.games.base import ROLL
-from gmtools.live import announce
+from gmtools.live import WritersDrawing, announce
 from gmtools.models import (
     Campaign,
     ChangeKind,
@@ -79,9 +79,10 @@ def _replay_extended(action_id: int) -> None:
 
 
 @transaction.atomic
-def void_roll(roll: Roll, user: Any) -> list[Roll]:
+def void_roll(roll: Roll, user: Any, *, streams: WritersDrawing | None = None) -> list[Roll]:
     """Void a logged roll and the follow-ups below it: struck through, kept in the log, and what
-    they spent or gained given back (see the comment above). The entries voided, newest first."""
+    they spent or gained given back (see the comment above). The entries voided, newest first; the
+    roll's card, redrawn, is claimed for ``streams`` (the request's drawing, as ``record_roll``'s)."""
     chain = _chain_locked(roll)
     target = next((entry for entry in chain if entry.pk == roll.pk), None)
     if target is None:
@@ -95,7 +96,8 @@ def void_roll(roll: Roll, user: Any) -> list[Roll]:
         voided_at=timezone.now(), voided_by=user if getattr(user, "is_authenticated", False) else None)
     for action_id in sorted({entry.extended_id for entry in voiding if entry.extended_id}):
         _replay_extended(action_id)
-    announce(target.campaign_id, ChangeKind.ROLL, roll=target, public=not (target.hidden and target.revealed_at is None))
+    announce(target.campaign_id, ChangeKind.ROLL, roll=target, public=not (target.hidden and target.revealed_at is None),
+             streams=streams)
     return voiding
 
 

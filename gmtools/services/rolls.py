@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from gmtools import games
 from gmtools.composer import Composition
 from gmtools.games.base import ROLL, BasePlay, request_doc
-from gmtools.live import announce
+from gmtools.live import WritersDrawing, announce
 from gmtools.luck import stored
 from gmtools.models import (
     Campaign,
@@ -84,8 +84,10 @@ def _advance_extended(comp: Composition, play: BasePlay, main: Any, document: di
 
 
 @transaction.atomic
-def record_roll(campaign: Campaign, comp: Composition, rng: RandomSource | None = None) -> Roll:
-    """Pay the spends, roll, and log it: all of it or none of it."""
+def record_roll(campaign: Campaign, comp: Composition, rng: RandomSource | None = None, *,
+                streams: WritersDrawing | None = None) -> Roll:
+    """Pay the spends, roll, and log it: all of it or none of it. ``streams``: the drawing of the
+    request that rolls, which claims the roll for the live streams (``gmtools.live.WritersDrawing``)."""
     if comp.character is not None:
         lock_character(comp.character.pk)  # one roll of a character at a time: budgets and spends stay exact
     scene, turn = _check_turn(comp)
@@ -123,5 +125,5 @@ def record_roll(campaign: Campaign, comp: Composition, rng: RandomSource | None 
         action=play.logged_action if play.logged_action is not None else comp.action,
         willpower_spent=any(s.what == "willpower" for s in comp.spends), luck=stored(luck),
     )
-    announce(campaign.pk, ChangeKind.ROLL, roll=logged, public=not logged.hidden)
+    announce(campaign.pk, ChangeKind.ROLL, roll=logged, public=not logged.hidden, streams=streams)
     return logged

@@ -3,13 +3,14 @@ and writing characters, paying, logging entries and telling the viewers, in the 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from gmtools.composer import Spend
-from gmtools.live import announce
+from gmtools.live import WritersDrawing, announce
 from gmtools.luck import stored
 from gmtools.models import ChangeKind, Character, Roll, Scene
 from gmtools.services.locks import Refused, lock_character, update_resources
@@ -17,8 +18,15 @@ from gmtools.services.spending import pay
 from rules.luck import Luck
 
 
+@dataclass(frozen=True)
 class LiveTable:
-    """The table of the database and the live log (``gmtools.live``)."""
+    """The table of the database and the live log (``gmtools.live``).
+
+    ``streams``: the drawing of the request that takes the follow-up or the check, which claims
+    the entries it logs (``gmtools.live.WritersDrawing``); ``TABLE``, the table of no request, has none.
+    """
+
+    streams: WritersDrawing | None = None
 
     def lock(self, character_id: int) -> Character:
         return lock_character(character_id)
@@ -39,7 +47,8 @@ class LiveTable:
                                             **fields)
         except IntegrityError:
             raise Refused(_("This roll has already been followed up that way.")) from None
-        announce(parent.campaign_id, ChangeKind.ROLL, roll=child, public=not (child.hidden and child.revealed_at is None))
+        announce(parent.campaign_id, ChangeKind.ROLL, roll=child, public=not (child.hidden and child.revealed_at is None),
+                 streams=self.streams)
         return child
 
     def log_check(self, character: Character, kind: str, *, luck: Luck | None = None, **fields: Any) -> Roll:
@@ -47,7 +56,7 @@ class LiveTable:
         logged = Roll.objects.create(campaign=character.campaign, character=character, actor=character.name,
                                      system=character.game, scene=scene, turn=scene.turn if scene else None,
                                      kind=kind, luck=stored(luck), **fields)
-        announce(character.campaign_id, ChangeKind.ROLL, roll=logged)
+        announce(character.campaign_id, ChangeKind.ROLL, roll=logged, streams=self.streams)
         return logged
 
     def character_changed(self, character: Character) -> None:

@@ -58,9 +58,10 @@ POOL_TRAITS = {
 }
 
 
-def compose_and_roll(campaign, character, faces, **data):
+def compose_and_roll(campaign, character, faces, *, streams=None, **data):
     """A roll through the composer's form and ``services.record_roll``, on scripted faces (all of
-    them drawn): the game's usual traits (``POOL_TRAITS``) unless ``data`` says otherwise."""
+    them drawn): the game's usual traits (``POOL_TRAITS``) unless ``data`` says otherwise; claimed for
+    ``streams`` (a request's ``gmtools.live.WritersDrawing``) if given."""
     from gmtools import services
     from gmtools.composer import ComposerForm
     from gmtools.models import Scene
@@ -74,7 +75,7 @@ def compose_and_roll(campaign, character, faces, **data):
     form = ComposerForm(campaign, fields, scene=Scene.objects.current(campaign))
     assert form.is_valid(), form.errors
     rng = Faces(*faces)
-    logged = services.record_roll(campaign, form.cleaned_data["composition"], rng)
+    logged = services.record_roll(campaign, form.cleaned_data["composition"], rng, streams=streams)
     assert rng.spent, f"faces left undrawn: {rng.faces}"
     return logged
 

@@ -285,14 +285,14 @@ def test_the_roll_is_drawn_in_the_gms_language_and_a_secret_one_for_the_gm_alone
 def test_a_claim_the_request_does_not_draw_is_released_for_the_streams(v5, shared, rf):
     """A roll claimed but drawn by no one (another roll's drawing stored, or the drawing failed)
     is released at once: the streams draw it themselves without waiting for the claim to lapse."""
-    with live.drawn_here(rf.get("/")) as streams:
-        logged = roll(v5.campaign, v5, (6, 2, 9))
+    streams = live.WritersDrawing.of(rf.get("/"))
+    logged = roll(v5.campaign, v5, (6, 2, 9), streams=streams)
     claims = [f"{shared_key(Change.objects.get(roll=logged).pk, viewer)}:claimed" for viewer in STREAMS]
     assert [shared.get(claim) for claim in claims] == [True, True]
     streams.store(Roll(pk=logged.pk + 1000), lambda viewer: pytest.fail("drawn for a roll it did not claim"))
     assert [shared.get(claim) for claim in claims] == [None, None]
-    with live.drawn_here(rf.get("/")) as streams:
-        logged = roll(v5.campaign, v5, (6, 2, 9))
+    streams = live.WritersDrawing.of(rf.get("/"))
+    logged = roll(v5.campaign, v5, (6, 2, 9), streams=streams)
     claims = [f"{shared_key(Change.objects.get(roll=logged).pk, viewer)}:claimed" for viewer in STREAMS]
 
     def broken(viewer: live.Viewer) -> str:

@@ -4,7 +4,8 @@ its callbacks are written with (issue 21).
 As a database backend's operations call back only through the connection they were given, a
 game's follow-ups, checks, spends and log additions reach the table (locking and writing a
 character, paying a spend, logging an entry, telling the viewers) only through the ``Table``
-argument of each callback; the core's is ``gmtools.services.table.TABLE``. So no game imports
+argument of each callback; the core's is a ``gmtools.services.table.LiveTable`` (carrying the drawing of
+the request that logs an entry, for the live streams). So no game imports
 ``gmtools.services``, ``gmtools.live`` or ``gmtools.luck``, and an IDE follows a call from the
 workflows into a game and back through this one typed protocol.
 """
