@@ -12,7 +12,7 @@ from django.db.models import Max, Prefetch, QuerySet, prefetch_related_objects
 from django.utils.functional import SimpleLazyObject
 
 from gmtools import games
-from gmtools.composer import ComposerForm
+from gmtools.composer import ComposerForm, RollInto
 from gmtools.forms import ExtendedForm, SceneForm
 from gmtools.models import (
     Campaign,
@@ -268,14 +268,12 @@ def cursor(campaign: Campaign) -> int:
     return Change.objects.filter(campaign=campaign).aggregate(n=Max("id"))["n"] or 0
 
 
-def roll_into(campaign: Campaign, scene: Scene | None, chosen: object = None, oob: bool = False) -> str:
+def roll_into(campaign: Campaign, chosen: object = None, oob: bool = False) -> str:
     """The composer's "Roll into extended action" list as it stands: the running actions only
     (empty for a game whose composer has no such list); ``oob`` to swap it into an htmx answer."""
-    form = ComposerForm(campaign, initial={"extended": chosen}, scene=scene)
-    if "extended" not in form.fields:
+    if not games.get(campaign.game).extended_actions:
         return ""
-    attrs = {"data-keep-value": ""} | ({"hx-swap-oob": "true"} if oob else {})
-    return form["extended"].as_widget(attrs=attrs)
+    return RollInto(campaign, initial={"extended": chosen})["extended"].as_widget(attrs={"hx-swap-oob": "true"} if oob else None)
 
 
 # Which parts of the page each kind of change redraws.
@@ -350,7 +348,7 @@ class Redraw:
         if self.extended and not player and campaign.extended_actions.exists():
             # Still chosen after a roll into it, until it ends (then it is no longer on offer).
             chosen = self.roll.extended_id if self.roll else None
-            context["roll_into"] = roll_into(campaign, self.table.scene, chosen=chosen, oob=oob)
+            context["roll_into"] = roll_into(campaign, chosen=chosen, oob=oob)
         context.update(cards=cards, shown=shown, player=player, oob=oob, show_time="time" in parts,
                        show_order=bool({"order", "time"} & parts), show_extended=self.extended,
                        show_link="link" in parts, show_undo="undo" in parts and not player, show_cast=self.cast)

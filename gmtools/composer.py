@@ -80,6 +80,28 @@ def trait_slots(game: str) -> tuple[str, tuple[str, ...]]:
     return system.categories[0], tuple(system.categories[1:2] if second is None else second)
 
 
+class RollInto(forms.Form):
+    """The composer's "Roll into extended action" list alone: the campaign's actions still running.
+    The composer declares the same field; the table redraws it alone when the running actions change."""
+
+    extended = forms.ModelChoiceField(queryset=ExtendedAction.objects.none(), required=False,
+                                      empty_label=_("None"), label=_("Roll into extended action"),
+                                      error_messages={"invalid_choice": _("That extended action is over (or gone): "
+                                                                          "choose another, or none.")})
+
+    def __init__(self, campaign: Campaign, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.running(self.fields["extended"], campaign)
+        self.fields["extended"].widget.attrs["class"] = "form-select form-select-sm"
+
+    @staticmethod
+    def running(field: forms.ModelChoiceField, campaign: Campaign) -> None:
+        # Only the actions still running: one query, then "over" is judged on each row.
+        running = [a.pk for a in campaign.extended_actions.filter(ruined=False) if not a.over]
+        field.queryset = campaign.extended_actions.filter(pk__in=running)
+        field.widget.attrs["data-keep-value"] = ""  # the live redraw keeps the GM's choice
+
+
 class ComposerForm(forms.Form):
     """The shared options of a roll; ``__init__`` adds those of the campaign's game (``BaseGame.composer``)."""
 
@@ -97,10 +119,7 @@ class ComposerForm(forms.Form):
                                        help_text=_("Leave 0 for a roll against the difficulty."))
     opponent = forms.CharField(max_length=80, required=False, label=_("Opponent"))
     # (here the game's own fields: its teamwork, its sheet pools, then ``ComposerPart.fields``)
-    extended = forms.ModelChoiceField(queryset=ExtendedAction.objects.none(), required=False,
-                                      empty_label=_("None"), label=_("Roll into extended action"),
-                                      error_messages={"invalid_choice": _("That extended action is over (or gone): "
-                                                                          "choose another, or none.")})
+    extended = RollInto.base_fields["extended"]
     # every game: the players see nothing of the roll until the GM reveals it
     hidden = forms.BooleanField(required=False, label=_("Secret roll"))
 
@@ -131,7 +150,6 @@ class ComposerForm(forms.Form):
         difficulty.choices, difficulty.coerce, difficulty.initial = (
             part.difficulties, part.difficulty_of, part.difficulty_initial)
         first, second = trait_slots(campaign.game)
-        system = games.get(campaign.game)
         self.fields["first"].label = system.category_label(first)
         if second:
             self.fields["second"].label = system.category_label(second[0])
@@ -154,10 +172,7 @@ class ComposerForm(forms.Form):
             self.initial.pop("pool_from", None)  # a choice this game does not have
         part.setup(self, character, LoggedTurn(scene, character))
         if "extended" in self.fields:
-            # Only the actions still running: one query, then "over" is judged on each row.
-            running = [a.pk for a in campaign.extended_actions.filter(ruined=False) if not a.over]
-            self.fields["extended"].queryset = campaign.extended_actions.filter(pk__in=running)
-            self.fields["extended"].widget.attrs["data-keep-value"] = ""  # the live redraw keeps the GM's choice
+            RollInto.running(self.fields["extended"], campaign)
         reset = self.RESET_AFTER_ROLL + part.reset_after_roll
         for name, bound in self.fields.items():
             widget = bound.widget

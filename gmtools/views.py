@@ -380,7 +380,7 @@ def extended_create(request: HttpRequest, pk: int) -> HttpResponse:
         return _refused(request, str(refusal))
     # The composer's "Roll into" list gets the new action too (out of band), chosen, keeping the GM's other choices.
     return render(request, "table.html#extended-created", {
-        **board.extended_context(campaign), "roll_into": board.roll_into(campaign, scene, chosen=action, oob=True),
+        **board.extended_context(campaign), "roll_into": board.roll_into(campaign, chosen=action, oob=True),
     })
 
 
