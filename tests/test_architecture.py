@@ -1,7 +1,7 @@
 """The import contracts of ``[tool.importlinter]`` in pyproject.toml hold (issue 21).
 
-import-linter builds the import graph of gmtools and rules (every import, those under
-``TYPE_CHECKING`` too) and checks each contract: the rules engine imports neither Django nor
+import-linter builds the import graph of gmtools and rules (every import but those under
+``TYPE_CHECKING``, which make no dependency at run time) and checks each contract: the rules engine imports neither Django nor
 gmtools; formatting is the bottom of the core; the page's parts run one way. A change that
 imports against them fails here with the chain of imports that broke the contract.
 """

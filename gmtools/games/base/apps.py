@@ -8,11 +8,16 @@ campaign (``gmtools.games.base.models``).
 Imported while Django reads the settings, before any model: this module imports nothing of gmtools.
 """
 
+from __future__ import annotations
+
 from functools import cached_property
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.apps import AppConfig
+
+if TYPE_CHECKING:  # named only: imported at run time once the models are loaded
+    from gmtools.games.base.game import BaseGame
 
 
 class GameConfig(AppConfig):
@@ -23,5 +28,6 @@ class GameConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     @cached_property
-    def game(self) -> Any:
-        return import_module(f"{self.name}.game").GAME
+    def game(self) -> BaseGame:
+        game: BaseGame = import_module(f"{self.name}.game").GAME
+        return game
