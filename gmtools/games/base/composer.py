@@ -94,13 +94,8 @@ class Composition:
     earlier_actions: int = 0  # the character's rolls already logged this turn, re-checked when rolling
     extended: ExtendedAction | None = None
     notes: tuple[str, ...] = ()  # what the turn did to the roll, e.g. "second of 3 actions: −4 dice"
-    deck: tuple[int, ...] | None = None  # fate: the cards left when the campaign draws from its deck
-    willpower_on_offer: bool = False  # exalted: the character could spend Willpower on this roll
-    invocation_on_offer: bool = False  # fate: the character could pay for one more invocation
-    advantage: str = ""  # fate, Create an advantage: the aspect it makes (or adds free invocations to)
-    advantage_on: Character | None = None  # ... on this character; None: on the scene in play
-    handicap: tuple[int, int] = (0, 0)  # exalted, opposed: successes taken from (this side, the opponent)
-    calm_note: str = ""  # exalted: why "Calm: automatic success" was asked for and the roll is rolled anyway
+    handicap: tuple[int, int] = (0, 0)  # opposed: successes taken from (this side, the opponent) first (Exalted)
+    # A game's own values (what its odds and its play read) are fields of its subclass (``Draft.composition``).
 
     @property
     def actor(self) -> str:
@@ -150,9 +145,10 @@ class Draft:
         """The opposing side, a bare pool of the engine's dice, if the GM gave one."""
         return self.engine.Request(pool=self.opponent_dice) if self.opponent_dice else None
 
-    def composition(self, **fields: Any) -> Composition:
-        """The Composition: the shared fields, with the game's own (which may replace them)."""
-        return Composition(**{**self.shared, **fields})
+    def composition[C: Composition](self, kind: type[C], **fields: Any) -> C:
+        """The Composition (``kind``: ``Composition``, or the game's subclass with fields of its own):
+        the shared fields, with the game's (which may replace them)."""
+        return kind(**{**self.shared, **fields})
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -219,7 +215,7 @@ class BaseComposer:
         plain pool, its dice and the modifier among them, against the difficulty."""
         pool = max(0, draft.pool + sum(draft.modifiers))
         request = draft.engine.Request(pool=pool, difficulty=draft.data["difficulty"])
-        return draft.composition(request=request, opponent=draft.opponent(), action="action")
+        return draft.composition(Composition, request=request, opponent=draft.opponent(), action="action")
 
     def odds(self, comp: Composition) -> OddsPanel:
         """The odds panel of a roll against the difficulty: its engine's chance of success and its

@@ -4,6 +4,7 @@ automatic success, the turn's multiple actions, second chances, teamwork and suc
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django import forms
@@ -23,6 +24,14 @@ from gmtools.games.exalted.words import REFUSAL_TEXTS, TERMS
 if TYPE_CHECKING:
     from gmtools.composer import ComposerForm
     from gmtools.models import Character
+
+@dataclass(frozen=True)
+class ExaltedComposition(Composition):
+    """An Exalted roll as composed, with what its odds read of Exalted's."""
+
+    willpower_on_offer: bool = False  # the character could spend Willpower on this roll
+    calm_note: str = ""  # why "Calm: automatic success" was asked for and the roll is rolled anyway
+
 
 FIELDS = {
     "stunt": forms.TypedChoiceField(choices=[(n, str(n)) for n in range(4)], coerce=int, initial=0,
@@ -128,11 +137,12 @@ class ExaltedComposer(BaseComposer):
         team = tuple((c.name, engine.Request(pool=p, difficulty=0)) for c, p, _ in draft.team if p > 0)
         on_offer = (character is not None and resources_of(character).willpower_temporary >= 1
                     and not any(r.willpower_spent for r in draft.earlier))
-        return draft.composition(request=request, opponent=opponent, spends=spends, shortcut=shortcut, team=team,
+        return draft.composition(ExaltedComposition, request=request, opponent=opponent, spends=spends, shortcut=shortcut, team=team,
                                  action=action, notes=(note,) if note else (), willpower_on_offer=on_offer,
                                  handicap=(max(0, -handicap), max(0, handicap)), calm_note=calm_note)
 
     def odds(self, comp: Composition) -> OddsPanel:
+        assert isinstance(comp, ExaltedComposition)  # what ``compose`` made
         return panel(comp)
 
     def name_options(self, data: Mapping[str, Any]) -> list[str]:

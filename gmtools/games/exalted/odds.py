@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
 
 from rules import exalted as engine
 
-from gmtools.games.base import Buy, Chance, Composition, OddsPanel, bars, percent
+from gmtools.games.base import Buy, Chance, OddsPanel, bars, percent
 
 # Below this chance of meeting the difficulty by rolling, the composer warns that an automatic
 # success gives what the dice seldom would.
 LOW_ROLLING_ODDS = 0.5
 
+if TYPE_CHECKING:  # named only: the composer imports this module
+    from gmtools.games.exalted.composer import ExaltedComposition
 
-def panel(comp: Composition) -> OddsPanel:
+
+def panel(comp: ExaltedComposition) -> OddsPanel:
     req = comp.request
     helpers = [helper for _name, helper in comp.team]
 

@@ -5,6 +5,7 @@ that Create an advantage makes."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django import forms
@@ -24,6 +25,16 @@ from gmtools.models import Character
 
 if TYPE_CHECKING:  # the core's form is named, never imported, here
     from gmtools.composer import ComposerForm
+
+@dataclass(frozen=True)
+class FateComposition(Composition):
+    """A Fate roll as composed, with what its odds and its play read of Fate's."""
+
+    deck: tuple[int, ...] | None = None  # the cards left when the campaign draws from its deck
+    invocation_on_offer: bool = False  # the character could pay for one more invocation
+    advantage: str = ""  # Create an advantage: the aspect it makes (or adds free invocations to)
+    advantage_on: Character | None = None  # ... on this character; None: on the scene in play
+
 
 LADDER = (
     (8, _("+8 Legendary")), (7, _("+7 Epic")), (6, _("+6 Fantastic")), (5, _("+5 Superb")), (4, _("+4 Great")),
@@ -154,7 +165,7 @@ class FateComposer(BaseComposer):
             raise RulesError(gettext("No scene is in play to hold “%(aspect)s”: start one, or put the aspect on a "
                                      "character.") % {"aspect": advantage})
         state = state_of(campaign)
-        return draft.composition(label=label, label_parts=parts, request=request, opponent=opponent, spends=spends,
+        return draft.composition(FateComposition, label=label, label_parts=parts, request=request, opponent=opponent, spends=spends,
                                  invocation_on_offer=on_offer, action=action, advantage=advantage,
                                  advantage_on=data.get("advantage_on") if advantage else None,
                                  deck=tuple(state.deck) if state.uses_deck else None)
@@ -164,4 +175,5 @@ class FateComposer(BaseComposer):
         return [gettext("stunt +%(n)d") % {"n": data["stunt_bonus"]}] if data.get("stunt_bonus") else []
 
     def odds(self, comp: Composition) -> OddsPanel:
+        assert isinstance(comp, FateComposition)  # what ``compose`` made
         return panel(comp)

@@ -4,15 +4,19 @@ campaign draws from it), and what invoking an aspect buys."""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
 
 from rules import fate as engine
 
-from gmtools.games.base import Buy, Chance, Composition, OddsPanel, bars
+from gmtools.games.base import Buy, Chance, OddsPanel, bars
+
+if TYPE_CHECKING:  # named only: the composer imports this module
+    from gmtools.games.fate.composer import FateComposition
 
 
-def panel(comp: Composition) -> OddsPanel:
+def panel(comp: FateComposition) -> OddsPanel:
     req = comp.request
     # Drawing from the deck, the odds are those of the cards left (without replacement).
     deck = engine.Deck.from_list(comp.deck) if comp.deck is not None else None

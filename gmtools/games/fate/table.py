@@ -27,6 +27,7 @@ from gmtools.games.base import (
     step, toggle,
 )
 from gmtools.games.fate import aspects
+from gmtools.games.fate.composer import FateComposition
 from gmtools.games.fate.models import BOUNDS, CONSEQUENCE_LENGTH, Aspect, FateState, resources_of
 from gmtools.models import Campaign, Character, Roll, Scene
 from rules import fate
@@ -109,7 +110,7 @@ def _effect(action: str, result: fate.Result, opponent_total: int | None, known:
     return {**effect.as_json(), "action": action}
 
 
-def _start_advantage(campaign: Campaign, scene: Scene | None, comp: Composition) -> dict[str, Any]:
+def _start_advantage(campaign: Campaign, scene: Scene | None, comp: FateComposition) -> dict[str, Any]:
     """What a Create an advantage roll will make, before its result: its aspect, where, and whether it is known."""
     on = comp.advantage_on
     if on is None and scene is None:
@@ -381,6 +382,7 @@ class FatePlay(BasePlay):
     def logged(self, table: Table, campaign: Campaign, scene: Scene | None, comp: Composition, main: fate.Result,
                document: dict[str, Any]) -> dict[str, Any]:
         """What a roll's entry adds: its action's effect, the aspects it invoked, the advantage it created."""
+        assert isinstance(comp, FateComposition)  # what its composer made
         opponent_total = document["opponent"]["total"] if comp.opponent is not None else None
         advantage = _start_advantage(campaign, scene, comp) if comp.advantage else None
         added: dict[str, Any] = {"effect": _effect(comp.action, main, opponent_total,

@@ -81,7 +81,7 @@ class ScifiComposer(BaseComposer):
             raise RulesError(gettext("An action that needs specific knowledge is checked against a skill: pick it."))
         request = engine.Request(pool=max(0, draft.pool), difficulty=engine.parse_difficulty(data["difficulty"]),
                                  skill=skill, modifiers=draft.modifiers, knowledge=bool(data.get("knowledge")))
-        return draft.composition(request=request, opponent=draft.opponent(), action=kind)
+        return draft.composition(Composition, request=request, opponent=draft.opponent(), action=kind)
 
     def odds(self, comp: Composition) -> OddsPanel:
         return panel(comp)

@@ -76,7 +76,7 @@ class V5Composer(BaseComposer):
             # Take half and the automatic win are for a calm moment, never in a combat scene, and win
             # nothing impossible: the rules say why.
             (engine.take_half if shortcut == "take_half" else engine.automatic_win)(request, stressful=combat)
-        return draft.composition(request=request, opponent=draft.opponent(), shortcut=shortcut,
+        return draft.composition(Composition, request=request, opponent=draft.opponent(), shortcut=shortcut,
                                  secret=bool(data.get("secret")), action="action")
 
     def odds(self, comp: Composition) -> OddsPanel:
