@@ -105,14 +105,14 @@ class PlayersCopy:
     not drawn needs no copy.
     """
 
-    def __init__(self, cast: list[Character], scene: Scene | None, scene_rows: list[models.Model]) -> None:
+    def __init__(self, game: str, cast: list[Character], scene: Scene | None, scene_rows: list[models.Model]) -> None:
         self.originals = {c.pk: c for c in cast}
         self.copies: dict[int, Character] = {}
         self.scene = scene
         self.scene_rows = scene_rows
         self._scene_copied = False
         # A game's own rows of a character, by model: their related name, as the cards prefetch them.
-        self.owned = {rows.model: rows.name for c in cast[:1] for rows in games.get(c.game).sheet.rows}
+        self.owned = {rows.model: rows.name for rows in games.get(game).sheet.rows}
 
     def seen(self, characters: list[Character]) -> list[Character]:
         return [self.copies.get(c.pk, c) for c in characters]
@@ -146,7 +146,8 @@ class PlayersCopy:
             rows = self._scene_list()
         else:
             name = self.owned.get(model)
-            owner = next((c.pk for c in self.originals.values() if any(r.pk == pk for r in _cache(c).get(name, ()))), None)
+            owner = next((c.pk for c in self.originals.values() if any(r.pk == pk for r in _cache(c).get(name, ()))),
+                         None) if name else None
             if name is None or owner is None:
                 return None  # gone, or on no card drawn
             rows = self._rows_of(self.character(owner), name)
@@ -230,7 +231,7 @@ class Table:
 
         Read once for every players' drawing of these reads, after the cards drawn have their rows
         (``Redraw.context``)."""
-        held = PlayersCopy(self.cast, self.scene, self.scene_rows or [])
+        held = PlayersCopy(self.campaign.game, self.cast, self.scene, self.scene_rows or [])
         secrets = (Roll.objects.filter(campaign=self.campaign, voided_at__isnull=True).kept_from_players()
                    .only("system", "kind", "character_id", "parent_id", "spends", "result").order_by("-id"))
         for entry in secrets:
