@@ -12,7 +12,7 @@ from django.db.models import Max, Prefetch, QuerySet, prefetch_related_objects
 from django.utils.functional import SimpleLazyObject
 
 from gmtools import games
-from gmtools.composer import ComposerForm, RollInto
+from gmtools.composer import Cast, RollInto
 from gmtools.forms import ExtendedForm, SceneForm
 from gmtools.models import (
     Campaign,
@@ -354,7 +354,7 @@ class Redraw:
                        show_order=bool({"order", "time"} & parts), show_extended=self.extended,
                        show_link="link" in parts, show_undo="undo" in parts and not player, show_cast=self.cast)
         if self.cast and not player:
-            context["composer_character"] = ComposerForm(campaign, scene=self.table.scene)["character"]
+            context["composer_character"] = Cast(campaign)["character"]
         return context
 
 

@@ -17,7 +17,7 @@ from django_htmx.http import reswap, retarget, trigger_client_event
 
 from gmtools import board
 from gmtools import characters as workflows
-from gmtools.composer import ComposerForm
+from gmtools.composer import Cast
 from gmtools.models import Campaign, ChangeKind, Character
 from gmtools.views import REFUSED, _campaign, _composer
 
@@ -52,7 +52,7 @@ def _saved(request: HttpRequest, campaign: Campaign, touched: int | None = None)
         first = next((c for c in context["characters"] if c.kind == "pc"), next(iter(cast.values()), None))
         chosen = cast.get(chosen) or first
         context.update(_composer(campaign, chosen, context["scene"]), composer_oob=True, redraw_composer=True)
-    context["composer_character"] = ComposerForm(campaign, initial={"character": chosen or None})["character"]
+    context["composer_character"] = Cast(campaign, initial={"character": chosen or None})["character"]
     response = reswap(retarget(render(request, "characters.html#saved", context), "#character-panel"), "innerHTML")
     return trigger_client_event(response, "turn-changed")
 

@@ -80,6 +80,18 @@ def trait_slots(game: str) -> tuple[str, tuple[str, ...]]:
     return system.categories[0], tuple(system.categories[1:2] if second is None else second)
 
 
+class Cast(forms.Form):
+    """The composer's character list alone: the campaign's characters in table order. The composer
+    declares the same field; the table redraws it alone when the cast changes."""
+
+    character = forms.ModelChoiceField(queryset=Character.objects.none(), required=False,
+                                       empty_label=_("Unnamed NPC"), label=_("Character"))
+
+    def __init__(self, campaign: Campaign, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["character"].queryset = campaign.characters.in_table_order()
+
+
 class RollInto(forms.Form):
     """The composer's "Roll into extended action" list alone: the campaign's actions still running.
     The composer declares the same field; the table redraws it alone when the running actions change."""
@@ -105,8 +117,7 @@ class RollInto(forms.Form):
 class ComposerForm(forms.Form):
     """The shared options of a roll; ``__init__`` adds those of the campaign's game (``BaseGame.composer``)."""
 
-    character = forms.ModelChoiceField(queryset=Character.objects.none(), required=False,
-                                       empty_label=_("Unnamed NPC"), label=_("Character"))
+    character = Cast.base_fields["character"]
     first = TraitChoiceField(queryset=Trait.objects.none(), required=False, label=_("Attribute"))
     second = TraitChoiceField(queryset=Trait.objects.none(), required=False, label=_("Ability"))
     dice = forms.IntegerField(initial=0, min_value=-30, max_value=POOL_MAX, label=_("Extra dice"),
