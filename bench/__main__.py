@@ -100,7 +100,7 @@ SLOWEST = {
         "odds v5 --pool 100 --hunger 5 --difficulty 100", "odds exalted --pool 100 --stunt 3 --modifier 97",
         "odds exalted --pool 100 --stunt 3 --modifier 97 --difficulty 100" + " --helper 100" * 10]),
     "contest": ("contest exalted --pool 1 --vs 1", [
-        "contest scifi --pool 100 --vs 100", "contest v5 --pool 100 --hunger 5 --vs 100",
+        "contest scifi --pool 100 --vs 100", "contest v5 --pool 100 --vs 100",  # Hunger changes no contest (issue 22)
         "contest exalted --pool 100 --stunt 3 --modifier 97 --vs 100"]),
     "reroll": ("reroll fate --bonus 0 --seed 1", ["reroll v5 --pool 100 --hunger 5 --dice 0,1,2 --seed 1"]),
     "extended": ("extended exalted --pool 1 --goal 1 --rolls 1", [
