@@ -48,6 +48,8 @@ Decisions where the rules digest and the seed are silent (what a V5 table expect
   passes (Hunger stays 5: the next failure calls for the test).
 - **Teamwork**: the largest pool rolls; when several tie for it, an unskilled one rolls so that
   skilled helpers still add their die.
+- **Mortals and ghouls** (``Nature``) have no Hunger: no hunger dice in any pool, no rouse check
+  (``check_rouse`` refuses it).
 - **Static opposition**: half the NPC's pool rounded down, or the NPC's skill rating; either
   way at least 1, the lowest difficulty a test has.
 - **Contest**: the side with more successes (critical bonuses included) wins; equal successes
@@ -491,6 +493,35 @@ def rouse(face: int, hunger: int) -> RouseResult:
     else:
         notes.append(note("rouse_fail_at_maximum", f"rouse check {face}: failed, Hunger stays {after}", hunger=after))
     return RouseResult(face, hunger, after, tuple(notes))
+
+
+class Nature(StrEnum):
+    """What a character is: only a vampire has Hunger (hunger dice, rouse checks)."""
+
+    VAMPIRE = "vampire"
+    GHOUL = "ghoul"
+    MORTAL = "mortal"
+
+    @property
+    def has_hunger(self) -> bool:
+        return self is Nature.VAMPIRE
+
+
+def nature(value: str | Nature) -> Nature:
+    return parse_choice(Nature, value, "nature")
+
+
+def hunger_of(kind: str | Nature, hunger: int) -> int:
+    """The Hunger a character's pools take: a vampire's rating, a mortal's or a ghoul's none."""
+    check_int(hunger, "hunger", 0, MAX_HUNGER)
+    return hunger if nature(kind).has_hunger else 0
+
+
+def check_rouse(kind: str | Nature) -> None:
+    """Refuse a rouse check to a mortal or a ghoul: they have no Hunger to raise."""
+    kind = nature(kind)
+    if not kind.has_hunger:
+        raise RulesError(f"a {kind.value} has no Hunger: no rouse check", "rouse_no_hunger", nature=kind.value)
 
 
 def roll_rouse(hunger: int, rng: RandomSource | None = None) -> RouseResult:

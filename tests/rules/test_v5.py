@@ -764,3 +764,30 @@ def test_luck_refuses_a_result_of_another_request():
 def test_a_rouse_check_ranks_a_pass_above_a_fail():
     assert_luck_exact((0.1, face >= 6, rouse_luck(rouse(face, 2)), {}) for face in range(1, 11))
     assert rouse_luck(rouse(6, 2)).band == "lucky" and rouse_luck(rouse(5, 2)).band == "unlucky"
+
+
+# --- issue 23: mortals and ghouls -----------------------
+
+from rules import v5 as _v5  # noqa: E402
+
+
+@given(st.sampled_from(list(_v5.Nature)), st.integers(0, 5), st.integers(0, 20), st.integers(0, 2**32))
+def test_only_a_vampire_takes_hunger_dice(kind, hunger, pool, seed):
+    """Item 3: a mortal's or a ghoul's pool has no hunger dice, whatever its Hunger rating says."""
+    request = Request(pool=pool, hunger=_v5.hunger_of(kind, hunger))
+    result = roll(request, random.Random(seed))
+    if kind is _v5.Nature.VAMPIRE:
+        assert len(result.hunger_faces) == min(hunger, request.dice)
+    else:
+        assert result.hunger_faces == () and not result.messy and not result.bestial
+        assert odds(request).p_messy == 0.0 and odds(request).p_bestial == 0.0
+
+
+@pytest.mark.parametrize("kind", ["mortal", "ghoul"])
+def test_a_mortal_or_a_ghoul_makes_no_rouse_check(kind):
+    with pytest.raises(RulesError) as refused:
+        _v5.check_rouse(kind)
+    assert refused.value.code == "rouse_no_hunger" and refused.value.params == {"nature": kind}
+    _v5.check_rouse("vampire")  # a vampire rouses
+    with pytest.raises(RulesError):
+        _v5.check_rouse("werewolf")

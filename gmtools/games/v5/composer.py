@@ -62,8 +62,9 @@ class V5Composer(BaseComposer):
             pools = [pool] + [p for _, p, _ in draft.team]
             skills = [data["second"].rating] + [s for _, _, s in draft.team] if data.get("second") is not None else None
             pool = engine.teamwork_pool(pools, skills)
-        hunger = resources_of(character).hunger if character is not None else 0
-        # Hunger dice in every pool, Willpower rolls included; the Humanity (remorse) roll takes none.
+        row = resources_of(character) if character is not None else None
+        # Hunger dice in every pool, Willpower rolls included, a vampire's alone; the Humanity (remorse) roll takes none.
+        hunger = row.pool_hunger if row is not None else 0
         harder = data.get("difficulty_modifier") or 0
         request = engine.Request(pool=max(0, pool), hunger=hunger, difficulty=data["difficulty"],
                                  specialty=bool(data.get("specialty")), tracker=draft.sheet_pool != "traits",

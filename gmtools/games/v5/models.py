@@ -7,10 +7,13 @@ from typing import TYPE_CHECKING
 
 from django.contrib import admin
 from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import Q
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from gmtools.games.base.models import CharacterResources, bounded, own_row, range_constraints
+from rules import v5 as engine
 
 if TYPE_CHECKING:  # the table's rows are named, never imported, here
     from gmtools.models import Character
@@ -27,9 +30,19 @@ BOUNDS = {
 }
 
 
+class Nature(models.TextChoices):
+    """What a character is (``rules.v5.Nature``): only a vampire has Hunger."""
+
+    VAMPIRE = engine.Nature.VAMPIRE.value, _("Vampire")
+    GHOUL = engine.Nature.GHOUL.value, _("Ghoul")
+    MORTAL = engine.Nature.MORTAL.value, _("Mortal")
+
+
 class V5Resources(CharacterResources):
     """A Vampire character's resources (``character.v5``, ``character.resources``)."""
 
+    nature = models.CharField(_("nature"), max_length=8, choices=Nature.choices, default=Nature.VAMPIRE,
+                              help_text=_("Mortals and ghouls have no Hunger: no Hunger dice, no rouse check."))
     hunger = bounded(BOUNDS, "hunger", _("Hunger"), 1)
     humanity = bounded(BOUNDS, "humanity", _("Humanity"), 7)
     blood_potency = bounded(BOUNDS, "blood_potency", _("Blood Potency"), 1)
@@ -42,7 +55,18 @@ class V5Resources(CharacterResources):
     class Meta:
         verbose_name = _("Hunger, Humanity and trackers")
         verbose_name_plural = _("Hunger, Humanity and trackers")
-        constraints = range_constraints("v5", BOUNDS)
+        constraints = [*range_constraints("v5", BOUNDS),
+                       models.CheckConstraint(condition=Q(nature__in=Nature.values), name="v5_nature_known")]
+
+    @property
+    def has_hunger(self) -> bool:
+        """A vampire: Hunger dice in its pools, rouse checks. A mortal or a ghoul has neither."""
+        return engine.nature(self.nature).has_hunger
+
+    @property
+    def pool_hunger(self) -> int:
+        """The Hunger its pools take: its rating if a vampire, else none."""
+        return engine.hunger_of(self.nature, self.hunger)
 
     # The trackers' boxes come from the character's standard traits (``Character.standard_ratings``).
 
@@ -94,6 +118,9 @@ class V5Resources(CharacterResources):
             errors["willpower_aggravated"] = gettext(
                 "Willpower has %(boxes)d boxes (Composure + Resolve); the damage does not fit."
             ) % {"boxes": self.willpower_boxes}
+        if self.hunger and not self.has_hunger:
+            errors["hunger"] = gettext("A %(nature)s has no Hunger: set it to 0, or make the character a vampire.") % {
+                "nature": self.get_nature_display().lower()}
         if errors:
             raise ValidationError(errors)
 

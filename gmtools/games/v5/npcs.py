@@ -1,4 +1,5 @@
-"""Vampire V5's NPCs: mortals have no Hunger and no Blood Potency; a ghoul adds a dot of a Discipline."""
+"""Vampire V5's NPCs: mortals have no Hunger and no Blood Potency; a ghoul adds a dot of a Discipline
+(and has no Hunger either: ``V5Resources.nature``)."""
 
 from django.utils.translation import gettext_lazy as _
 
@@ -6,7 +7,7 @@ from gmtools.games.base import NpcTemplate, Npcs
 from gmtools.games.base import TraitCategory as C
 
 # A quick NPC is a mortal (no Hunger dice in its pool); a vampire NPC is made from the full sheet.
-MORTAL = {"hunger": 0, "blood_potency": 0}
+MORTAL = {"hunger": 0, "blood_potency": 0, "nature": "mortal"}
 
 NPCS = Npcs(
     templates=(
@@ -24,7 +25,7 @@ NPCS = Npcs(
                     ratings={"strength": 3, "dexterity": 2, "stamina": 3, "composure": 2, "wits": 2, "resolve": 3,
                              "athletics": 2, "brawl": 3, "firearms": 2, "melee": 2, "awareness": 2,
                              "intimidation": 2, "stealth": 1},
-                    resources={**MORTAL, "humanity": 6},
+                    resources={**MORTAL, "nature": "ghoul", "humanity": 6},
                     traits=((C.DISCIPLINE, "Potence", 1),)),
     ),
     quick_resources=MORTAL,

@@ -40,7 +40,7 @@ RESOURCES = Columns(
     model=V5Resources,
     title=_("Hunger, Humanity and trackers"),
     rows=(
-        ("hunger", "humanity", "blood_potency"),
+        ("nature", "hunger", "humanity", "blood_potency"),
         (health_boxes, "health_superficial", "health_aggravated"),
         (willpower_boxes, "willpower_superficial", "willpower_aggravated", willpower_dice),
     ),

@@ -20,7 +20,7 @@ from gmtools.games.base import (
 from gmtools.games.v5.models import resources_of
 from gmtools.games.v5.words import TERMS
 from rules import v5
-from rules.dice import RandomSource
+from rules.dice import RandomSource, RulesError
 from rules.luck import Luck
 
 if TYPE_CHECKING:  # the table's rows are named, never imported, here
@@ -52,9 +52,25 @@ def _track(track: str, kind: str, heal: bool) -> Callable[[Character], dict[str,
     return change
 
 
+def _no_hunger(c: Character) -> str:
+    """Why a mortal or a ghoul has no Hunger to change or to rouse, in words."""
+    if resources_of(c).nature == "ghoul":
+        return _("%(name)s is a ghoul: ghouls have no Hunger and make no rouse check.") % {"name": c.name}
+    return _("%(name)s is a mortal: mortals have no Hunger and make no rouse check.") % {"name": c.name}
+
+
+def _vampires(change: Callable[[Character], dict[str, Any]]) -> Callable[[Character], dict[str, Any]]:
+    """A change of Hunger, refused to a mortal or a ghoul."""
+    def hunger(c: Character) -> dict[str, Any]:
+        if not resources_of(c).has_hunger:
+            raise Refused(_no_hunger(c))
+        return change(c)
+    return hunger
+
+
 ADJUSTMENTS = {
-    "hunger-up": step("hunger", 1, 0, 5, gettext_lazy("%(name)s is already at Hunger 5.")),
-    "hunger-down": step("hunger", -1, 0, 5, gettext_lazy("%(name)s is already at Hunger 0.")),
+    "hunger-up": _vampires(step("hunger", 1, 0, 5, gettext_lazy("%(name)s is already at Hunger 5."))),
+    "hunger-down": _vampires(step("hunger", -1, 0, 5, gettext_lazy("%(name)s is already at Hunger 0."))),
     **{f"{track}-{kind}-{verb}": _track(track, kind, verb == "heal")
        for track in ("health", "willpower") for kind in ("superficial", "aggravated") for verb in ("damage", "heal")},
 }
@@ -142,8 +158,13 @@ REROLL = FollowUp(
 
 
 def _rouse(table: Table, character: Character, rng: RandomSource | None) -> Roll:
-    """A rouse check: a failure raises Hunger by 1 (never past 5)."""
+    """A rouse check: a failure raises Hunger by 1 (never past 5). A mortal or a ghoul has no Hunger:
+    refused, nothing rolled or written."""
     character = table.lock(character.pk)
+    try:
+        v5.check_rouse(resources_of(character).nature)
+    except RulesError:
+        raise Refused(_no_hunger(character)) from None
     check = v5.roll_rouse(resources_of(character).hunger, rng)
     table.update(character, hunger=check.hunger_after)
     return table.log_check(

@@ -74,6 +74,8 @@ REFUSAL_TEXTS: dict[str, Line] = {
     "reroll_again": lambda p: pgettext("v5", "this roll was already rerolled with Willpower"),
     "reroll_hunger_only": lambda p: pgettext("v5", "every die is a Hunger die, and Willpower cannot reroll Hunger dice"),
     "reroll_count": lambda p: pgettext("v5", "Willpower rerolls 1 to %(most)d normal dice, not %(dice)d") % p,
+    "rouse_no_hunger": lambda p: (pgettext("v5", "a ghoul has no Hunger: no rouse check") if p["nature"] == "ghoul"
+                                  else pgettext("v5", "a mortal has no Hunger: no rouse check")),
 }
 
 # Words the game says its own way ("Willpower" is *Voluntad* in Exalted, *Fuerza de Voluntad*

@@ -1,0 +1,119 @@
+"""Issue 23, item 3, in a real browser (V5), in English and in Spanish: mortals and ghouls have no
+Hunger (no Rouse on their card, a stale Rouse refused beside the card, no Hunger die in their
+rolls, none on the phone).
+
+The GM's table as ``make run`` serves it (uvicorn, DEBUG on: test_browser's ``asgi_server``) at
+1366×768 and a phone at 390×844; every die is scripted. The server side is test_issue23_v5.py.
+Screenshots: ``/tmp/i23-v5/`` (the table and the phone, each language).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.web.test_browser import (  # noqa: F401
+    asgi_server,
+    browser,
+    campaign_of,
+    cards,
+    dice,
+    expect,
+    faces,
+    gm_user,
+    make_character,
+    pytestmark,
+    roll,
+    trait,
+)
+from tests.web.test_browser_hitches import assert_same_page, chance, gm_table, lang, open_extras, open_table, pct, say  # noqa: F401
+from tests.web.test_browser_players import open_live, phone_page
+
+from django.test import Client  # noqa: E402
+from django.urls import reverse  # noqa: E402
+
+from gmtools.games.v5.models import V5Resources  # noqa: E402
+from gmtools.models import Character, Roll  # noqa: E402
+from rules import v5  # noqa: E402
+from tests.games import Game  # noqa: E402
+
+SHOTS = Path("/tmp/i23-v5")
+
+
+@pytest.fixture
+def table(browser, asgi_server, gm_user, lang):
+    with gm_table(browser, asgi_server, gm_user, lang) as page:
+        yield page
+
+
+def shot(page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def turn_notes(page):
+    return page.locator("#odds [data-testid=turn-note]")
+
+
+# --- item 3 ----------------------------------------------------------------------------------
+
+def test_a_mortal_has_no_hunger_no_rouse_and_no_hunger_die(table, lang, gm_user, dice, browser, asgi_server):
+    campaign = campaign_of(gm_user, Game.V5)
+    make_character(campaign, "Bhavna", {"strength": 2, "brawl": 1}, v5_hunger=2)
+    renfield = make_character(campaign, "Renfield", {"strength": 3, "brawl": 2}, kind="npc", v5_hunger=0)
+    hunter = make_character(campaign, "Hunter", {"strength": 2}, v5_hunger=0, v5_nature="mortal")
+    open_table(table, campaign)
+    expect(table.locator(f"#character-{renfield.pk} [data-resource=hunger]")).to_have_count(1)
+
+    # The GM makes a "Mortal: thug" (the Quick NPC template, as its form posts it): its card comes live.
+    client = Client()
+    client.force_login(gm_user)
+    assert client.post(reverse("npc-template", kwargs={"pk": campaign.pk}),
+                       {"template": "thug", "name": "Thug", "count": 1}).status_code == 200
+    thug = Character.objects.get(name="Thug")
+    card = table.locator(f"#character-{thug.pk}")
+    expect(card).to_be_visible()
+    expect(card.locator("[data-testid=nature]")).to_have_text(say(lang, "MortalNo Hunger", "MortalSin Ansia"))
+    expect(card.locator("[data-resource=hunger]")).to_have_count(0)
+    expect(card.get_by_role("button", name=say(lang, "Rouse", "Enardecer"))).to_have_count(0)
+
+    # A page drawn while Renfield was a vampire still offers Rouse: the server refuses it beside his card.
+    V5Resources.objects.filter(pk=renfield.pk).update(nature="ghoul")
+    with table.expect_response(lambda r: r.url.endswith(f"/characters/{renfield.pk}/check/rouse/")) as answer:
+        table.locator(f"#character-{renfield.pk} button[hx-post$='/check/rouse/']").click()
+    assert answer.value.status == 422
+    expect(table.locator(f"#character-{renfield.pk} [data-testid=refusal]")).to_have_text(say(
+        lang, "Renfield is a ghoul: ghouls have no Hunger and make no rouse check.",
+        "Renfield es un ghoul: los ghouls no tienen Ansia ni hacen controles de Enardecimiento."))
+    expect(cards(table)).to_have_count(0)
+    assert not Roll.objects.exists() and V5Resources.objects.get(pk=renfield.pk).hunger == 0
+
+    # The thug's roll: six dice, not one a Hunger die (even with a Hunger rating left over).
+    V5Resources.objects.filter(pk=thug.pk).update(hunger=1)
+    table.select_option("#composer [name=character]", str(thug.pk))
+    expect(table.locator(f"#composer [name=first] option[value='{trait(thug, 'strength')}']")).to_be_attached()
+    table.select_option("#composer [name=first]", trait(thug, "strength"))
+    table.select_option("#composer [name=second]", trait(thug, "brawl"))
+    expect(chance(table)).to_have_text(pct(lang, v5.odds(v5.Request(pool=6)).p_win))
+    # No Hunger die: no messy critical, no bestial failure.
+    expect(table.locator("#odds [data-testid=odds] .chance .p").nth(2)).to_have_text(pct(lang, 0.0))
+    expect(table.locator("#odds [data-testid=odds] .chance .p").nth(3)).to_have_text(pct(lang, 0.0))
+    dice.script(6, 2, 9, 1, 3, 10)
+    card = roll(table, expected_cards=1)
+    dice.assert_all_drawn()
+    assert faces(card) == [6, 2, 9, 1, 3, 10]
+    expect(card.locator(".die-hunger")).to_have_count(0)
+    assert_same_page(table)
+    shot(table, f"table-mortal-{lang}")
+
+    # The players' phone: no Hunger for the mortal hunter, Hunger for Bhavna.
+    phone = phone_page(browser, asgi_server, locale={"en": "en-US", "es": "es-ES"}[lang])
+    open_live(phone, f"/p/{campaign.player_token}/")
+    party = phone.page.locator("#party")
+    expect(party.locator("[data-resource=hunger]")).to_have_count(1)
+    expect(party.locator("[data-testid=nature]")).to_have_text(say(lang, "MortalNo Hunger", "MortalSin Ansia"))
+    shot(phone.page, f"phone-mortal-{lang}")
+    phone.check()
+    phone.page.context.close()
+    assert hunter.pk

@@ -1,0 +1,127 @@
+"""Issue 23, item 3, server side (V5): mortals and ghouls have no Hunger.
+
+The browser side (under the settings ``make run`` ships, both languages) is in
+test_browser_issue23_v5.py.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from gmtools.formatting import percent
+from gmtools.games.v5.models import V5Resources
+from gmtools.models import Character, Roll
+from rules import v5
+from tests.games import Game
+from tests.web.helpers import compose_and_roll
+
+pytestmark = pytest.mark.django_db
+
+
+def odds_html(client, character: Character, **data) -> str:
+    fields = {"character": character.pk, "dice": 0, "modifier": 0, "pool_from": "traits", "difficulty": 2,
+              "shortcut": "roll", "difficulty_modifier": 0, **data}
+    answer = client.get(reverse("odds", args=[character.campaign.pk]), fields)
+    assert answer.status_code == 200
+    return answer.content.decode()
+
+
+def win_chance(html: str) -> str:
+    return re.findall(r'class="p"[^>]*>([^<]*)', html)[0]
+
+
+def traits(character: Character, first: str, second: str | None = None) -> dict[str, int]:
+    return {"first": character.traits.get(key=first).pk,
+            **({"second": character.traits.get(key=second).pk} if second else {})}
+
+
+def table_html(client, campaign) -> str:
+    return client.get(reverse("table", args=[campaign.pk])).content.decode()
+
+
+def card_of(html: str, character: Character) -> str:
+    start = html.index(f'id="character-{character.pk}"')
+    return html[start:html.index("</article>", start)] if "</article>" in html[start:] else html[start:start + 4000]
+
+
+# --- item 3: mortals and ghouls have no Hunger -------------------------------------------------
+
+@pytest.fixture
+def thug(gm_client, make_character) -> Character:
+    campaign = make_character(Game.V5, name="Bhavna", v5_hunger=2).campaign
+    answer = gm_client.post(reverse("npc-template", kwargs={"pk": campaign.pk}),
+                            {"template": "thug", "name": "Thug", "count": 1})
+    assert answer.status_code == 200
+    return campaign.characters.get(name="Thug")
+
+
+@pytest.mark.parametrize("template, nature", [("mortal", "mortal"), ("thug", "mortal"), ("ghoul", "ghoul")])
+def test_the_mortal_and_ghoul_templates_make_characters_without_hunger(gm_client, make_character, template, nature):
+    campaign = make_character(Game.V5, name="Bhavna").campaign
+    gm_client.post(reverse("npc-template", kwargs={"pk": campaign.pk}), {"template": template, "name": "X", "count": 1})
+    row = V5Resources.objects.get(character__name="X")
+    assert row.nature == nature and not row.has_hunger and row.hunger == 0
+
+
+@pytest.mark.parametrize("lang, words", [("en", "Thug is a mortal: mortals have no Hunger and make no rouse check."),
+                                         ("es", "Thug es mortal: los mortales no tienen Ansia ni hacen controles de Enardecimiento.")])
+def test_a_mortal_cannot_rouse_and_nothing_is_written(gm_client, thug, lang, words):
+    rolls = Roll.objects.count()
+    answer = gm_client.post(reverse("check", args=[thug.campaign.pk, thug.pk, "rouse"]), HTTP_HX_REQUEST="true",
+                            HTTP_ACCEPT_LANGUAGE=lang)
+    assert answer.status_code == 422
+    assert words in answer.content.decode()
+    assert Roll.objects.count() == rolls and V5Resources.objects.get(pk=thug.pk).hunger == 0
+
+
+def test_a_ghoul_cannot_rouse_nor_change_hunger(gm_client, make_character):
+    ghoul = make_character(Game.V5, name="Renfield", v5_hunger=0)
+    V5Resources.objects.filter(pk=ghoul.pk).update(nature="ghoul")
+    answer = gm_client.post(reverse("check", args=[ghoul.campaign.pk, ghoul.pk, "rouse"]), HTTP_HX_REQUEST="true")
+    assert answer.status_code == 422 and "Renfield is a ghoul" in answer.content.decode()
+    answer = gm_client.post(reverse("adjust", args=[ghoul.campaign.pk, ghoul.pk]), {"action": "hunger-up"},
+                            HTTP_HX_REQUEST="true")
+    assert answer.status_code == 422 and "ghouls have no Hunger" in answer.content.decode()
+    assert V5Resources.objects.get(pk=ghoul.pk).hunger == 0 and not Roll.objects.exists()
+
+
+def test_a_mortal_rolls_no_hunger_dice_even_with_a_hunger_rating_left_over(thug):
+    # A rating left from before the character was made a mortal (the sheet now refuses one).
+    V5Resources.objects.filter(pk=thug.pk).update(hunger=3)
+    logged = compose_and_roll(thug.campaign, thug, (6, 2, 9, 1, 3, 4), **traits(thug, "strength", "brawl"))
+    assert logged.request["hunger"] == 0 and logged.main["hunger_faces"] == [] and len(logged.main["faces"]) == 6
+
+
+def test_a_vampire_still_rolls_hunger_dice_and_rouses(gm_client, make_character, set_ratings, scripted_dice):
+    vampire = make_character(Game.V5, name="Bhavna", v5_hunger=2)
+    set_ratings(vampire, strength=2, brawl=1)
+    logged = compose_and_roll(vampire.campaign, vampire, (6, 2, 9))
+    assert logged.main["hunger_faces"] == [2, 9]
+    scripted_dice(3)
+    answer = gm_client.post(reverse("check", args=[vampire.campaign.pk, vampire.pk, "rouse"]), HTTP_HX_REQUEST="true")
+    assert answer.status_code == 200 and V5Resources.objects.get(pk=vampire.pk).hunger == 3
+
+
+def test_the_card_and_the_phone_show_no_hunger_for_a_mortal(gm_client, client, thug):
+    html = table_html(gm_client, thug.campaign)
+    card = card_of(html, thug)
+    assert 'data-resource="hunger"' not in card and "/check/rouse/" not in card
+    assert 'data-testid="nature"' in card and "Mortal" in card and "No Hunger" in card
+    vampire = thug.campaign.characters.get(name="Bhavna")
+    assert 'data-resource="hunger"' in card_of(html, vampire)
+    Character.objects.filter(pk=thug.pk).update(kind="pc")  # the phone shows the party: a mortal among them
+    phone = client.get(f"/p/{thug.campaign.player_token}/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert phone.count('data-resource="hunger"') == 1  # Bhavna's alone
+    assert "Mortal" in phone and "Sin Ansia" in phone
+
+
+def test_the_sheet_refuses_hunger_for_a_mortal_and_writes_nothing(thug):
+    row = V5Resources.objects.get(pk=thug.pk)
+    row.hunger = 2
+    with pytest.raises(Exception) as refused:
+        row.full_clean()
+    assert "A mortal has no Hunger" in str(refused.value)
+    assert V5Resources.objects.get(pk=thug.pk).hunger == 0
