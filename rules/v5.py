@@ -47,7 +47,8 @@ Decisions where the rules digest and the seed are silent (what a V5 table expect
   calling for a hunger frenzy test (difficulty 4) if it fails, and one warning of that risk if it
   passes (Hunger stays 5: the next failure calls for the test).
 - **Teamwork**: the largest pool rolls; when several tie for it, an unskilled one rolls so that
-  skilled helpers still add their die.
+  skilled helpers still add their die (``teamwork``: the dice, who rolls, who adds a die, and who
+  adds none for lack of a dot in the skill).
 - **Mortals and ghouls** (``Nature``) have no Hunger: no hunger dice in any pool, no rouse check
   (``check_rouse`` refuses it).
 - **Static opposition**: half the NPC's pool rounded down, or the NPC's skill rating; either
@@ -630,8 +631,20 @@ def tracker_request(tracker: Tracker, difficulty: int = 1, modifiers: tuple[int,
 # --- Pools from several characters --------------------------------------------------------
 
 
-def teamwork_pool(pools: Sequence[int], skills: Sequence[int] | None = None) -> int:
-    """The largest pool rolls, +1 die per helper with a dot in the skill (``skills=None``: no skill involved)."""
+@dataclass(frozen=True, slots=True)
+class Teamwork:
+    """A teamwork pool: ``dice`` rolled, the pool of ``roller`` (an index into the pools) plus one
+    die per other character in ``adding``; ``idle`` are those without a dot in the skill."""
+
+    dice: int
+    roller: int
+    adding: tuple[int, ...]
+    idle: tuple[int, ...]
+
+
+def teamwork(pools: Sequence[int], skills: Sequence[int] | None = None) -> Teamwork:
+    """The largest pool rolls, +1 die per helper with a dot in the skill (``skills=None``: no skill
+    involved, every helper adds one). Index 0 is the character who asked for help."""
     if not pools:
         raise RulesError("teamwork needs at least one character")
     for p in pools:
@@ -644,7 +657,15 @@ def teamwork_pool(pools: Sequence[int], skills: Sequence[int] | None = None) -> 
     able = [True] * len(pools) if skills is None else [s >= 1 for s in skills]
     # Among equal largest pools an unable helper rolls, so that an able one can still add a die.
     roller = max(range(len(pools)), key=lambda i: (pools[i], not able[i]))
-    return pools[roller] + sum(able) - able[roller]
+    others = [i for i in range(len(pools)) if i != roller]
+    adding = tuple(i for i in others if able[i])
+    return Teamwork(pools[roller] + len(adding), roller, adding,
+                    tuple(i for i in others if not able[i]))
+
+
+def teamwork_pool(pools: Sequence[int], skills: Sequence[int] | None = None) -> int:
+    """The dice a teamwork roll rolls (``teamwork``)."""
+    return teamwork(pools, skills).dice
 
 
 def opposition_from_pool(npc_pool: int) -> int:

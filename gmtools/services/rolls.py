@@ -107,6 +107,8 @@ def record_roll(campaign: Campaign, comp: Composition, rng: RandomSource | None 
             document["team_total"] = comp.engine.teamwork([main, *(r for _, r in helpers)])
         if comp.team_names:
             document["helpers"] = list(comp.team_names)
+            if comp.team_idle:
+                document["helpers_idle"] = list(comp.team_idle)
         document.update(play.logged(TABLE, campaign, scene, comp, main, document))
         if comp.notes:
             document["turn_notes"] = list(comp.notes)

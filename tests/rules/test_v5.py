@@ -766,7 +766,7 @@ def test_a_rouse_check_ranks_a_pass_above_a_fail():
     assert rouse_luck(rouse(6, 2)).band == "lucky" and rouse_luck(rouse(5, 2)).band == "unlucky"
 
 
-# --- issue 23: mortals and ghouls -----------------------
+# --- issue 23: mortals and ghouls, teamwork in words -----------------------
 
 from rules import v5 as _v5  # noqa: E402
 
@@ -791,3 +791,23 @@ def test_a_mortal_or_a_ghoul_makes_no_rouse_check(kind):
     _v5.check_rouse("vampire")  # a vampire rouses
     with pytest.raises(RulesError):
         _v5.check_rouse("werewolf")
+
+
+def test_seed_teamwork_says_who_rolls_and_who_adds_a_die():
+    """Item 4: the seed's rule, with who added what (the walkthrough's Bhavna had no Occult: no die)."""
+    assert _v5.teamwork([5, 2], skills=[2, 0]) == _v5.Teamwork(dice=5, roller=0, adding=(), idle=(1,))
+    assert _v5.teamwork([5, 3], skills=[2, 1]) == _v5.Teamwork(dice=6, roller=0, adding=(1,), idle=())
+    assert _v5.teamwork([3, 6, 4], skills=[0, 3, 1]) == _v5.Teamwork(dice=7, roller=1, adding=(2,), idle=(0,))
+    assert _v5.teamwork([4, 3]) == _v5.Teamwork(dice=5, roller=0, adding=(1,), idle=())  # no skill: everyone helps
+
+
+@given(st.lists(st.tuples(st.integers(0, 10), st.integers(0, 5)), min_size=1, max_size=6))
+def test_teamwork_is_the_largest_pool_plus_one_per_skilled_helper(team):
+    pools, skills = [p for p, _ in team], [s for _, s in team]
+    made = _v5.teamwork(pools, skills)
+    assert made.dice == teamwork_pool(pools, skills) == max(pools) + len(made.adding)
+    assert pools[made.roller] == max(pools)
+    assert sorted((*made.adding, *made.idle, made.roller)) == list(range(len(pools)))
+    assert all(skills[i] >= 1 for i in made.adding) and all(skills[i] == 0 for i in made.idle)
+    # The odds price the pool the team rolls: one more able helper is one more die.
+    assert odds(Request(pool=made.dice)).p_win == odds(Request(pool=max(pools) + len(made.adding))).p_win

@@ -1,6 +1,6 @@
-"""Issue 23, item 3, in a real browser (V5), in English and in Spanish: mortals and ghouls have no
-Hunger (no Rouse on their card, a stale Rouse refused beside the card, no Hunger die in their
-rolls, none on the phone).
+"""Issue 23, items 3 and 4, in a real browser (V5), in English and in Spanish: mortals and ghouls
+have no Hunger (no Rouse on their card, a stale Rouse refused beside the card, no Hunger die in
+their rolls, none on the phone); teamwork says what it did to the pool and its odds.
 
 The GM's table as ``make run`` serves it (uvicorn, DEBUG on: test_browser's ``asgi_server``) at
 1366×768 and a phone at 390×844; every die is scripted. The server side is test_issue23_v5.py.
@@ -117,3 +117,42 @@ def test_a_mortal_has_no_hunger_no_rouse_and_no_hunger_die(table, lang, gm_user,
     phone.check()
     phone.page.context.close()
     assert hunter.pk
+
+
+# --- item 4 ----------------------------------------------------------------------------------
+
+def test_teamwork_changes_the_pool_and_the_odds_and_says_who_adds_nothing(table, lang, gm_user, dice):
+    campaign = campaign_of(gm_user, Game.V5)
+    elias = make_character(campaign, "Elias", {"intelligence": 3, "occult": 2}, v5_hunger=0)
+    bhavna = make_character(campaign, "Bhavna", {"intelligence": 2}, v5_hunger=0)  # no Occult: no die
+    marcos = make_character(campaign, "Marcos", {"intelligence": 2, "occult": 1}, v5_hunger=0)
+    open_table(table, campaign)
+    table.select_option("#composer [name=character]", str(elias.pk))
+    expect(table.locator(f"#composer [name=first] option[value='{trait(elias, 'intelligence')}']")).to_be_attached()
+    table.select_option("#composer [name=first]", trait(elias, "intelligence"))
+    table.select_option("#composer [name=second]", trait(elias, "occult"))
+    table.select_option("#composer [name=difficulty]", "4")
+    alone = pct(lang, v5.odds(v5.Request(pool=5, difficulty=4)).p_win)
+    expect(chance(table)).to_have_text(alone)
+    open_extras(table)
+
+    table.check(f"#composer [name=team][value='{bhavna.pk}']")
+    expect(turn_notes(table)).to_have_text([say(lang, "Teamwork: no die from Bhavna, without a dot in Occult",
+                                                "Trabajo en equipo: ningún dado de Bhavna, sin puntos en Ocultismo")])
+    expect(chance(table)).to_have_text(alone)
+
+    table.check(f"#composer [name=team][value='{marcos.pk}']")
+    helped = pct(lang, v5.odds(v5.Request(pool=6, difficulty=4)).p_win)
+    assert helped != alone
+    expect(chance(table)).to_have_text(helped)
+    expect(turn_notes(table).first).to_have_text(say(lang, "Teamwork: +1 die (Marcos)", "Trabajo en equipo: +1 dado (Marcos)"))
+
+    dice.script(6, 6, 7, 8, 2, 3)  # six dice: 4 successes against 4
+    card = roll(table, expected_cards=1)
+    dice.assert_all_drawn()
+    assert len(faces(card)) == 6
+    expect(card.locator("[data-testid=verdict]")).to_have_text(say(lang, "Win", "Victoria"))
+    expect(card.locator("[data-testid=helpers]")).to_contain_text(say(
+        lang, "no die from Bhavna (no dot in the skill)", "ningún dado de Bhavna (sin puntos en la Habilidad)"))
+    assert_same_page(table)
+    shot(table, f"table-teamwork-{lang}")

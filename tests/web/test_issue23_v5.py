@@ -1,4 +1,5 @@
-"""Issue 23, item 3, server side (V5): mortals and ghouls have no Hunger.
+"""Issue 23, items 3 and 4, server side (V5): mortals and ghouls have no Hunger, and teamwork says
+what it did to the pool.
 
 The browser side (under the settings ``make run`` ships, both languages) is in
 test_browser_issue23_v5.py.
@@ -125,3 +126,52 @@ def test_the_sheet_refuses_hunger_for_a_mortal_and_writes_nothing(thug):
         row.full_clean()
     assert "A mortal has no Hunger" in str(refused.value)
     assert V5Resources.objects.get(pk=thug.pk).hunger == 0
+
+
+# --- item 4: teamwork, in the pool, the odds and words ---------------------------------------
+
+@pytest.fixture
+def elias(make_character, set_ratings) -> Character:
+    elias = make_character(Game.V5, name="Elias", v5_hunger=0)
+    set_ratings(elias, intelligence=3, occult=2)
+    return elias
+
+
+def helper(campaign, name: str, **ratings: int) -> Character:
+    character = Character.objects.create_with_sheet(campaign=campaign, name=name)
+    V5Resources.objects.filter(pk=character.pk).update(hunger=0)
+    for key, rating in ratings.items():
+        character.traits.filter(key=key).update(rating=rating)
+    return character
+
+
+def test_teamwork_with_a_skilled_helper_adds_a_die_to_the_pool_and_the_odds(gm_client, elias, scripted_dice):
+    bhavna = helper(elias.campaign, "Bhavna", intelligence=2, occult=1)
+    alone = odds_html(gm_client, elias, **traits(elias, "intelligence", "occult"), difficulty=4)
+    helped = odds_html(gm_client, elias, **traits(elias, "intelligence", "occult"), difficulty=4, team=[bhavna.pk])
+    assert win_chance(alone) == percent(v5.odds(v5.Request(pool=5, difficulty=4)).p_win)
+    assert win_chance(helped) == percent(v5.odds(v5.Request(pool=6, difficulty=4)).p_win)
+    assert "Teamwork: +1 die (Bhavna)" in helped
+    logged = compose_and_roll(elias.campaign, elias, (6, 6, 7, 8, 2, 3), **traits(elias, "intelligence", "occult"),
+                              difficulty=4, team=[bhavna.pk])
+    assert logged.request["pool"] == 6 and logged.main["successes"] == 4 and logged.outcome == "win"
+
+
+def test_teamwork_says_a_helper_without_the_skill_adds_no_die(gm_client, elias):
+    """The walkthrough's case: Bhavna has no Occult, so the seed gives no die; the table now says so."""
+    bhavna = helper(elias.campaign, "Bhavna", intelligence=2, occult=0)
+    helped = odds_html(gm_client, elias, **traits(elias, "intelligence", "occult"), difficulty=4, team=[bhavna.pk])
+    assert win_chance(helped) == percent(v5.odds(v5.Request(pool=5, difficulty=4)).p_win)
+    assert "Teamwork: no die from Bhavna, without a dot in Occult" in helped
+    logged = compose_and_roll(elias.campaign, elias, (6, 2, 9, 1, 3), **traits(elias, "intelligence", "occult"),
+                              team=[bhavna.pk])
+    assert logged.result["helpers"] == ["Bhavna"] and logged.result["helpers_idle"] == ["Bhavna"]
+    card = table_html(gm_client, elias.campaign)
+    assert "Helped by Bhavna · no die from Bhavna (no dot in the skill)" in card
+
+
+def test_teamwork_rolls_a_helpers_larger_pool_and_says_so(gm_client, elias):
+    big = helper(elias.campaign, "Bhavna", intelligence=4, occult=3)  # 7 dice against Elias's 5
+    helped = odds_html(gm_client, elias, **traits(elias, "intelligence", "occult"), difficulty=4, team=[big.pk])
+    assert win_chance(helped) == percent(v5.odds(v5.Request(pool=8, difficulty=4)).p_win)
+    assert "Teamwork: Bhavna has the largest pool and rolls it" in helped and "Teamwork: +1 die (Elias)" in helped

@@ -90,6 +90,7 @@ class Composition:
     hidden: bool = False  # a secret roll: kept from the players whole
     action: str = ""  # fate: the action; others: the action's place in the turn's budget
     team_names: tuple[str, ...] = ()
+    team_idle: tuple[str, ...] = ()  # helpers who add nothing to the pool (V5: no dot in the skill)
     scene: Scene | None = None
     earlier_actions: int = 0  # the character's rolls already logged this turn, re-checked when rolling
     extended: ExtendedAction | None = None

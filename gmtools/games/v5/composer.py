@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django import forms
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from rules import v5 as engine
@@ -57,11 +57,16 @@ class V5Composer(BaseComposer):
     def compose(self, draft: Draft) -> Composition:
         data, character, scene = draft.data, draft.character, draft.scene
         pool = draft.pool
+        notes: list[str] = []
+        idle: tuple[str, ...] = ()
         if draft.team:
-            # Teamwork: the helpers' dice add to the pool, up to the rules' cap.
+            # Teamwork (seed 002): the largest pool rolls, +1 die per helper with a dot in the skill.
+            second = data.get("second")
             pools = [pool] + [p for _, p, _ in draft.team]
-            skills = [data["second"].rating] + [s for _, _, s in draft.team] if data.get("second") is not None else None
-            pool = engine.teamwork_pool(pools, skills)
+            skills = [second.rating] + [s for _, _, s in draft.team] if second is not None else None
+            team = engine.teamwork(pools, skills)
+            pool = team.dice
+            notes, idle = _teamwork_notes(draft, team)
         row = resources_of(character) if character is not None else None
         # Hunger dice in every pool, Willpower rolls included, a vampire's alone; the Humanity (remorse) roll takes none.
         hunger = row.pool_hunger if row is not None else 0
@@ -78,10 +83,29 @@ class V5Composer(BaseComposer):
             # nothing impossible: the rules say why.
             (engine.take_half if shortcut == "take_half" else engine.automatic_win)(request, stressful=combat)
         return draft.composition(Composition, request=request, opponent=draft.opponent(), shortcut=shortcut,
-                                 secret=bool(data.get("secret")), action="action")
+                                 secret=bool(data.get("secret")), action="action", notes=tuple(notes), team_idle=idle)
 
     def odds(self, comp: Composition) -> OddsPanel:
         return panel(comp)
 
     def name_options(self, data: Mapping[str, Any]) -> list[str]:
         return [gettext("specialty")] if data.get("specialty") else []
+
+
+def _teamwork_notes(draft: Draft, team: engine.Teamwork) -> tuple[list[str], tuple[str, ...]]:
+    """What teamwork did to the pool, in words (the odds panel says it before the roll), and the
+    helpers who add no die (the card says it after)."""
+    names = [draft.character.name if draft.character is not None else gettext("Unnamed NPC")]
+    names += [c.name for c, _, _ in draft.team]
+    second = draft.data.get("second")
+    notes = []
+    if team.roller:
+        notes.append(gettext("Teamwork: %(name)s has the largest pool and rolls it") % {"name": names[team.roller]})
+    if team.adding:
+        notes.append(ngettext("Teamwork: +%(n)d die (%(names)s)", "Teamwork: +%(n)d dice (%(names)s)", len(team.adding))
+                     % {"n": len(team.adding), "names": ", ".join(names[i] for i in team.adding)})
+    idle = tuple(names[i] for i in team.idle)
+    if idle:
+        notes.append(gettext("Teamwork: no die from %(names)s, without a dot in %(skill)s")
+                     % {"names": ", ".join(idle), "skill": second.label if second is not None else ""})
+    return notes, idle
