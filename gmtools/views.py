@@ -234,8 +234,10 @@ def adjust(request: HttpRequest, pk: int, character_pk: int) -> HttpResponse:
     scene = Scene.objects.current(campaign)
     characters = list(board.characters(campaign).filter(pk=character_pk))
     board.annotate_turn(characters, scene)
-    return render(request, "table.html#adjusted", {"campaign": campaign, "character": characters[0], "scene": scene,
-                                                   "undo": undo.offer(campaign)})  # the Undo button names this click
+    response = render(request, "table.html#adjusted", {"campaign": campaign, "character": characters[0], "scene": scene,
+                                                       "undo": undo.offer(campaign)})  # the Undo button names this click
+    # The odds follow what the click changed (V5: Hunger dice, an impaired pool).
+    return trigger_client_event(response, "turn-changed")
 
 
 @login_required

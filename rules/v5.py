@@ -51,6 +51,12 @@ Decisions where the rules digest and the seed are silent (what a V5 table expect
   adds none for lack of a dot in the skill).
 - **Mortals and ghouls** (``Nature``) have no Hunger: no hunger dice in any pool, no rouse check
   (``check_rouse`` refuses it).
+- **Impaired** (from the V5 core book; the seed names the trackers, not this state): a Health
+  tracker with every box damaged takes 2 dice from every Physical pool (an Attribute of Strength,
+  Dexterity or Stamina), a full Willpower tracker 2 dice from every Social and Mental pool (any
+  other Attribute). ``Request.impaired`` is that penalty, apart from the GM's modifiers (it is no
+  ad-hoc modifier, so it never counts against the ±3 guideline); the pool still never drops below
+  1 die. A pool with no Attribute (a quick NPC's, a tracker roll) is neither: nothing is taken.
 - **Static opposition**: half the NPC's pool rounded down, or the NPC's skill rating; either
   way at least 1, the lowest difficulty a test has.
 - **Contest**: the side with more successes (critical bonuses included) wins; equal successes
@@ -93,6 +99,7 @@ AD_HOC_DIFFICULTY_GUIDELINE = 2  # ... and within ±2 difficulty
 IMPROVISED_DIFFICULTY = 1  # improvised equipment: +1 difficulty
 MAX_REROLL = 3  # dice one Willpower point rerolls
 HUNGER_FRENZY_DIFFICULTY = 4  # a forced rouse check at Hunger 5
+IMPAIRED_DICE = 2  # a full Health or Willpower tracker takes 2 dice from the pools it governs
 
 
 class Difficulty(IntEnum):
@@ -135,12 +142,13 @@ class Request:
     difficulty_modifiers: tuple[int, ...] = ()  # the GM's ad-hoc changes to the difficulty
     improvised: bool = False  # improvised equipment: +1 difficulty
     no_equipment: bool = False  # impossible without equipment the character lacks: no roll, a failure
+    impaired: bool = False  # a full Health (Physical pools) or Willpower (Social, Mental) tracker: −2 dice
 
     def __post_init__(self) -> None:
         check_int(self.pool, "pool", 0, MAX_POOL)
         check_int(self.hunger, "hunger", 0, MAX_HUNGER)
         check_int(self.difficulty, "difficulty", 1, MAX_DIFFICULTY)
-        for flag in ("specialty", "tracker", "remorse", "improvised", "no_equipment"):
+        for flag in ("specialty", "tracker", "remorse", "improvised", "no_equipment", "impaired"):
             if not isinstance(getattr(self, flag), bool):
                 raise RulesError(f"{flag} must be true or false, got {getattr(self, flag)!r}")
         object.__setattr__(self, "modifiers", tuple(self.modifiers))
@@ -162,7 +170,7 @@ class Request:
 
     @property
     def _raw_dice(self) -> int:
-        return self.pool + int(self.specialty) + sum(self.modifiers)
+        return self.pool + int(self.specialty) + sum(self.modifiers) - IMPAIRED_DICE * self.impaired
 
     @property
     def hunger_dice(self) -> int:
@@ -187,6 +195,8 @@ class Request:
                     limit=AD_HOC_DICE_GUIDELINE,
                 )
             )
+        if self.impaired:
+            out.append(note("impaired", f"impaired: −{IMPAIRED_DICE} dice", dice=IMPAIRED_DICE))
         if self._raw_dice < 1:
             out.append(note("pool_minimum", "a pool never drops below 1 die", dice=1))
         harder = sum(self.difficulty_modifiers)
@@ -615,6 +625,38 @@ def health_boxes(stamina: int) -> int:
 
 def willpower_boxes(composure: int, resolve: int) -> int:
     return check_int(composure, "composure", 1) + check_int(resolve, "resolve", 1)
+
+
+class PoolKind(StrEnum):
+    """Which tracker's impairment a pool takes, by its Attribute (``pool_kind``)."""
+
+    PHYSICAL = "physical"
+    SOCIAL = "social"
+    MENTAL = "mental"
+
+
+ATTRIBUTE_KINDS = {
+    "strength": PoolKind.PHYSICAL, "dexterity": PoolKind.PHYSICAL, "stamina": PoolKind.PHYSICAL,
+    "charisma": PoolKind.SOCIAL, "manipulation": PoolKind.SOCIAL, "composure": PoolKind.SOCIAL,
+    "intelligence": PoolKind.MENTAL, "wits": PoolKind.MENTAL, "resolve": PoolKind.MENTAL,
+}
+
+
+def pool_kind(attributes: Iterable[str]) -> PoolKind | None:
+    """A pool's kind from its Attributes (their keys, ``strength``...): the first one named; None
+    for a pool without an Attribute (a quick NPC's, a tracker roll)."""
+    for key in attributes:
+        if key in ATTRIBUTE_KINDS:
+            return ATTRIBUTE_KINDS[key]
+    return None
+
+
+def impaired(kind: PoolKind | None, health: Tracker, willpower: Tracker) -> bool:
+    """Whether a pool of ``kind`` takes the impairment's dice: a full Health tracker impairs Physical
+    pools, a full Willpower tracker Social and Mental ones."""
+    if kind is None:
+        return False
+    return health.impaired if kind is PoolKind.PHYSICAL else willpower.impaired
 
 
 def spend_willpower(willpower: Tracker) -> Tracker:

@@ -766,7 +766,7 @@ def test_a_rouse_check_ranks_a_pass_above_a_fail():
     assert rouse_luck(rouse(6, 2)).band == "lucky" and rouse_luck(rouse(5, 2)).band == "unlucky"
 
 
-# --- issue 23: mortals and ghouls, teamwork in words -----------------------
+# --- issue 23: mortals and ghouls, teamwork in words, the impaired state -----------------------
 
 from rules import v5 as _v5  # noqa: E402
 
@@ -811,3 +811,49 @@ def test_teamwork_is_the_largest_pool_plus_one_per_skilled_helper(team):
     assert all(skills[i] >= 1 for i in made.adding) and all(skills[i] == 0 for i in made.idle)
     # The odds price the pool the team rolls: one more able helper is one more die.
     assert odds(Request(pool=made.dice)).p_win == odds(Request(pool=max(pools) + len(made.adding))).p_win
+
+
+@pytest.mark.parametrize("attribute, kind", [("strength", "physical"), ("dexterity", "physical"), ("stamina", "physical"),
+                                             ("charisma", "social"), ("composure", "social"), ("manipulation", "social"),
+                                             ("intelligence", "mental"), ("wits", "mental"), ("resolve", "mental")])
+def test_a_pool_is_physical_social_or_mental_by_its_attribute(attribute, kind):
+    assert _v5.pool_kind([attribute, "brawl"]) == kind
+    assert _v5.pool_kind(["brawl", attribute]) == kind
+
+
+def test_a_pool_without_an_attribute_is_never_impaired():
+    full = Tracker(5, superficial=5)
+    assert _v5.pool_kind(["", "brawl"]) is None
+    assert not _v5.impaired(None, full, full)
+
+
+@given(st.integers(1, 12), st.integers(0, 12), st.integers(0, 12), st.sampled_from(list(_v5.PoolKind)))
+def test_a_full_tracker_impairs_its_pools_alone(boxes, superficial, aggravated, kind):
+    """Item 5: a full Health tracker impairs Physical pools, a full Willpower one Social and Mental ones."""
+    superficial, aggravated = min(superficial, boxes), min(aggravated, boxes - min(superficial, boxes))
+    damaged, fine = Tracker(boxes, superficial, aggravated), Tracker(boxes)
+    full = damaged.undamaged == 0
+    assert _v5.impaired(kind, damaged, fine) == (full and kind is _v5.PoolKind.PHYSICAL)
+    assert _v5.impaired(kind, fine, damaged) == (full and kind is not _v5.PoolKind.PHYSICAL)
+
+
+@given(st.integers(0, 20), st.integers(-5, 5), st.booleans(), st.integers(0, 5), st.integers(1, 6))
+def test_impaired_takes_two_dice_never_below_one_with_exact_odds(pool, modifier, specialty, hunger, difficulty):
+    plain = Request(pool=pool, modifiers=(modifier,), specialty=specialty, hunger=hunger, difficulty=difficulty)
+    hurt = Request(pool=pool, modifiers=(modifier,), specialty=specialty, hunger=hunger, difficulty=difficulty,
+                   impaired=True)
+    assert hurt.dice == max(1, plain._raw_dice - 2)
+    assert odds(hurt).p_win == odds(Request(pool=hurt.dice, hunger=hunger, difficulty=difficulty)).p_win
+    assert "impaired" in [n.code for n in hurt.notes()]
+    # The impairment is no ad-hoc modifier: it never trips the ±3 guideline.
+    assert ("modifiers_beyond_guideline" in [n.code for n in hurt.notes()]) == (abs(modifier) > 3)
+
+
+def test_impaired_seed_pool_from_faces():
+    """Seed 002's 6-die pool (Resolve 3 + Investigation 3), impaired: 4 dice, judged from its faces."""
+    request = Request(pool=6, difficulty=2, impaired=True)
+    result = resolve(request, (6, 7, 2, 3))
+    assert result.pool == 4 and result.successes == 2 and result.outcome == "win"
+    assert "impaired" in [n["code"] for n in result.as_json()["notes"]]
+    with pytest.raises(RulesError):
+        resolve(request, (6, 7, 2, 3, 8, 9))  # six faces for a four-die pool

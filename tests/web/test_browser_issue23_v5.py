@@ -1,6 +1,8 @@
-"""Issue 23, items 3 and 4, in a real browser (V5), in English and in Spanish: mortals and ghouls
+"""Issue 23, items 3 to 5, in a real browser (V5), in English and in Spanish: mortals and ghouls
 have no Hunger (no Rouse on their card, a stale Rouse refused beside the card, no Hunger die in
-their rolls, none on the phone); teamwork says what it did to the pool and its odds.
+their rolls, none on the phone); teamwork says what it did to the pool and its odds; a full
+Health or Willpower tracker shows Impaired on the card and the phone and takes 2 dice from the
+pools it governs, with the exact odds.
 
 The GM's table as ``make run`` serves it (uvicorn, DEBUG on: test_browser's ``asgi_server``) at
 1366×768 and a phone at 390×844; every die is scripted. The server side is test_issue23_v5.py.
@@ -156,3 +158,64 @@ def test_teamwork_changes_the_pool_and_the_odds_and_says_who_adds_nothing(table,
         lang, "no die from Bhavna (no dot in the skill)", "ningún dado de Bhavna (sin puntos en la Habilidad)"))
     assert_same_page(table)
     shot(table, f"table-teamwork-{lang}")
+
+
+# --- item 5 ----------------------------------------------------------------------------------
+
+def test_a_full_health_track_shows_impaired_and_takes_two_physical_dice(table, lang, gm_user, dice, browser, asgi_server):
+    campaign = campaign_of(gm_user, Game.V5)
+    leo = make_character(campaign, "Leo", {"dexterity": 2, "stamina": 2, "athletics": 1, "charisma": 3,
+                                           "persuasion": 2, "composure": 2, "resolve": 2},
+                         v5_hunger=0, v5_health_superficial=4)  # 5 Health boxes, one left
+    phone = phone_page(browser, asgi_server, locale={"en": "en-US", "es": "es-ES"}[lang])
+    open_live(phone, f"/p/{campaign.player_token}/")
+    open_table(table, campaign)
+    table.select_option("#composer [name=first]", trait(leo, "dexterity"))
+    table.select_option("#composer [name=second]", trait(leo, "athletics"))
+    expect(chance(table)).to_have_text(pct(lang, v5.odds(v5.Request(pool=3)).p_win))
+    card = table.locator(f"#character-{leo.pk}")
+    expect(card.locator("[data-testid=impaired-health]")).to_have_count(0)
+
+    # The GM marks the last box: the card and the phone say Impaired, and the odds drop to 1 die.
+    card.locator("button[data-action=health-superficial-damage]").click()
+    impaired = say(lang, "Impaired (Health): −2 dice to Physical pools", "Debilitado (Salud): −2 dados a las reservas Físicas")
+    expect(table.locator(f"#character-{leo.pk} [data-testid=impaired-health]")).to_have_text(impaired)
+    expect(phone.page.locator("#party [data-testid=impaired-health]")).to_have_text(impaired)
+    expect(chance(table)).to_have_text(pct(lang, v5.odds(v5.Request(pool=3, impaired=True)).p_win))
+    expect(table.locator("#odds [data-testid=pool-note]")).to_have_text([say(lang, "Impaired: −2 dice", "Debilitado: −2 dados")])
+
+    dice.script(7)  # Dexterity 2 + Athletics 1 − 2: one die
+    rolled = roll(table, expected_cards=1)
+    dice.assert_all_drawn()
+    assert faces(rolled) == [7]
+    expect(rolled).to_contain_text(say(lang, "Impaired: −2 dice", "Debilitado: −2 dados"))
+
+    # A Social pool is not a Physical one: all its dice.
+    table.select_option("#composer [name=first]", trait(leo, "charisma"))
+    table.select_option("#composer [name=second]", trait(leo, "persuasion"))
+    expect(chance(table)).to_have_text(pct(lang, v5.odds(v5.Request(pool=5)).p_win))
+    expect(table.locator("#odds [data-testid=pool-note]")).to_have_count(0)
+    assert_same_page(table)
+    shot(table, f"table-impaired-{lang}")
+    shot(phone.page, f"phone-impaired-{lang}")
+    phone.check()
+    phone.page.context.close()
+
+
+def test_a_full_willpower_track_impairs_social_and_mental_pools(table, lang, gm_user, dice):
+    campaign = campaign_of(gm_user, Game.V5)
+    bhavna = make_character(campaign, "Bhavna", {"charisma": 3, "persuasion": 3, "composure": 2, "resolve": 2,
+                                                 "strength": 2, "brawl": 2},
+                            v5_hunger=0, v5_willpower_superficial=3, v5_willpower_aggravated=1)
+    open_table(table, campaign)
+    expect(table.locator(f"#character-{bhavna.pk} [data-testid=impaired-willpower]")).to_have_text(say(
+        lang, "Impaired (Willpower): −2 dice to Social and Mental pools",
+        "Debilitado (Fuerza de Voluntad): −2 dados a las reservas Sociales y Mentales"))
+    table.select_option("#composer [name=first]", trait(bhavna, "charisma"))
+    table.select_option("#composer [name=second]", trait(bhavna, "persuasion"))
+    expect(chance(table)).to_have_text(pct(lang, v5.odds(v5.Request(pool=4)).p_win))  # 6 − 2
+    table.select_option("#composer [name=first]", trait(bhavna, "strength"))
+    table.select_option("#composer [name=second]", trait(bhavna, "brawl"))
+    expect(chance(table)).to_have_text(pct(lang, v5.odds(v5.Request(pool=4)).p_win))  # Physical: untouched
+    expect(table.locator("#odds [data-testid=pool-note]")).to_have_count(0)
+    assert_same_page(table)

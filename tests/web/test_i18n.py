@@ -187,6 +187,7 @@ def engine_notes() -> list[dict]:
     out += v5.resolve(v5.Request(pool=3, difficulty=2, difficulty_modifiers=(3,), improvised=True), (6, 2, 3)).notes
     out += v5.roll(v5.Request(pool=3, no_equipment=True)).notes
     out += v5.resolve(v5.Request(pool=3, hunger=2, difficulty=4), (2,), (1, 3)).notes
+    out += v5.resolve(v5.Request(pool=4, difficulty=1, impaired=True), (6, 2)).notes  # issue 23: impaired
     request = v5.Request(pool=4, difficulty=2)
     first = v5.resolve(request, (1, 2, 3, 6))
     out += v5.reroll(request, first, (0, 1), (6, 7)).notes

@@ -1,5 +1,5 @@
-"""Issue 23, items 3 and 4, server side (V5): mortals and ghouls have no Hunger, and teamwork says
-what it did to the pool.
+"""Issue 23, items 3 to 5, server side (V5): mortals and ghouls have no Hunger, teamwork says what
+it did to the pool, and a full Health or Willpower tracker impairs the pools it governs.
 
 The browser side (under the settings ``make run`` ships, both languages) is in
 test_browser_issue23_v5.py.
@@ -175,3 +175,50 @@ def test_teamwork_rolls_a_helpers_larger_pool_and_says_so(gm_client, elias):
     helped = odds_html(gm_client, elias, **traits(elias, "intelligence", "occult"), difficulty=4, team=[big.pk])
     assert win_chance(helped) == percent(v5.odds(v5.Request(pool=8, difficulty=4)).p_win)
     assert "Teamwork: Bhavna has the largest pool and rolls it" in helped and "Teamwork: +1 die (Elias)" in helped
+
+
+# --- item 5: the impaired state --------------------------------------------------------------
+
+@pytest.fixture
+def leo(make_character, set_ratings) -> Character:
+    leo = make_character(Game.V5, name="Leo", v5_hunger=0)
+    set_ratings(leo, dexterity=2, stamina=2, athletics=1, charisma=3, persuasion=2, composure=2, resolve=2)
+    return leo
+
+
+def test_a_full_health_tracker_takes_two_dice_from_physical_pools_alone(gm_client, leo):
+    V5Resources.objects.filter(pk=leo.pk).update(health_superficial=3, health_aggravated=2)  # 5 boxes, all damaged
+    physical = odds_html(gm_client, leo, **traits(leo, "dexterity", "athletics"), difficulty=1)
+    assert win_chance(physical) == percent(v5.odds(v5.Request(pool=1, difficulty=1)).p_win)  # 3 − 2
+    assert "Impaired: −2 dice" in physical
+    social = odds_html(gm_client, leo, **traits(leo, "charisma", "persuasion"), difficulty=1)
+    assert win_chance(social) == percent(v5.odds(v5.Request(pool=5, difficulty=1)).p_win)
+    assert "Impaired" not in social
+    logged = compose_and_roll(leo.campaign, leo, (6,), **traits(leo, "dexterity", "athletics"), difficulty=1)
+    assert logged.request["impaired"] and len(logged.main["faces"]) == 1
+    card = card_of(table_html(gm_client, leo.campaign), leo)
+    assert 'data-testid="impaired-health"' in card and "Impaired (Health): −2 dice to Physical pools" in card
+
+
+def test_one_box_short_is_not_impaired(gm_client, leo):
+    V5Resources.objects.filter(pk=leo.pk).update(health_superficial=4)
+    physical = odds_html(gm_client, leo, **traits(leo, "dexterity", "athletics"), difficulty=1)
+    assert win_chance(physical) == percent(v5.odds(v5.Request(pool=3, difficulty=1)).p_win)
+    assert "impaired-health" not in card_of(table_html(gm_client, leo.campaign), leo)
+
+
+def test_a_full_willpower_tracker_takes_two_dice_from_social_and_mental_pools(gm_client, client, leo):
+    V5Resources.objects.filter(pk=leo.pk).update(willpower_superficial=4)  # Composure 2 + Resolve 2
+    social = odds_html(gm_client, leo, **traits(leo, "charisma", "persuasion"), difficulty=2)
+    assert win_chance(social) == percent(v5.odds(v5.Request(pool=3, difficulty=2)).p_win)
+    mental = odds_html(gm_client, leo, **traits(leo, "resolve"), difficulty=2)
+    assert win_chance(mental) == percent(v5.odds(v5.Request(pool=1, difficulty=2)).p_win)  # 2 − 2, at least 1
+    physical = odds_html(gm_client, leo, **traits(leo, "dexterity", "athletics"), difficulty=2)
+    assert win_chance(physical) == percent(v5.odds(v5.Request(pool=3, difficulty=2)).p_win)
+    # A Willpower roll is a tracker's: its own undamaged boxes (1 die), no further penalty.
+    tracker = odds_html(gm_client, leo, pool_from="willpower", difficulty=2)
+    assert win_chance(tracker) == percent(v5.odds(v5.Request(pool=1, difficulty=2)).p_win)
+    phone = client.get(f"/p/{leo.campaign.player_token}/").content.decode()
+    assert "Impaired (Willpower): −2 dice to Social and Mental pools" in phone
+    spanish = client.get(f"/p/{leo.campaign.player_token}/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "Debilitado (Fuerza de Voluntad): −2 dados a las reservas Sociales y Mentales" in spanish

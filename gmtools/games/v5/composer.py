@@ -70,8 +70,12 @@ class V5Composer(BaseComposer):
         row = resources_of(character) if character is not None else None
         # Hunger dice in every pool, Willpower rolls included, a vampire's alone; the Humanity (remorse) roll takes none.
         hunger = row.pool_hunger if row is not None else 0
+        # Impaired: a full Health tracker takes 2 dice from Physical pools, a full Willpower one from Social and Mental.
+        kind = engine.pool_kind(t.key for t in (data.get("first"), data.get("second"))
+                                if t is not None) if draft.sheet_pool == "traits" else None
+        impaired = row is not None and engine.impaired(kind, row.health_tracker, row.willpower_tracker)
         harder = data.get("difficulty_modifier") or 0
-        request = engine.Request(pool=max(0, pool), hunger=hunger, difficulty=data["difficulty"],
+        request = engine.Request(pool=max(0, pool), hunger=hunger, difficulty=data["difficulty"], impaired=impaired,
                                  specialty=bool(data.get("specialty")), tracker=draft.sheet_pool != "traits",
                                  modifiers=draft.modifiers, remorse=draft.sheet_pool == "humanity",
                                  difficulty_modifiers=(harder,) if harder else (), improvised=bool(data.get("improvised")),

@@ -68,6 +68,31 @@ class V5Resources(CharacterResources):
         """The Hunger its pools take: its rating if a vampire, else none."""
         return engine.hunger_of(self.nature, self.hunger)
 
+    @staticmethod
+    def _tracker(boxes: int, superficial: int, aggravated: int) -> engine.Tracker:
+        """The rules' tracker; damage that no longer fits its boxes (a trait lowered since) fills them."""
+        boxes = max(1, boxes)
+        aggravated = min(aggravated, boxes)
+        return engine.Tracker(boxes, min(superficial, boxes - aggravated), aggravated)
+
+    @property
+    def health_tracker(self) -> engine.Tracker:
+        return self._tracker(self.health_boxes, self.health_superficial, self.health_aggravated)
+
+    @property
+    def willpower_tracker(self) -> engine.Tracker:
+        return self._tracker(self.willpower_boxes, self.willpower_superficial, self.willpower_aggravated)
+
+    @property
+    def health_impaired(self) -> bool:
+        """Every Health box damaged: −2 dice to Physical pools."""
+        return self.health_tracker.impaired
+
+    @property
+    def willpower_impaired(self) -> bool:
+        """Every Willpower box damaged: −2 dice to Social and Mental pools."""
+        return self.willpower_tracker.impaired
+
     # The trackers' boxes come from the character's standard traits (``Character.standard_ratings``).
 
     @property

@@ -13,7 +13,7 @@ from gmtools.games.base import Buy, Chance, Composition, OddsPanel, bars, line_t
 from gmtools.games.v5.words import NOTE_TEXTS
 
 # Said before the roll as the card says it after: a guideline passed, improvised equipment, no Hunger dice.
-_POOL_NOTES = ("modifiers_beyond_guideline", "difficulty_beyond_guideline", "improvised", "pool_minimum",
+_POOL_NOTES = ("impaired", "modifiers_beyond_guideline", "difficulty_beyond_guideline", "improvised", "pool_minimum",
                "tracker_no_hunger")
 
 

@@ -18,6 +18,7 @@ NOTE_TEXTS: dict[str, Line] = {
         "v5", "modifiers %(modifiers)s dice: beyond the ±%(limit)d guideline") % {
         "modifiers": signed(p["modifiers"]), "limit": p["limit"]},
     "pool_minimum": lambda p: pgettext("v5", "a pool never drops below 1 die"),
+    "impaired": lambda p: pgettext("v5", "Impaired: −%(dice)d dice") % p,
     "difficulty_beyond_guideline": lambda p: pgettext(
         "v5", "difficulty modifiers %(modifiers)s: beyond the ±%(limit)d guideline") % {
         "modifiers": signed(p["modifiers"]), "limit": p["limit"]},
