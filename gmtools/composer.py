@@ -141,7 +141,8 @@ class ComposerForm(forms.Form):
     # Drawn beside the Roll button, not in the grid.
     BESIDE_ROLL = ("hidden",)
     # What one roll spends or decides: back to its default once the roll is made (static/gmtools.js).
-    RESET_AFTER_ROLL = ("hidden", "opponent_dice", "opponent", "label")
+    # The helpers of a teamwork roll helped on that roll: the next one is the character's own again.
+    RESET_AFTER_ROLL = ("hidden", "opponent_dice", "opponent", "label", "team")
 
     def __init__(self, campaign: Campaign, *args: Any, scene: Scene | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -86,7 +86,9 @@ class FateComposer(BaseComposer):
     zero_is_rated = True
     fields = FIELDS
     wide = ("action", "advantage", "advantage_on")
-    reset_after_roll = ("invoke", "invoke_again", "advantage")
+    # Each is this roll's: the invocations it pays for, the aspect it creates and where, a stunt that
+    # fits this action, the allies helping with it. The action itself stays (attack after attack).
+    reset_after_roll = ("invoke", "invoke_again", "advantage", "advantage_on", "stunt_bonus", "helpers")
     # The aspects to invoke are drawn by Fate's own partial, which redraws itself when the scene's
     # aspects change; the second free invocations are drawn in its box.
     drawn_by = {"invoke": "games/fate/composer.html#invoke-field"}

@@ -61,7 +61,8 @@ class ScifiComposer(BaseComposer):
 
     fields = FIELDS
     wide = ("kind",)
-    reset_after_roll = ("knowledge",)
+    # This action's: the knowledge it needs, and whether it is Off-Rol. The kind of action stays.
+    reset_after_roll = ("knowledge", "off_rol")
     difficulties = DIFFICULTIES
     difficulty_initial = "common"
 

@@ -1,0 +1,113 @@
+"""Issue 23, in a real browser under the settings ``make run`` gives, in English and in Spanish:
+what one roll chose is not chosen again for the next (item 8), and the composer and its messages
+say what a GM understands (the polish items). The server side is tests/web/test_one_roll.py.
+
+Screenshots: ``/tmp/i23-small/<test>-<lang>.png``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+# The fixtures and marks of the browser tests (see test_browser_hitches: browser, uvicorn under
+# DEBUG, scripted dice, a page per language that fails on a server or JavaScript error).
+from tests.web.test_browser import (  # noqa: F401
+    asgi_server,
+    browser,
+    campaign_of,
+    cards,
+    dice,
+    expect,
+    gm_user,
+    make_character,
+    pytestmark,
+    roll,
+    trait,
+)
+from tests.web.test_browser_hitches import (  # noqa: F401
+    assert_same_page,
+    chance,
+    lang,
+    open_extras,
+    open_table,
+    pct,
+    say,
+    table,
+)
+
+from rules import exalted, fate  # noqa: E402
+from tests.games import Game  # noqa: E402
+
+SHOTS = Path("/tmp/i23-small")
+
+
+def shot(page, name: str, lang: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}-{lang}.png"), full_page=True)
+
+
+# --- item 8: a roll's one-roll choices do not carry into the next -----------------------------------
+
+def test_exalted_teamwork_and_the_rulings_of_one_roll_reset_after_it(table, lang, gm_user, dice):
+    """Item 8: Teamwork stayed ticked after the roll, so the character's next roll was teamwork again.
+    The helpers, Reflexive and Second chance are this roll's: unticked after it, the odds back to the
+    character alone, and the next roll rolls the character's dice alone."""
+    campaign = campaign_of(gm_user, Game.EXALTED)
+    smith = make_character(campaign, "Smith", {"strength": 4, "athletics": 3})
+    lyra = make_character(campaign, "Lyra", {"strength": 3, "athletics": 2}, kind="npc")
+    open_table(table, campaign)
+    expect(table.locator("#composer [name=character]")).to_have_value(str(smith.pk))
+    table.select_option("#composer [name=first]", trait(smith, "strength"))
+    table.select_option("#composer [name=second]", trait(smith, "athletics"))
+    table.select_option("#composer [name=difficulty]", "4")
+    alone = pct(lang, exalted.odds(exalted.Request(pool=7, difficulty=4)).p_success)
+    expect(chance(table)).to_have_text(alone)
+    open_extras(table)
+    helper = table.locator(f"#composer [name=team][value='{lyra.pk}']")
+    helper.check()
+    team = exalted.teamwork_odds(exalted.Request(pool=7, difficulty=4), [exalted.Request(pool=5, difficulty=0)])
+    expect(chance(table)).to_have_text(pct(lang, team.p_success))
+    table.check("#composer [name=reflexive]")
+    table.check("#composer [name=second_chance]")
+
+    dice.script(1, 3, 4, 6, 7, 9, 9, 1, 1, 3, 6, 7)  # Smith's 7 dice, then Lyra's 5
+    card = roll(table, expected_cards=1)
+    dice.assert_all_drawn()
+    expect(card).to_contain_text(say(lang, "Helpers: Lyra 1 success", "Ayudantes: Lyra 1 éxito"))
+
+    expect(helper).not_to_be_checked()
+    expect(table.locator("#composer [name=reflexive]")).not_to_be_checked()
+    expect(table.locator("#composer [name=second_chance]")).not_to_be_checked()
+    expect(chance(table)).to_have_text(alone)
+    shot(table, "item8-exalted-after-teamwork-roll", lang)
+
+    # The next roll of the same character is its own: 7 dice, no helper rolled.
+    dice.script(7, 8, 9, 10, 1, 2, 3)
+    card = roll(table, expected_cards=2)
+    dice.assert_all_drawn()
+    expect(card).not_to_contain_text(say(lang, "Helpers", "Ayudantes"))
+    expect(card.locator("[data-testid=count]")).to_have_text(say(lang, "5 successes · margin +1", "5 éxitos · margen +1"))
+    assert_same_page(table)
+
+
+def test_fate_stunt_and_allies_helping_reset_after_a_roll(table, lang, gm_user, dice):
+    """Item 8, Fate: a stunt's bonus and the allies helping are this roll's, as its invocations are;
+    the action chosen stays (attack after attack)."""
+    campaign = campaign_of(gm_user, Game.FATE)
+    make_character(campaign, "Wizard", {"clever": 2}, fate_points=3)
+    open_table(table, campaign)
+    plain = pct(lang, fate.odds(fate.Request(bonus=2)).p_success)
+    expect(chance(table)).to_have_text(plain)
+    table.select_option("#composer [name=stunt_bonus]", "2")
+    table.fill("#composer [name=helpers]", "1")
+    table.select_option("#composer [name=action]", "attack")
+    expect(chance(table)).to_have_text(pct(lang, fate.odds(fate.Request(bonus=5)).p_success))
+    dice.script(0, -1, 1, 0)
+    card = roll(table, expected_cards=1)
+    dice.assert_all_drawn()
+    expect(card).to_contain_text("total +5")
+    expect(table.locator("#composer [name=stunt_bonus]")).to_have_value("0")
+    expect(table.locator("#composer [name=helpers]")).to_have_value("0")
+    expect(table.locator("#composer [name=action]")).to_have_value("attack")
+    expect(chance(table)).to_have_text(plain)
+    assert_same_page(table)
