@@ -199,7 +199,7 @@ class ComposerForm(forms.Form):
 
     def _add_game_fields(self, opposed: bool, extended: bool) -> None:
         """The game's fields after the shared ones (before the extended action and the secret roll),
-        and without what its engine cannot price: an opposing side, extended actions."""
+        and without what its engine cannot price: an opposing side, extended actions, extra dice."""
         part = self.part
         own: dict[str, forms.Field] = {}
         if part.teamwork:
@@ -214,7 +214,8 @@ class ComposerForm(forms.Form):
         self.fields.update(own)
         for name in ("extended", "hidden"):  # still the last two
             self.fields[name] = self.fields.pop(name)
-        for name in (() if opposed else self.OPPOSED_FIELDS) + (() if extended else ("extended",)):
+        for name in ((() if opposed else self.OPPOSED_FIELDS) + (() if extended else ("extended",))
+                     + (() if part.extra_dice else ("dice",))):
             del self.fields[name]
 
     def _group(self, extra: bool, flags: bool) -> list[forms.BoundField]:

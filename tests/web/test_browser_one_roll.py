@@ -111,3 +111,36 @@ def test_fate_stunt_and_allies_helping_reset_after_a_roll(table, lang, gm_user, 
     expect(table.locator("#composer [name=action]")).to_have_value("attack")
     expect(chance(table)).to_have_text(plain)
     assert_same_page(table)
+
+
+# --- polish: the Fate composer has no "Extra dice" -------------------------------------------------
+
+def test_the_fate_composer_has_no_extra_dice_and_still_rolls(table, lang, gm_user, dice):
+    """Fate rolls four Fate dice plus a bonus: its composer showed an "Extra dice" field. The rest of
+    the composer (its fields two to a row, the odds, the roll) is as it was; a d10 game keeps the field."""
+    campaign = campaign_of(gm_user, Game.FATE)
+    make_character(campaign, "Wizard", {"clever": 2}, fate_points=3)
+    open_table(table, campaign)
+    composer = table.locator("#composer")
+    expect(composer.locator("[name=dice]")).to_have_count(0)
+    expect(composer).not_to_contain_text(say(lang, "Extra dice", "Dados adicionales"))
+    # The Approach and the modifier share the first row, as the Approach, extra dice and modifier did.
+    approach = table.locator("#composer [name=first]").bounding_box()
+    modifier = table.locator("#composer [name=modifier]").bounding_box()
+    box = composer.bounding_box()
+    assert approach and modifier and box and abs(approach["y"] - modifier["y"]) < 2, (approach, modifier)
+    right = lambda b: b["x"] + b["width"]  # noqa: E731
+    assert right(modifier) > right(box) - 40, "a gap at the end of the composer's first row"
+    table.fill("#composer [name=modifier]", "1")
+    expect(chance(table)).to_have_text(pct(lang, fate.odds(fate.Request(bonus=2, modifiers=(1,))).p_success))
+    shot(table, "polish-fate-composer-without-extra-dice", lang)
+    dice.script(1, 0, 0, -1)
+    card = roll(table, expected_cards=1)
+    dice.assert_all_drawn()
+    expect(card).to_contain_text("total +3")
+
+    exalted_campaign = campaign_of(gm_user, Game.EXALTED)
+    make_character(exalted_campaign, "Swan", {"dexterity": 3, "melee": 4})
+    open_table(table, exalted_campaign)
+    expect(table.locator("#composer [name=dice]")).to_have_count(1)
+    expect(table.locator("#composer")).to_contain_text(say(lang, "Extra dice", "Dados adicionales"))

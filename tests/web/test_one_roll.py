@@ -6,8 +6,10 @@ the settings ``make run`` gives, is tests/web/test_browser_one_roll.py.
 from __future__ import annotations
 
 import pytest
+from django.urls import reverse
 
 from gmtools.composer import ComposerForm
+from rules import fate
 from tests.games import Game
 
 pytestmark = pytest.mark.django_db
@@ -35,3 +37,23 @@ def test_each_games_one_roll_choices_reset_after_the_roll(make_character, game):
     reset = {name for name, field in form.fields.items() if "data-reset-after-roll" in field.widget.attrs}
     assert ONE_ROLL[game] <= reset, ONE_ROLL[game] - reset
     assert not reset & KEPT, reset & KEPT
+
+
+# --- polish: the Fate composer has no "Extra dice" ------------------------------------------------
+
+@pytest.mark.parametrize("game", list(ONE_ROLL))
+def test_only_the_dice_pool_games_offer_extra_dice(make_character, gm_client, game):
+    """Fate rolls four Fate dice plus a bonus: its composer showed an "Extra dice" field."""
+    character = make_character(game)
+    form = ComposerForm(character.campaign, initial={"character": character})
+    page = gm_client.get(reverse("table", args=[character.campaign.pk])).content.decode()
+    assert ("dice" in form.fields) == (game != Game.FATE)
+    assert ('name="dice"' in page) == (game != Game.FATE)
+
+
+def test_fate_extra_dice_posted_anyway_change_nothing_and_the_modifier_is_an_unnamed_npcs_bonus(make_character):
+    zara = make_character(Game.FATE, name="Zara")
+    data = {"character": "", "modifier": 3, "difficulty": 1, "action": "overcome", "stunt_bonus": 0, "helpers": 0}
+    form = ComposerForm(zara.campaign, {**data, "dice": 40})
+    assert form.is_valid(), form.errors
+    assert form.cleaned_data["composition"].request == fate.Request(bonus=0, difficulty=1, modifiers=(3,))
