@@ -144,3 +144,29 @@ def test_the_fate_composer_has_no_extra_dice_and_still_rolls(table, lang, gm_use
     open_table(table, exalted_campaign)
     expect(table.locator("#composer [name=dice]")).to_have_count(1)
     expect(table.locator("#composer")).to_contain_text(say(lang, "Extra dice", "Dados adicionales"))
+
+
+# --- polish: sci-fi's words ---------------------------------------------------------------------------
+
+def test_scifi_tooltip_and_off_rol_refusal_say_the_gm_and_no_seed(table, lang, gm_user):
+    """A tooltip showed "(seed: «Comprobación de Acciones»)"; the Off-Rol refusal said "Director" in
+    English (the game's GM is "Director" in Spanish, RULES.md's published term)."""
+    from tests.web.helpers import set_resources
+
+    campaign = campaign_of(gm_user, Game.SCIFI)
+    make_character(campaign, "Mira", {"perception": 3, "survival": 2}, scifi_in_adventure=True)
+    set_resources(campaign, scifi_adventure_open=True)
+    open_table(table, campaign)
+    knowledge = table.locator("#composer label[for=id_knowledge]")
+    expect(knowledge).to_have_attribute("title", say(
+        lang, "Impossible without a level in the skill, even when Easy (recognizing a rare animal from another "
+              "planet, talking chemistry).",
+        "Imposible sin un nivel en la habilidad, incluso si es Fácil (reconocer un animal poco común de otro "
+        "planeta, hablar de química)."))
+    table.check("#composer [name=off_rol]")
+    refusal = table.locator("#odds [data-testid=odds-error]")
+    expect(refusal).to_contain_text(say(lang, "unless the GM stages a scene for them",
+                                        "salvo que el Director prepare una escena para ellas"))
+    expect(table.locator("#roll-button")).to_be_disabled()
+    knowledge.hover()
+    shot(table, "polish-scifi-off-rol-refusal", lang)

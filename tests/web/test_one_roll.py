@@ -8,9 +8,12 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from django.utils import translation
+
 from gmtools.composer import ComposerForm
 from rules import fate
 from tests.games import Game
+from tests.web.helpers import set_resources
 
 pytestmark = pytest.mark.django_db
 
@@ -57,3 +60,42 @@ def test_fate_extra_dice_posted_anyway_change_nothing_and_the_modifier_is_an_unn
     form = ComposerForm(zara.campaign, {**data, "dice": 40})
     assert form.is_valid(), form.errors
     assert form.cleaned_data["composition"].request == fate.Request(bonus=0, difficulty=1, modifiers=(3,))
+
+
+# --- polish: sci-fi's words -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("lang, gm_word, absent", [("en", "GM", ("seed", "Comprobación", "Director")),
+                                              ("es", "Director", ("semilla", "Comprobación", "DJ"))])
+def test_scifi_says_the_gm_in_the_languages_word_and_never_cites_the_seed(make_character, set_ratings, lang,
+                                                                          gm_word, absent):
+    """A tooltip showed "(seed: «Comprobación de Acciones»)"; the Off-Rol refusal said "Director" in
+    English. The game's GM is "Director" in Spanish (RULES.md's published term), the GM in English."""
+    mira = make_character(Game.SCIFI, name="Mira", scifi_in_adventure=True)
+    set_ratings(mira, perception=3, survival=2)
+    set_resources(mira.campaign, scifi_adventure_open=True)
+    data = {"character": mira.pk, "first": mira.traits.get(key="perception").pk,
+            "second": mira.traits.get(key="survival").pk, "dice": 0, "modifier": 0, "difficulty": "common",
+            "kind": "short", "off_rol": "on"}
+    with translation.override(lang):
+        form = ComposerForm(mira.campaign, data)
+        assert not form.is_valid()
+        refusal = " ".join(form.non_field_errors())
+        tooltip = str(form.fields["knowledge"].help_text)
+        assert gm_word in refusal, refusal
+        assert not [word for word in absent if word in refusal + tooltip], (refusal, tooltip)
+        assert tooltip.startswith({"en": "Impossible without", "es": "Imposible sin"}[lang])
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_fates_second_invocation_tooltip_cites_no_seed(make_character, gm_client, lang):
+    """The same kind of tooltip as sci-fi's: "Seed 004: ..." told the GM of a document it never saw."""
+    from gmtools.games.fate.models import Aspect
+
+    zara = make_character(Game.FATE, name="Zara", fate_points=1)
+    Aspect.objects.create(character=zara, kind="high_concept", text="Storm caller", free_invocations=2)
+    gm_client.cookies["django_language"] = lang
+    page = gm_client.get(reverse("table", args=[zara.campaign.pk])).content.decode()
+    assert 'class="invoke-again"' in page
+    assert {"en": "The same aspect twice on one roll only with two free invocations",
+            "es": "El mismo aspecto dos veces en una tirada solo con dos invocaciones"}[lang] in page
+    assert "Seed 004" not in page and "Semilla 004" not in page
