@@ -170,3 +170,43 @@ def test_scifi_tooltip_and_off_rol_refusal_say_the_gm_and_no_seed(table, lang, g
     expect(table.locator("#roll-button")).to_be_disabled()
     knowledge.hover()
     shot(table, "polish-scifi-off-rol-refusal", lang)
+
+
+# --- polish: messages a GM understands --------------------------------------------------------------
+
+def test_a_pool_over_a_hundred_dice_and_a_tied_luck_line_read_plainly(table, lang, gm_user, dice):
+    """"pool must be at most 100, got 104" named neither the pool nor why; "better than 18.7% and as
+    good as 32.6%" read as two thresholds."""
+    from gmtools.models import Roll
+    from gmtools.formatting import percent
+    from django.utils import translation
+
+    campaign = campaign_of(gm_user, Game.EXALTED)
+    smith = make_character(campaign, "Smith", {"strength": 4, "athletics": 3, "dexterity": 3, "melee": 2})
+    open_table(table, campaign)
+    table.select_option("#composer [name=first]", trait(smith, "strength"))
+    table.select_option("#composer [name=second]", trait(smith, "athletics"))
+    table.fill("#composer [name=dice]", "100")
+    expect(table.locator("#odds [data-testid=odds-error]")).to_have_text(say(
+        lang, "Strength 4 + Athletics 3 + 100 extra dice = 107 dice: at most 100 dice can be rolled. "
+              "Take some extra dice away.",
+        "Fuerza 4 + Atletismo 3 + 100 dados adicionales = 107 dados: como máximo se pueden tirar 100 dados. "
+        "Quita dados adicionales."))
+    expect(table.locator("#roll-button")).to_be_disabled()
+    shot(table, "polish-pool-over-100", lang)
+
+    table.fill("#composer [name=dice]", "0")
+    table.select_option("#composer [name=first]", trait(smith, "dexterity"))
+    table.select_option("#composer [name=second]", trait(smith, "melee"))
+    expect(table.locator("#roll-button")).to_be_enabled()
+    expect(chance(table)).to_have_text(pct(lang, exalted.odds(exalted.Request(pool=5)).p_success))
+    dice.script(7, 8, 2, 3, 4)  # 2 successes of 5 dice: a third of such rolls tie with it
+    card = roll(table, expected_cards=1)
+    dice.assert_all_drawn()
+    tied = Roll.objects.get()
+    with translation.override(lang):
+        below, equal = percent(tied.luck["below"]), percent(tied.luck["equal"])
+    expect(card.locator("[data-testid=luck]")).to_have_text(say(
+        lang, f"Average · better than {below} of rolls like it, and {equal} roll the same",
+        f"En la media · mejor que el {below} de las tiradas como esta, y el {equal} saca lo mismo"))
+    shot(table, "polish-luck-tie-line", lang)

@@ -5,6 +5,8 @@ the settings ``make run`` gives, is tests/web/test_browser_one_roll.py.
 
 from __future__ import annotations
 
+from html import unescape
+
 import pytest
 from django.urls import reverse
 
@@ -99,3 +101,40 @@ def test_fates_second_invocation_tooltip_cites_no_seed(make_character, gm_client
     assert {"en": "The same aspect twice on one roll only with two free invocations",
             "es": "El mismo aspecto dos veces en una tirada solo con dos invocaciones"}[lang] in page
     assert "Seed 004" not in page and "Semilla 004" not in page
+
+
+# --- polish: messages a GM understands -------------------------------------------------------------
+
+POOL_TOO_BIG = {
+    "en": "Strength 4 + Athletics 3 + 100 extra dice = 107 dice: at most 100 dice can be rolled. Take some extra dice "
+          "away.",
+    "es": "Fuerza 4 + Atletismo 3 + 100 dados adicionales = 107 dados: como máximo se pueden tirar 100 dados. Quita "
+          "dados adicionales.",
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_pool_over_a_hundred_dice_says_which_pool_and_why(make_character, set_ratings, gm_client, lang):
+    """It said "pool must be at most 100, got 104" (the engine's words, in English): the pool the GM
+    composed is the traits plus the extra dice, and the way out is fewer extra dice."""
+    smith = make_character(Game.EXALTED, name="Smith")
+    set_ratings(smith, strength=4, athletics=3)
+    data = {"character": smith.pk, "first": smith.traits.get(key="strength").pk,
+            "second": smith.traits.get(key="athletics").pk, "dice": 100, "modifier": 0, "difficulty": 1, "stunt": 0,
+            "pool_from": "traits"}
+    gm_client.cookies["django_language"] = lang
+    odds = gm_client.get(reverse("odds", args=[smith.campaign.pk]), data).content.decode()
+    assert POOL_TOO_BIG[lang] in unescape(odds)
+    refused = gm_client.post(reverse("roll", args=[smith.campaign.pk]), data, HTTP_HX_REQUEST="true")
+    assert refused.status_code == 422
+    assert POOL_TOO_BIG[lang] in unescape(refused.content.decode())
+    assert "must be at most" not in unescape(odds + refused.content.decode())
+    # A roll of the sheet's own pool names it: Exalted's Willpower roll, the permanent dots.
+    with translation.override(lang):
+        form = ComposerForm(smith.campaign, {**data, "pool_from": "willpower", "dice": 98})
+        assert not form.is_valid()
+        words = {"en": "Willpower roll 5 + 98 extra dice = 103 dice", "es": "Tirada de Voluntad 5 + 98 dados adicionales"
+                 " = 103 dados"}
+        assert " ".join(form.non_field_errors()).startswith(words[lang]), form.non_field_errors()
+    # 100 dice a side are still rolled (tests/web/test_hitches.py).
+    assert ComposerForm(smith.campaign, {**data, "dice": 93}).is_valid()
