@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django import forms
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from gmtools import games
@@ -27,6 +27,7 @@ from gmtools.games.base.composer import (
     Composition as Composition,  # the views', the services' and the tests' way in, as before
     Draft,
     ModelMultipleChoiceField,
+    SheetPool,
     Spend as Spend,
 )
 from gmtools.models import Campaign, Character, ExtendedAction, ExtendedKind, Roll, Scene, Trait, TurnDeclaration
@@ -141,7 +142,8 @@ class ComposerForm(forms.Form):
     # Drawn beside the Roll button, not in the grid.
     BESIDE_ROLL = ("hidden",)
     # What one roll spends or decides: back to its default once the roll is made (static/gmtools.js).
-    RESET_AFTER_ROLL = ("hidden", "opponent_dice", "opponent", "label")
+    # The helpers of a teamwork roll helped on that roll: the next one is the character's own again.
+    RESET_AFTER_ROLL = ("hidden", "opponent_dice", "opponent", "label", "team")
 
     def __init__(self, campaign: Campaign, *args: Any, scene: Scene | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -198,7 +200,7 @@ class ComposerForm(forms.Form):
 
     def _add_game_fields(self, opposed: bool, extended: bool) -> None:
         """The game's fields after the shared ones (before the extended action and the secret roll),
-        and without what its engine cannot price: an opposing side, extended actions."""
+        and without what its engine cannot price: an opposing side, extended actions, extra dice."""
         part = self.part
         own: dict[str, forms.Field] = {}
         if part.teamwork:
@@ -213,7 +215,8 @@ class ComposerForm(forms.Form):
         self.fields.update(own)
         for name in ("extended", "hidden"):  # still the last two
             self.fields[name] = self.fields.pop(name)
-        for name in (() if opposed else self.OPPOSED_FIELDS) + (() if extended else ("extended",)):
+        for name in ((() if opposed else self.OPPOSED_FIELDS) + (() if extended else ("extended",))
+                     + (() if part.extra_dice else ("dice",))):
             del self.fields[name]
 
     def _group(self, extra: bool, flags: bool) -> list[forms.BoundField]:
@@ -308,6 +311,23 @@ def _team_pools(data: Mapping[str, Any]) -> tuple[tuple[Character, int, int], ..
     )
 
 
+def _too_many_dice(data: Mapping[str, Any], pool: int, sheet: SheetPool | None) -> str:
+    """Why a pool over the engines' bound cannot be rolled, in what the GM picked: the traits (or the
+    sheet's pool) and the extra dice that add up to it. The engine's own words ("pool must be at most
+    100, got 104") named neither."""
+    extra = data.get("dice") or 0
+    if sheet is not None:
+        parts = [f"{sheet.label} {pool - extra}"]
+    else:
+        parts = [f"{trait.label} {trait.rating}" for trait in (data.get("first"), data.get("second")) if trait is not None]
+    if extra:
+        parts.append(ngettext("%(n)d extra die", "%(n)d extra dice", extra) % {"n": extra})
+    why = gettext("%(parts)s = %(pool)d dice: at most %(max)d dice can be rolled.") % {
+        "parts": " + ".join(parts), "pool": pool, "max": POOL_MAX}
+    advice = gettext("Take some extra dice away.")
+    return f"{why} {advice}" if extra > 0 else why
+
+
 def compose(campaign: Campaign, data: dict[str, Any], scene: Scene | None = None) -> Composition:
     """The rules request(s) and spends for the cleaned composer data (RulesError if unplayable).
 
@@ -336,6 +356,8 @@ def compose(campaign: Campaign, data: dict[str, Any], scene: Scene | None = None
         pool = sheet.dice(character) + (data.get("dice") or 0)
         label = data.get("label") or str(sheet.label)
         label_parts = () if data.get("label") else (f"term:{from_sheet}_roll",)
+    if pool > POOL_MAX:
+        raise RulesError(_too_many_dice(data, pool, part.sheet_pool(from_sheet) if from_sheet != "traits" else None))
     shared = dict(game=campaign.game, engine=system.engine, character=character, label=label, label_parts=label_parts,
                   opponent_name=data.get("opponent") or "", scene=scene, earlier_actions=len(earlier),
                   extended=extended, hidden=bool(data.get("hidden")), team_names=tuple(c.name for c, _, _ in team))

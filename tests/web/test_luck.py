@@ -218,8 +218,9 @@ def test_each_band_reads_as_a_word(make_character, set_ratings, gm_client, faces
     line = luck_of_card(gm_client.get(reverse("log", args=[solar.campaign_id])).content.decode(), roll)
     below, equal = roll.luck["below"], roll.luck["equal"]
     # The rolls tying with it are said when "better than" alone would read as another word.
-    tie = f" and as good as {percent(equal)}" if luck.band(below) != roll.luck["band"] else ""
-    assert line.startswith(f"{words} · better than {percent(below)}{tie} of rolls like it")
+    # (Issue 23: "better than 4.7% and as good as 14%" read as two thresholds; the tie is said apart.)
+    tie = f", and {percent(equal)} roll the same" if luck.band(below) != roll.luck["band"] else ""
+    assert line.startswith(f"{words} · better than {percent(below)} of rolls like it{tie}")
     assert ("Botch" in line) == (roll.outcome == "botch")
 
 
@@ -233,9 +234,22 @@ def test_the_card_says_the_rolls_tying_when_the_share_beaten_alone_reads_as_anot
     page = gm_client.get(reverse("log", args=[solar.campaign_id])).content.decode()
     below, equal = tied.luck["below"], tied.luck["equal"]
     assert luck.band(below) == "unlucky" and tied.luck["band"] == "average"
-    assert luck_of_card(page, tied) == f"Average · better than {percent(below)} and as good as {percent(equal)} of rolls like it"
+    assert luck_of_card(page, tied) == (f"Average · better than {percent(below)} of rolls like it, "
+                                        f"and {percent(equal)} roll the same")
     assert luck.band(plain.luck["below"]) == plain.luck["band"]
-    assert "as good as" not in luck_of_card(page, plain)
+    assert "roll the same" not in luck_of_card(page, plain)
+
+
+def test_in_spanish_the_rolls_tying_are_said_apart_too(make_character, set_ratings, gm_client):
+    """Issue 23: "mejor que el 18,7 % y tan buena como el 32,6 %" read as two thresholds."""
+    solar = character(make_character, set_ratings, Game.EXALTED)
+    tied = compose_and_roll(solar.campaign, solar, (7, 8, 2, 3, 4))
+    gm_client.cookies[settings.LANGUAGE_COOKIE_NAME] = "es"
+    page = gm_client.get(reverse("log", args=[solar.campaign_id])).content.decode()
+    from django.utils import translation
+    with translation.override("es"):
+        below, equal = percent(tied.luck["below"]), percent(tied.luck["equal"])
+    assert luck_of_card(page, tied) == f"En la media · mejor que el {below} de las tiradas como esta, y el {equal} saca lo mismo"
 
 
 def test_in_spanish_the_numbers_take_a_decimal_comma(make_character, set_ratings, gm_client):

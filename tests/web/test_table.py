@@ -189,7 +189,7 @@ def test_the_odds_fragment_follows_the_pool(gm_client, table):
     (Game.V5, {"dice": 10, "difficulty": 2},
      lambda: (lambda o: [o.p_win, o.p_critical, o.p_messy, o.p_bestial, o.p_total_failure])(
          v5.odds(v5.Request(pool=10, difficulty=2)))),
-    (Game.FATE, {"dice": 2, "difficulty": 1},
+    (Game.FATE, {"modifier": 2, "difficulty": 1},  # no extra dice in Fate (issue 23): the modifier is its bonus
      lambda: (lambda o: [o.p_success, o.p_style, o.p_tie, o.p_fail])(fate.odds(fate.Request(bonus=2, difficulty=1)))),
     (Game.SCIFI, {"dice": 4, "difficulty": "hard"},
      lambda: (lambda o: [o.p_success, o.p_fumble])(scifi.odds(scifi.Request(pool=4, difficulty="hard")))),

@@ -193,6 +193,9 @@ class BaseComposer:
     sheet_pools: tuple[SheetPool, ...] = ()
     # Teamwork: the composer offers helpers, whose dice in the same traits ``Draft.team`` gives.
     teamwork = False
+    # The shared "Extra dice" field (an unnamed NPC's whole pool, or dice added to the traits): a game
+    # without a dice pool (Fate: four Fate dice plus a bonus, which the modifier changes) has none.
+    extra_dice = True
     # An opponent's name alone makes the roll opposed (Fate: the other side's bonus may be 0).
     opposed_by_name = False
     # What the bars of a contest count ("shifts" in Fate).

@@ -85,7 +85,9 @@ class ExaltedComposer(BaseComposer):
     fields = FIELDS
     folded = ("handicap",)
     wide = ("handicap",)
-    reset_after_roll = ("willpower", "stunt", "handicap")
+    # Each is this roll's: a spend, the GM's award, or a ruling on this action (calm, reflexive, a
+    # second chance at a task); the turn's own budget (declared actions) lives in the scene.
+    reset_after_roll = ("willpower", "stunt", "handicap", "calm", "reflexive", "second_chance")
     # A Willpower roll rolls the permanent dots.
     sheet_pools = (SheetPool(key="willpower", label=_("Willpower roll"), choice=TERMS["Willpower roll"],
                              dice=lambda character: resources_of(character).willpower),)

@@ -85,8 +85,11 @@ class FateComposer(BaseComposer):
     second_categories = ()
     zero_is_rated = True
     fields = FIELDS
-    wide = ("action", "advantage", "advantage_on")
-    reset_after_roll = ("invoke", "invoke_again", "advantage")
+    # The modifier takes the row the extra dice shared with it (Fate has none): the Approach and it.
+    wide = ("action", "advantage", "advantage_on", "modifier")
+    # Each is this roll's: the invocations it pays for, the aspect it creates and where, a stunt that
+    # fits this action, the allies helping with it. The action itself stays (attack after attack).
+    reset_after_roll = ("invoke", "invoke_again", "advantage", "advantage_on", "stunt_bonus", "helpers")
     # The aspects to invoke are drawn by Fate's own partial, which redraws itself when the scene's
     # aspects change; the second free invocations are drawn in its box.
     drawn_by = {"invoke": "games/fate/composer.html#invoke-field"}
@@ -95,6 +98,8 @@ class FateComposer(BaseComposer):
     difficulty_initial = 0
     opposed_by_name = True
     contest_axis = _("shifts")
+    # Four Fate dice, always: no extra dice (an unnamed NPC's bonus is the modifier).
+    extra_dice = False
 
     def setup(self, form: ComposerForm, character: Character | None, turn: TurnReads) -> None:
         # The other side's bonus, down the Ladder as the difficulty goes: Poor and Terrible opposition
@@ -135,7 +140,7 @@ class FateComposer(BaseComposer):
         aspects: list[Aspect] = list(data.get("invoke") or ()) + again
         approach = data["first"].rating if data.get("first") is not None else 0
         bonus = engine.bonus(approach, stunt=data.get("stunt_bonus") or 0, helpers=data.get("helpers") or 0,
-                             invokes=len(aspects)) + (data.get("dice") or 0)
+                             invokes=len(aspects))
         request = engine.Request(bonus=bonus, difficulty=data["difficulty"], modifiers=draft.modifiers)
         # No aspect without a character (``clean``): an unnamed NPC spends nothing.
         spends = tuple(

@@ -28,8 +28,8 @@ ACTIONS = [("short", _("Short (1 slot)")), ("long", _("Long (2 slots)")), ("fire
 FIELDS = {
     "kind": forms.ChoiceField(choices=ACTIONS, initial="short", label=_("Action")),
     "knowledge": forms.BooleanField(required=False, label=_("Needs specific knowledge"),
-                                    help_text=_("Impossible without a level in the skill, even when Easy (seed: "
-                                                "“Comprobación de Acciones”).")),
+                                    help_text=_("Impossible without a level in the skill, even when Easy (recognizing "
+                                                "a rare animal from another planet, talking chemistry).")),
     "off_rol": forms.BooleanField(
         required=False, label=_("Off-Rol action"),
         help_text=_("Off-Rol: outside the adventure (shopping, healing between adventures, crafting, selling); "
@@ -61,7 +61,8 @@ class ScifiComposer(BaseComposer):
 
     fields = FIELDS
     wide = ("kind",)
-    reset_after_roll = ("knowledge",)
+    # This action's: the knowledge it needs, and whether it is Off-Rol. The kind of action stays.
+    reset_after_roll = ("knowledge", "off_rol")
     difficulties = DIFFICULTIES
     difficulty_initial = "common"
 

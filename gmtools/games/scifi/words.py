@@ -69,7 +69,7 @@ REFUSAL_TEXTS: dict[str, Line] = {
     "budget_special": lambda p: pgettext("scifi", "%(action)s: at most %(most)d a turn") % {
         **p, "action": _ACTIONS.get(p["action"], p["action"])},
     "off_rol_closed": lambda p: pgettext(
-        "scifi", "Off-Rol actions are closed while the adventure is open, unless the Director stages a scene for them"),
+        "scifi", "Off-Rol actions are closed while the adventure is open, unless the GM stages a scene for them"),
 }
 
 # --- the roll's verdict (gmtools.verdicts reads it) ---------------------------------------------
