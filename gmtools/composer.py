@@ -157,8 +157,6 @@ class ComposerForm(forms.Form):
         self.wide_fields = self.WIDE_FIELDS + part.wide
         characters = campaign.characters.in_table_order()
         self.fields["character"].queryset = characters
-        if "team" in self.fields:
-            self.fields["team"].queryset = characters
         difficulty = self.fields["difficulty"]
         difficulty.choices, difficulty.coerce, difficulty.initial = (
             part.difficulties, part.difficulty_of, part.difficulty_initial)
@@ -169,6 +167,9 @@ class ComposerForm(forms.Form):
         else:
             del self.fields["second"]
         character = self._chosen_character()
+        if "team" in self.fields:
+            # The others: the character who rolls is no helper of its own roll.
+            self.fields["team"].queryset = characters.exclude(pk=getattr(character, "pk", None))
         traits = Trait.objects.filter(character=character).select_related("character__campaign")
         self.fields["first"].queryset = traits.filter(category=first)
         if "second" in self.fields:

@@ -215,6 +215,23 @@ def test_exalted_teamwork_card_and_odds_count_the_helpers(make_character, set_ra
     assert "4 successes with help (3 own) · margin 0" in card and "Lyra 1 success" in card
 
 
+
+@pytest.mark.parametrize("game", [Game.EXALTED, Game.V5])
+def test_the_roller_is_no_helper_of_its_own_roll(make_character, gm_client, game):
+    """Teamwork offers the other characters only (issue 23: the walkthrough's Koi helped himself); a
+    forged roll naming its roller as helper is refused inline and logs nothing."""
+    lead = make_character(game, name="Koi")
+    helper = Character.objects.create_with_sheet(campaign=lead.campaign, name="Lyra")
+    page = gm_client.get(reverse("composer", args=[lead.campaign.pk]), {"character": lead.pk}).content.decode()
+    offered = re.findall(r'name="team" value="(\d+)"', page)
+    assert offered == [str(helper.pk)]
+    strength = lead.traits.get(key="strength").pk
+    answer = gm_client.post(reverse("roll", args=[lead.campaign.pk]),
+                            {"character": lead.pk, "first": strength, "dice": 0, "modifier": 0, "pool_from": "traits",
+                             "difficulty": 1, "team": [lead.pk]})
+    assert answer.status_code == 422 and not Roll.objects.exists()
+
+
 # --- words (items 9 and 10) --------------------------------------------------------------------
 
 @pytest.mark.parametrize("interval, rolls, english, spanish", [
