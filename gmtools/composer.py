@@ -168,8 +168,12 @@ class ComposerForm(forms.Form):
             del self.fields["second"]
         character = self._chosen_character()
         if "team" in self.fields:
-            # The others: the character who rolls is no helper of its own roll.
-            self.fields["team"].queryset = characters.exclude(pk=getattr(character, "pk", None))
+            team = self.fields["team"]
+            team.queryset = characters
+            if character is not None:
+                # The others: the character who rolls is no helper of its own roll (one posted anyway, from
+                # a page drawn for another character, is left out of the pool: ``_team_pools``).
+                team.widget.choices = [choice for choice in team.choices if choice[0].value != character.pk]
         traits = Trait.objects.filter(character=character).select_related("character__campaign")
         self.fields["first"].queryset = traits.filter(category=first)
         if "second" in self.fields:
