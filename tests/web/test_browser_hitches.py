@@ -637,9 +637,9 @@ def test_fate_invocations_reset_after_a_roll(table, lang, gm_user, dice):
 
 # --- 8. teamwork ----------------------------------------------------------------------------------
 
-def test_exalted_teamwork_odds_and_card_count_the_helpers(table, lang, gm_user, dice):
-    """Item 8: the odds of a teamwork roll count the helper, and the card says the team's total
-    beside the lead's own successes."""
+def compose_teamwork(table, lang, gm_user) -> tuple[Character, str, str]:
+    """Exalted's Smith (Strength 4 + Athletics 3, difficulty 4) composed with Lyra (5 dice) helping,
+    the odds of Smith alone seen first: Lyra, and the odds alone and with her, as the page prints them."""
     campaign = campaign_of(gm_user, Game.EXALTED)
     smith = make_character(campaign, "Smith", {"strength": 4, "athletics": 3})
     lyra = make_character(campaign, "Lyra", {"strength": 3, "athletics": 2}, kind="npc")
@@ -653,8 +653,15 @@ def test_exalted_teamwork_odds_and_card_count_the_helpers(table, lang, gm_user, 
     open_extras(table)
     table.check(f"#composer [name=team][value='{lyra.pk}']")
     team = exalted.teamwork_odds(exalted.Request(pool=7, difficulty=4), [exalted.Request(pool=5, difficulty=0)])
-    assert pct(lang, team.p_success) != alone
-    expect(chance(table)).to_have_text(pct(lang, team.p_success))
+    return lyra, alone, pct(lang, team.p_success)
+
+
+def test_exalted_teamwork_odds_and_card_count_the_helpers(table, lang, gm_user, dice):
+    """Item 8: the odds of a teamwork roll count the helper, and the card says the team's total
+    beside the lead's own successes."""
+    _lyra, alone, together = compose_teamwork(table, lang, gm_user)
+    assert together != alone
+    expect(chance(table)).to_have_text(together)
 
     # The seed's teamwork: Smith 1 3 4 6 7 9 9 (3) + Lyra 1 1 3 6 7 (1) = 4 against difficulty 4.
     dice.script(1, 3, 4, 6, 7, 9, 9, 1, 1, 3, 6, 7)

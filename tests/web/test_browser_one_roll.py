@@ -27,6 +27,7 @@ from tests.web.test_browser import (  # noqa: F401
 from tests.web.test_browser_hitches import (  # noqa: F401
     assert_same_page,
     chance,
+    compose_teamwork,
     lang,
     open_extras,
     open_table,
@@ -52,21 +53,9 @@ def test_exalted_teamwork_and_the_rulings_of_one_roll_reset_after_it(table, lang
     """Item 8: Teamwork stayed ticked after the roll, so the character's next roll was teamwork again.
     The helpers, Reflexive and Second chance are this roll's: unticked after it, the odds back to the
     character alone, and the next roll rolls the character's dice alone."""
-    campaign = campaign_of(gm_user, Game.EXALTED)
-    smith = make_character(campaign, "Smith", {"strength": 4, "athletics": 3})
-    lyra = make_character(campaign, "Lyra", {"strength": 3, "athletics": 2}, kind="npc")
-    open_table(table, campaign)
-    expect(table.locator("#composer [name=character]")).to_have_value(str(smith.pk))
-    table.select_option("#composer [name=first]", trait(smith, "strength"))
-    table.select_option("#composer [name=second]", trait(smith, "athletics"))
-    table.select_option("#composer [name=difficulty]", "4")
-    alone = pct(lang, exalted.odds(exalted.Request(pool=7, difficulty=4)).p_success)
-    expect(chance(table)).to_have_text(alone)
-    open_extras(table)
+    lyra, alone, together = compose_teamwork(table, lang, gm_user)
     helper = table.locator(f"#composer [name=team][value='{lyra.pk}']")
-    helper.check()
-    team = exalted.teamwork_odds(exalted.Request(pool=7, difficulty=4), [exalted.Request(pool=5, difficulty=0)])
-    expect(chance(table)).to_have_text(pct(lang, team.p_success))
+    expect(chance(table)).to_have_text(together)
     table.check("#composer [name=reflexive]")
     table.check("#composer [name=second_chance]")
 
