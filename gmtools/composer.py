@@ -170,9 +170,10 @@ class ComposerForm(forms.Form):
         if "team" in self.fields:
             team = self.fields["team"]
             team.queryset = characters
-            if character is not None:
+            if character is not None and not self.is_bound:
                 # The others: the character who rolls is no helper of its own roll (one posted anyway, from
-                # a page drawn for another character, is left out of the pool: ``_team_pools``).
+                # a page drawn for another character, is left out of the pool: ``_team_pools``). Only a form
+                # drawn reads the list: a roll's or the odds' bound form queries no characters for it.
                 team.widget.choices = [choice for choice in team.choices if choice[0].value != character.pk]
         traits = Trait.objects.filter(character=character).select_related("character__campaign")
         self.fields["first"].queryset = traits.filter(category=first)
