@@ -34,7 +34,8 @@ def guarded(view):
             return view(request, token, *args, **kwargs)
         except Campaign.DoesNotExist:
             throttle.missed(request)
-            raise Http404 from None
+            # Drawn here rather than raised: with DEBUG on (``make run``) Django would show its URL list.
+            return render(request, "player_gone.html", status=404)
     return guarded_view
 
 

@@ -12,6 +12,8 @@ forked as ServeStatic); its middleware needs only this to be async-capable, so w
 
 from __future__ import annotations
 
+import os
+
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
 from whitenoise.middleware import WhiteNoiseMiddleware
 
@@ -24,6 +26,14 @@ class StaticFilesMiddleware(WhiteNoiseMiddleware):
         self.async_mode = iscoroutinefunction(self.get_response)
         if self.async_mode:
             markcoroutinefunction(self)
+
+    def add_files(self, root, prefix=None) -> None:
+        # Until someone runs collectstatic (``make run``, ``make table``, the tests) there is no
+        # STATIC_ROOT and the finders serve every file: WhiteNoise's "No directory at" warning on
+        # each start (and each test's middleware) says nothing wrong.
+        if root == self.static_root and not os.path.isdir(root):
+            return
+        super().add_files(root, prefix)
 
     def __call__(self, request):
         if self.async_mode:

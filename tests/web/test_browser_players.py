@@ -220,6 +220,13 @@ def test_a_new_link_cuts_off_an_open_phone_at_once(browser, asgi_server, gm_user
     expect(phone.page.locator("[data-live-status]").first).to_have_attribute("data-live-status", "gone")
     expect(phone.page.locator("[data-live-status] [data-when=gone]")).to_be_visible()
     assert Campaign.objects.get(pk=table.pk).player_token not in (table.player_token,)
+    # Reloaded, the old link says what happened in the player's language: not Django's debug list of
+    # URLs (``make run`` has DEBUG on), not a GM's "Your campaigns".
+    phone.page.reload()
+    expect(phone.page.get_by_test_id("error-page")).to_contain_text("Este enlace de jugador no funciona")
+    expect(phone.page.get_by_text("URLconf")).to_have_count(0)
+    expect(phone.page.get_by_role("link", name="Tus campañas")).to_have_count(0)
+    shot(phone.page, "player-link-gone-es")
     gm.check(), phone.check()
 
 

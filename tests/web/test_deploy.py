@@ -343,3 +343,24 @@ def test_without_a_named_proxy_no_forwarded_header_is_trusted(demo_sqlite, tmp_p
     with sqlite_server(demo_sqlite, tmp_path) as server:
         assert _misses_until_held_back(server, "127.0.0.1", "203.0.113.1") == throttle.MISSES + 1
         assert _misses_until_held_back(server, "127.0.0.1", "203.0.113.2") == 1
+
+
+@pytest.mark.parametrize("collected", [False, True])
+def test_static_files_are_served_with_or_without_collectstatic_and_no_warning_without(settings, tmp_path, collected):
+    """``make table`` (DEBUG off, no collectstatic) printed WhiteNoise's "No directory at: staticfiles/"
+    at every start; the finders serve the files then. Once collected, STATIC_ROOT's files are served."""
+    import warnings
+
+    from gmtools.staticfiles import StaticFilesMiddleware
+
+    settings.DEBUG, settings.WHITENOISE_AUTOREFRESH = False, False
+    settings.STATIC_ROOT = tmp_path / "staticfiles"
+    if collected:
+        (tmp_path / "staticfiles").mkdir()
+        (tmp_path / "staticfiles" / "collected-only.txt").write_text("x")
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        files = StaticFilesMiddleware(lambda request: None).files
+    assert [str(w.message) for w in seen] == []
+    assert any(name.endswith("/bootstrap.min.css") for name in files)  # the finders'
+    assert ("/static/collected-only.txt" in files) is collected

@@ -48,3 +48,22 @@ def test_a_bad_request_is_styled(client, gm, bad):
     assert "Bad request" in html and "Nothing was changed: go back and try again." in html
     assert 'data-testid="error-page"' in html and "bootstrap.min.css" in html
     assert "Bad Request (400)" not in html and "<form" not in html and "evil.example" not in html
+
+
+@pytest.mark.parametrize("language, words", [("en", "This player link does not work"),
+                                             ("es", "Este enlace de jugador no funciona")])
+def test_a_dead_player_link_says_so_to_a_player_even_with_debug_on(client, settings, language, words):
+    """Under ``make run`` (DEBUG on) a wrong or revoked player link showed Django's list of URLs, and
+    with DEBUG off a "Your campaigns" button a player has no use for."""
+    settings.DEBUG = True
+    response = client.get("/p/" + "x" * 22 + "/", headers={"accept-language": language})
+    html = response.content.decode()
+    assert response.status_code == 404
+    assert words in html and 'data-testid="error-page"' in html
+    assert "URLconf" not in html and "Your campaigns" not in html and "Tus campañas" not in html
+
+
+def test_a_gm_lost_on_a_missing_page_is_offered_the_way_back(client, gm):
+    client.force_login(gm)
+    page = client.get("/no/such/page/").content.decode().split('data-testid="error-page"')[1]
+    assert 'href="/">Your campaigns</a>' in page
