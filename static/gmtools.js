@@ -179,3 +179,25 @@
   document.addEventListener("change", (e) => { if (e.target.name !== "character") tell(e, "composer-changed"); });
   document.addEventListener("input", (e) => { if (e.target.type === "number") tell(e, "composer-typed"); });
 })();
+
+// A field's maxlength stops typing and cuts pasted text without a word (a long name pasted from a wiki
+// lost its end unseen): once the text reaches the limit, a note under the field says so; it goes
+// again when the text is shorter.
+(function () {
+  function check(field) {
+    if (!(field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement) || field.maxLength <= 0) return;
+    const full = field.value.length >= field.maxLength;
+    let note = field.nextElementSibling && field.nextElementSibling.matches(".length-limit") ? field.nextElementSibling : null;
+    if (full && !note) {
+      note = document.createElement("div");
+      note.className = "form-text text-warning-emphasis length-limit";
+      note.setAttribute("role", "status");
+      field.insertAdjacentElement("afterend", note);
+    }
+    if (note) {
+      note.hidden = !full;
+      note.textContent = full ? document.body.dataset.lengthLimit.replace("{max}", field.maxLength) : "";
+    }
+  }
+  document.addEventListener("input", (event) => check(event.target));
+})();

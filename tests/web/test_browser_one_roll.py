@@ -112,7 +112,7 @@ def test_the_fate_composer_has_no_extra_dice_and_still_rolls(table, lang, gm_use
     open_table(table, campaign)
     composer = table.locator("#composer")
     expect(composer.locator("[name=dice]")).to_have_count(0)
-    expect(composer).not_to_contain_text(say(lang, "Extra dice", "Dados adicionales"))
+    expect(composer).not_to_contain_text(say(lang, "Extra dice", "Dados extra"))
     # The Approach and the modifier share the first row, as the Approach, extra dice and modifier did.
     approach = table.locator("#composer [name=first]").bounding_box()
     modifier = table.locator("#composer [name=modifier]").bounding_box()
@@ -132,7 +132,7 @@ def test_the_fate_composer_has_no_extra_dice_and_still_rolls(table, lang, gm_use
     make_character(exalted_campaign, "Swan", {"dexterity": 3, "melee": 4})
     open_table(table, exalted_campaign)
     expect(table.locator("#composer [name=dice]")).to_have_count(1)
-    expect(table.locator("#composer")).to_contain_text(say(lang, "Extra dice", "Dados adicionales"))
+    expect(table.locator("#composer")).to_contain_text(say(lang, "Extra dice", "Dados extra"))
 
 
 # --- polish: sci-fi's words ---------------------------------------------------------------------------

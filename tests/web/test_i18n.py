@@ -411,7 +411,7 @@ def test_an_exalted_botch_in_spanish_by_the_language_cookie(gm_client, make_char
     gm_client.cookies[settings.LANGUAGE_COOKIE_NAME] = "es"
     html = _table(gm_client, character)
     assert "Fracaso (2 unos)" in html
-    for term in ("Voluntad", "Motas", "Esencia", "Dados de acrobacia"):
+    for term in ("Voluntad", "Motas", "Esencia", "Acrobacia"):
         assert term in html, term
 
 
