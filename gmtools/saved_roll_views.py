@@ -14,18 +14,21 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from gmtools import board, live
 from gmtools.composer import ComposerForm
 from gmtools.models import Campaign, ChangeKind, Character, SavedRoll, Scene
+from gmtools.models.rolls import label_in_language
 from gmtools.views import _campaign, _composer, _refused, errors_text
 
 # Not kept in a saved roll: the character is the saved roll's own; an extended action ends, and an
@@ -67,7 +70,8 @@ def default_name(form: ComposerForm) -> str:
     """What the roll is: its label (the traits, or the GM's note), then the options that change it."""
     data = form.cleaned_data
     composition = data.get("composition")
-    parts = [composition.label if composition is not None else ""]
+    parts = [(label_in_language(composition.game, composition.label_parts) if composition.label_parts
+              else composition.label) if composition is not None else ""]
     if not parts[0]:
         traits = [str(data[n].label) for n in ("first", "second") if data.get(n) is not None]
         parts = [data.get("label") or " + ".join(traits) or gettext("%(n)d dice") % {"n": data.get("dice") or 0}]
@@ -79,6 +83,15 @@ def default_name(form: ComposerForm) -> str:
         parts.append(gettext("modifier %(n)+d") % {"n": data["modifier"]})
     parts += form.part.name_options(data)
     return ", ".join(p for p in parts if p)[:NAME_MAX]
+
+
+def default_names(form: ComposerForm) -> dict[str, str]:
+    """``default_name`` in each of the site's languages (``SavedRoll.names``)."""
+    names = {}
+    for code, _language in settings.LANGUAGES:
+        with translation.override(code):
+            names[code] = default_name(form)
+    return names
 
 
 def _card(request: HttpRequest, campaign: Campaign, character_pk: int, oob: bool) -> str:
@@ -113,6 +126,8 @@ def saved_roll_create(request: HttpRequest, pk: int) -> HttpResponse:
         return _refused(request, gettext("A saved roll's name has at most %(n)d characters.") % {"n": NAME_MAX})
     saved = SavedRoll(character=character, fields=saved_fields(form, request.POST),
                       name=names.cleaned_data["saved_name"] or default_name(form))
+    if not names.cleaned_data["saved_name"]:
+        saved.names = default_names(form)
     try:
         # The fields are kept as sent, and a checkbox takes any value as "on": a NUL character can pass
         # the composer's form, and PostgreSQL would refuse it (the model's own check says so first).
@@ -144,10 +159,10 @@ def saved_roll_use(request: HttpRequest, pk: int, saved_pk: int) -> HttpResponse
     if {"first", "second"} & errors.keys():
         return _refused(request, gettext("The saved roll “%(name)s” uses a trait %(character)s no longer has: "
                                          "delete it and save the roll again.")
-                        % {"name": saved.name, "character": saved.character.name})
+                        % {"name": saved.shown_name, "character": saved.character.name})
     if errors:
         return _refused(request, gettext("The saved roll “%(name)s” no longer fits: %(errors)s")
-                        % {"name": saved.name, "errors": errors_text(check, errors)})
+                        % {"name": saved.shown_name, "errors": errors_text(check, errors)})
     return render(request, "table.html#composer",
                   {"campaign": campaign, **_composer(campaign, saved.character, scene, saved.fields)})
 

@@ -40,6 +40,11 @@ def _label_part(system: str, token: str) -> str:
     return known_name(system, value)  # "name:…": a trait the GM named, as named (or as the game names it)
 
 
+def label_in_language(system: str, label_parts: tuple[str, ...] | list[str]) -> str:
+    """A label made from the traits (``label_parts``), in the active language."""
+    return " + ".join(_label_part(system, token) for token in label_parts)
+
+
 # A secret roll (and each follow-up, as secret as its roll) until the GM reveals it.
 KEPT_FROM_PLAYERS = Q(hidden=True, revealed_at__isnull=True)
 
@@ -176,9 +181,7 @@ class Roll(NulFree):
     @property
     def display_label(self) -> str:
         """The label in the active language (as rolled, when the GM typed it)."""
-        if not self.label_parts:
-            return self.label
-        return " + ".join(_label_part(self.system, token) for token in self.label_parts)
+        return label_in_language(self.system, self.label_parts) if self.label_parts else self.label
 
     @property
     def difficulty_secret(self) -> bool:

@@ -2,6 +2,7 @@
 
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from gmtools.models.campaigns import Campaign
@@ -17,6 +18,10 @@ class SavedRoll(NulFree):
                                   verbose_name=_("character"))
     name = models.CharField(_("name"), max_length=80)
     fields = models.JSONField(_("composer fields"), default=dict)
+    # A name the GM did not type is what the roll is ("Dexterity + Stealth, stunt 1"), written in each
+    # of the site's languages when saved ({"en": ..., "es": ...}), so that the card reads in the
+    # language of whoever looks; empty for a name the GM typed, which stays as typed.
+    names = models.JSONField(_("names by language"), default=dict, blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
@@ -27,6 +32,11 @@ class SavedRoll(NulFree):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def shown_name(self) -> str:
+        """The name in the active language, when it was not the GM's own."""
+        return self.names.get(get_language() or "", self.name)
 
 
 class ResourceChange(NulFree):

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from gmtools import backup, games
-from gmtools.models import Campaign, ResourceChange
+from gmtools.models import Campaign, ResourceChange, SavedRoll
 from tests.games import Game
 
 pytestmark = pytest.mark.django_db
@@ -17,13 +17,15 @@ BEFORE = Path(__file__).parent / "fixtures" / "before-issue-21"
 
 
 def with_columns_added_since(document: dict, game: str) -> dict:
-    """The file as this version writes the same campaign: a column a game's table gained since the
-    file was written (V5's nature, issue 23) in each character's resources, at its default, which is
-    what an old file's row gets."""
+    """The file as this version writes the same campaign: a column gained since the file was written
+    (V5's nature in a game's table, a saved roll's names by language: issue 23), at its default,
+    which is what an old file's row gets."""
     resources = games.get(game).resources
     for row in document["characters"]:
         row["resources"] |= {public: resources.model._meta.get_field(name).get_default()
                              for public, name in resources.public_fields.items() if public not in row["resources"]}
+        for saved in row.get("saved_rolls", ()):
+            saved.setdefault("names", SavedRoll._meta.get_field("names").get_default())
     return document
 
 

@@ -162,6 +162,22 @@ def test_the_gm_names_a_saved_roll(gm, gm_client):
     assert SavedRoll.objects.get().name == "Dexterity + Stealth, specialty"
 
 
+def test_a_saved_roll_named_by_what_it_is_reads_in_the_language_of_whoever_looks(gm, gm_client):
+    """Saved at a Spanish table, "Destreza + Sigilo, especialidad" stayed Spanish on an English one; a
+    name the GM typed stays as typed in every language."""
+    koi = character(gm, Game.V5, dexterity=3, stealth=2)
+    gm_client.cookies["django_language"] = "es"
+    save(gm_client, koi, first=trait(koi, "dexterity").pk, second=trait(koi, "stealth").pk, specialty="on")
+    save(gm_client, koi, "Colarse", first=trait(koi, "dexterity").pk)
+    table = reverse("table", args=[koi.campaign_id])
+    spanish = gm_client.get(table).content.decode()
+    gm_client.cookies["django_language"] = "en"
+    english = gm_client.get(table).content.decode()
+    assert "★ Destreza + Sigilo, especialidad" in spanish and "★ Colarse" in spanish
+    assert "★ Dexterity + Stealth, specialty" in english and "★ Colarse" in english
+    assert "Destreza" not in english
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_a_saved_roll_composes_then_rolls_in_every_game(gm, gm_client, game):
     """One click fills the composer with the saved fields and their odds; Roll rolls exactly that."""
