@@ -305,10 +305,14 @@ class Redraw:
     def __init__(self, campaign: Campaign, kind: str, roll: Roll | None = None, character_id: int | None = None) -> None:
         parts = PARTS[kind]
         # A character change without a character is the cast changing (one made, edited, copied in or
-        # deleted, gmtools.characters): the whole list of cards, the turn order and the composer's list.
+        # deleted, gmtools.characters, or in the admin): the whole list of cards, the turn order, the
+        # composer's list (the GM's page then asks the rest of its composer again: static/live.js) and
+        # the extended actions, which name their characters and offer them to a new one.
         self.cast = kind == ChangeKind.CHARACTER and character_id is None and roll is None
         if self.cast:
             parts = parts - {"character"} | {"order", "cast"}
+            if games.get(campaign.game).extended_actions:
+                parts |= {"extended"}
         self.kind, self.parts, self.roll = kind, parts, roll
         self.every_card = "characters" in parts or self.cast  # the cast's list draws every card too
         self.table = Table.read(campaign, cards=self.every_card)

@@ -37,20 +37,21 @@ def _panel(request: HttpRequest, partial: str, context: dict) -> HttpResponse:
 
 
 def _saved(request: HttpRequest, campaign: Campaign, touched: int | None = None) -> HttpResponse:
-    """The panel closes; the cards, the turn order and the composer's character list are redrawn (out of band).
+    """The panel closes; the cards, the turn order, the composer's character list and the extended
+    actions are redrawn (out of band), as the live streams draw them.
 
-    The composer keeps the GM's chosen character (sent along with the form); if that character was the
-    one just edited or deleted, the whole composer is drawn again, for it or for the first PC; so it is
-    for the first character created in an empty campaign.
+    The composer keeps the GM's chosen character (sent along with the form), and the page asks the
+    rest of it again, keeping the GM's choices (static/live.js: a character edited offers its new
+    ratings, the traits chosen kept by id). If the chosen character was just deleted, the whole composer
+    is drawn again for the first PC; so it is for the first character created in an empty campaign.
     """
     context = board.redraw(campaign, ChangeKind.CHARACTER, oob=True)
     chosen = request.POST.get("character", "")
     cast = {str(c.pk): c for c in context["characters"]}
     # The first character of an empty campaign: the composer takes it (it could only show "Unnamed NPC").
     first_ever = not chosen and touched is None and len(cast) == 1
-    if first_ever or (chosen and (chosen == str(touched) or chosen not in cast)):
-        first = next((c for c in context["characters"] if c.kind == "pc"), next(iter(cast.values()), None))
-        chosen = cast.get(chosen) or first
+    if first_ever or (chosen and chosen not in cast):
+        chosen = next((c for c in context["characters"] if c.kind == "pc"), next(iter(cast.values()), None))
         context.update(_composer(campaign, chosen, context["scene"]), composer_oob=True, redraw_composer=True)
     context["composer_character"] = Cast(campaign, initial={"character": chosen or None})["character"]
     response = reswap(retarget(render(request, "characters.html#saved", context), "#character-panel"), "innerHTML")

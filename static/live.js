@@ -223,3 +223,76 @@
   window.gmtoolsLive = { cursor: () => cursor, held: () => held.length };
   if (window.EventSource) connect(); else startPolling();
 })();
+
+// The composer follows a cast change (a character made, edited, copied or deleted: at this table, in
+// another tab, in the admin). The change redraws the composer's character list, marked
+// data-composer-follow; the rest of the composer (the traits it offers and their ratings, Teamwork's
+// list, the game's options for the character) is asked again for the character chosen, with the traits
+// the GM had chosen (kept by id, while the character still has them), and every other choice is put
+// back as the GM left it; the odds follow.
+(function () {
+  let asked = null;
+  function snapshot(form) {
+    return [...form.elements].filter((f) => f.name && f.type !== "hidden" && f.name !== "character").map((f) => (
+      { name: f.name, type: f.type, value: f.value, checked: f.checked, focused: f === document.activeElement }));
+  }
+  // What the GM had, put back into the composer drawn again (as its markup's own state, before it is swapped in).
+  function restore(fresh, before) {
+    let changed = false;
+    for (const old of before) {
+      const field = [...fresh.querySelectorAll("[name]")].find((f) => f.name === old.name
+        && (f.type === "checkbox" || f.type === "radio" ? f.value === old.value : true));
+      if (!field || field.disabled) continue;
+      if (field.type === "checkbox" || field.type === "radio") {
+        if (field.hasAttribute("checked") !== old.checked) { field.toggleAttribute("checked", old.checked); changed = true; }
+      } else if (field.tagName === "SELECT") {
+        const option = [...field.options].find((o) => o.value === old.value);
+        if (option && !option.selected) {
+          field.querySelectorAll("option[selected]").forEach((o) => o.removeAttribute("selected"));
+          option.setAttribute("selected", "");
+          changed = true;
+        }
+      } else if (field.tagName === "TEXTAREA") {
+        if (field.textContent !== old.value) { field.textContent = old.value; changed = true; }
+      } else if (field.getAttribute("value") !== old.value) {
+        field.setAttribute("value", old.value);
+        changed = true;
+      }
+      if (old.focused) field.setAttribute("data-refocus", "");
+    }
+    return changed;
+  }
+  async function follow() {
+    const marked = document.querySelector("#composer-character[data-composer-follow]");
+    if (!marked) return;
+    marked.removeAttribute("data-composer-follow");
+    const form = document.getElementById("composer");
+    const select = form && form.querySelector("[name=character]");
+    if (!select || !select.dataset.url) return;
+    const params = new URLSearchParams({ character: select.value });
+    for (const name of ["first", "second", "pool_from"]) {
+      const field = form.querySelector(`[name=${name}]`);
+      if (field && field.value) params.set(name, field.value);
+    }
+    const before = snapshot(form);
+    const open = [...form.querySelectorAll("details")].map((d) => d.open);
+    const request = asked = {};
+    const response = await fetch(`${select.dataset.url}?${params}`, { headers: { "HX-Request": "true" } });
+    // A later change, or the GM's own pick of another character, has asked since: that answer wins.
+    const current = document.querySelector("#composer [name=character]");
+    if (request !== asked || !response.ok || !current || current.value !== params.get("character")) return;
+    const fresh = document.createElement("template");
+    fresh.innerHTML = await response.text();
+    const changed = restore(fresh.content, before);
+    fresh.content.querySelectorAll("#composer details").forEach((d, i) => d.toggleAttribute("open", Boolean(open[i])));
+    htmx.swap(document.getElementById("composer-wrap"), fresh.innerHTML, { swapStyle: "innerHTML" }, {
+      afterSettleCallback: () => {
+        const focus = document.querySelector("#composer [data-refocus]");
+        if (focus) { focus.removeAttribute("data-refocus"); focus.focus(); }
+        if (changed) document.body.dispatchEvent(new CustomEvent("composer-changed", { bubbles: true }));
+      },
+    });
+  }
+  document.addEventListener("live-applied", follow);
+  document.addEventListener("htmx:afterSwap", follow);
+})();

@@ -477,10 +477,12 @@ def test_the_composer_is_redrawn_when_its_character_is_edited(gm_client, campaig
     page = text(gm_client.post(url("character-edit", c, bo), {**sheet_post(c, bo), "character": ana.pk}))
     assert 'id="composer-wrap"' not in page
     assert f'<option value="{ana.pk}" selected>' in page
-    # Editing the chosen one redraws the whole composer, with its new ratings.
+    # Editing the chosen one keeps it chosen and marks the list for the page to ask the rest of the composer
+    # again (static/live.js: the GM's choices kept, the new ratings offered; test_issue23_sheets.py).
     page = text(gm_client.post(url("character-edit", c, ana),
                                {**sheet_post(c, ana, ratings={"strength": 4}), "character": ana.pk}))
-    assert 'id="composer-wrap" hx-swap-oob="innerHTML"' in page and "Strength 4" in page
+    assert 'id="composer-wrap"' not in page and f'<option value="{ana.pk}" selected>' in page
+    assert 'id="composer-character" hx-swap-oob="true" data-composer-follow' in page
     # Deleting it gives the composer to another character.
     page = text(gm_client.post(url("character-delete", c, ana), {"character": ana.pk}))
     assert 'id="composer-wrap" hx-swap-oob="innerHTML"' in page and f'<option value="{bo.pk}" selected>' in page
