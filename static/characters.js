@@ -44,7 +44,7 @@
   // Unsaved: a field of the sheet no longer as drawn (a row added and left blank is nothing to lose),
   // or a sheet the server refused (drawn with what was typed, none of it saved).
   function changed(field) {
-    if (field.type === "hidden") return false;
+    if (!field.name || ["hidden", "button", "submit"].includes(field.type)) return false;
     if (field.type === "checkbox" || field.type === "radio") return field.checked !== field.defaultChecked;
     if (field.tagName === "SELECT") return [...field.options].some((o) => o.selected !== o.defaultSelected);
     return field.value !== field.defaultValue;
