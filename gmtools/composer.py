@@ -126,24 +126,39 @@ class ComposerForm(forms.Form):
     modifier = forms.IntegerField(initial=0, min_value=-20, max_value=20, label=_("Modifier"))
     difficulty = forms.TypedChoiceField(choices=(), coerce=int, label=_("Difficulty"))
     label = forms.CharField(max_length=120, required=False, label=_("What for"))
+    # The opposing side: a character and its two traits, like the acting side's (its pool and its
+    # odds), and the dice of an unnamed opposition (or dice added to the opposing character's traits).
+    opponent_character = forms.ModelChoiceField(queryset=Character.objects.none(), required=False,
+                                                empty_label=_("Unnamed opposition"), label=_("Opposing character"))
+    # Each offers the opposing character's traits alone: another's (the acting character's, say) is refused.
+    opponent_first = TraitChoiceField(queryset=Trait.objects.none(), required=False, error_messages={
+        "invalid_choice": _("This trait is not the opposing character's: pick the opposing character, then its traits.")})
+    opponent_second = TraitChoiceField(queryset=Trait.objects.none(), required=False,
+                                       error_messages=opponent_first.error_messages)
     opponent_dice = forms.IntegerField(initial=0, min_value=0, max_value=POOL_MAX, required=False,
                                        label=_("Opposed by (dice)"),
-                                       help_text=_("Leave 0 for a roll against the difficulty."))
-    opponent = forms.CharField(max_length=80, required=False, label=_("Opponent"))
+                                       help_text=_("An unnamed opposition's dice, or dice added to the opposing "
+                                                   "character's traits. Leave 0 for a roll against the difficulty."))
+    opponent = forms.CharField(max_length=80, required=False, label=_("Opponent"),
+                               help_text=_("An unnamed opposition's name (an opposing character's is its own)."))
     # (here the game's own fields: its teamwork, its sheet pools, then ``ComposerPart.fields``)
     extended = RollInto.base_fields["extended"]
     # every game: the players see nothing of the roll until the GM reveals it
     hidden = forms.BooleanField(required=False, label=_("Secret roll"))
 
-    OPPOSED_FIELDS = ("opponent_dice", "opponent")
+    OPPOSED_FIELDS = ("opponent_character", "opponent_first", "opponent_second", "opponent_dice", "opponent")
     # Shown folded under "Opposed, teamwork, note", and the fields laid out two to a row.
-    EXTRA_FIELDS = ("label", "opponent_dice", "opponent", "team", "extended")
+    EXTRA_FIELDS = ("label", "opponent_character", "opponent_dice", "opponent", "team", "extended")
     WIDE_FIELDS = ("first", "second", "label", "opponent", "opponent_dice", "difficulty", "extended")
-    # Drawn beside the Roll button, not in the grid.
+    # Drawn beside the Roll button, not in the grid; drawn in the opposing character's box (redrawn
+    # with it when the GM picks another: templates/table.html#opposition).
     BESIDE_ROLL = ("hidden",)
+    OPPOSING_TRAITS = ("opponent_first", "opponent_second")
     # What one roll spends or decides: back to its default once the roll is made (static/gmtools.js).
-    # The helpers of a teamwork roll helped on that roll: the next one is the character's own again.
-    RESET_AFTER_ROLL = ("hidden", "opponent_dice", "opponent", "label", "team")
+    # The helpers of a teamwork roll helped on that roll: the next one is the character's own again;
+    # the opposition was this roll's (its traits too: drawn for no one, their lists are emptied).
+    RESET_AFTER_ROLL = ("hidden", "opponent_character", "opponent_first", "opponent_second", "opponent_dice",
+                        "opponent", "label", "team")
 
     def __init__(self, campaign: Campaign, *args: Any, scene: Scene | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -166,6 +181,15 @@ class ComposerForm(forms.Form):
             self.fields["second"].label = system.category_label(second[0])
         else:
             del self.fields["second"]
+        if "opponent_character" in self.fields:
+            self.fields["opponent_character"].queryset = characters
+            self.fields["opponent_first"].label = gettext("%(category)s (opposing)") % {
+                "category": self.fields["first"].label}
+            if second:
+                self.fields["opponent_second"].label = gettext("%(category)s (opposing)") % {
+                    "category": self.fields["second"].label}
+            else:
+                del self.fields["opponent_second"]
         character = self._chosen_character()
         if "team" in self.fields:
             team = self.fields["team"]
@@ -175,18 +199,9 @@ class ComposerForm(forms.Form):
                 # a page drawn for another character, is left out of the pool: ``_team_pools``). Only a form
                 # drawn reads the list: a roll's or the odds' bound form queries no characters for it.
                 team.widget.choices = [choice for choice in team.choices if choice[0].value != character.pk]
-        traits = Trait.objects.filter(character=character).select_related("character__campaign")
-        self.fields["first"].queryset = traits.filter(category=first)
-        if "second" in self.fields:
-            self.fields["second"].queryset = traits.filter(category__in=second)
-        if not self.is_bound and character is not None:
-            # Start from the character's best pool, so the odds show at once; the GM changes it.
-            # A trait asked for (clicked on the card, or a saved roll's) is kept if it is the character's.
-            # An empty choice asked for (a saved roll of an Attribute alone) stays empty.
-            for name in ("first", "second"):
-                if name in self.fields and self.initial.get(name) != "":
-                    asked = self._own_trait(name, self.initial.get(name))
-                    self.initial[name] = asked or self.fields[name].queryset.order_by("-rating", "id").first()
+        self._offer_traits(character, ("first", "second"), first, second)
+        if "opponent_character" in self.fields:
+            self._offer_traits(self._chosen_character("opponent_character"), self.OPPOSING_TRAITS, first, second)
         if "pool_from" in self.fields and self.initial.get("pool_from") not in dict(self.fields["pool_from"].choices):
             self.initial.pop("pool_from", None)  # a choice this game does not have
         part.setup(self, character, LoggedTurn(scene, character))
@@ -228,7 +243,7 @@ class ComposerForm(forms.Form):
     def _group(self, extra: bool, flags: bool) -> list[forms.BoundField]:
         return [
             field for field in self
-            if field.name not in self.BESIDE_ROLL + self.part.drawn_inside
+            if field.name not in self.BESIDE_ROLL + self.OPPOSING_TRAITS + self.part.drawn_inside
             and (field.name in self.extra_names) == extra
             and (isinstance(field.field.widget, forms.CheckboxInput) and not extra) == flags
         ]
@@ -244,8 +259,30 @@ class ComposerForm(forms.Form):
         return self._group(extra=False, flags=True)
 
     @property
+    def opposition_fields(self) -> list[forms.BoundField]:
+        """The opposing character and its traits, drawn (and redrawn) together."""
+        return [self[name] for name in ("opponent_character",) + self.OPPOSING_TRAITS if name in self.fields]
+
+    @property
     def extra_fields(self) -> list[forms.BoundField]:
         return self._group(extra=True, flags=False)
+
+    def _offer_traits(self, character: Character | None, names: tuple[str, str], first: str,
+                      second: tuple[str, ...]) -> None:
+        """The two trait slots ``names`` (a side's) offer the character's traits of their categories."""
+        traits = (Trait.objects.filter(character=character).select_related("character__campaign")
+                  if character is not None else Trait.objects.none())
+        self.fields[names[0]].queryset = traits.filter(category=first)
+        if names[1] in self.fields:
+            self.fields[names[1]].queryset = traits.filter(category__in=second)
+        if not self.is_bound and character is not None:
+            # Start from the character's best pool, so the odds show at once; the GM changes it.
+            # A trait asked for (clicked on the card, or a saved roll's) is kept if it is the character's.
+            # An empty choice asked for (a saved roll of an Attribute alone) stays empty.
+            for name in names:
+                if name in self.fields and self.initial.get(name) != "":
+                    asked = self._own_trait(name, self.initial.get(name))
+                    self.initial[name] = asked or self.fields[name].queryset.order_by("-rating", "id").first()
 
     def _own_trait(self, name: str, value: Any) -> Trait | None:
         """The trait ``value`` (a Trait or its id) if the field offers it (the character's own), else None."""
@@ -257,9 +294,10 @@ class ComposerForm(forms.Form):
             return None
         return self.fields[name].queryset.filter(pk=pk).first() if -(2**63) <= pk < 2**63 else None
 
-    def _chosen_character(self) -> Character | None:
-        """The character whose traits the trait fields offer (from the submitted data, if any)."""
-        raw = self.data.get(self.add_prefix("character")) if self.is_bound else self.initial.get("character")
+    def _chosen_character(self, name: str = "character") -> Character | None:
+        """The character whose traits a side's trait fields offer (from the submitted data, if any):
+        the acting one's (``character``) or the opposing one's (``opponent_character``)."""
+        raw = self.data.get(self.add_prefix(name)) if self.is_bound else self.initial.get(name)
         if isinstance(raw, Character):
             return raw
         try:
@@ -274,6 +312,9 @@ class ComposerForm(forms.Form):
             trait = data.get(name)
             if trait is not None and trait.character_id != getattr(character, "pk", None):
                 self.add_error(name, gettext("This trait belongs to another character."))
+        opposing = data.get("opponent_character")
+        if opposing is not None and opposing == character:
+            self.add_error("opponent_character", gettext("A character does not oppose itself: pick another."))
         self.part.clean(self, data)
         if data.get("pool_from", "traits") != "traits" and character is None:
             self.add_error("pool_from", gettext("An unnamed NPC has no sheet to roll from; pick a character."))
@@ -285,8 +326,26 @@ class ComposerForm(forms.Form):
         return data
 
 
-def _ratings(data: Mapping[str, Any]) -> int:
-    return sum(trait.rating for trait in (data.get("first"), data.get("second")) if trait is not None)
+def _ratings(data: Mapping[str, Any], names: tuple[str, str] = ("first", "second")) -> int:
+    """The ratings of a side's two traits (the acting side's, or ``ComposerForm.OPPOSING_TRAITS``)."""
+    return sum(trait.rating for trait in (data.get(name) for name in names) if trait is not None)
+
+
+def _opposition(data: Mapping[str, Any], opposed_by_name: bool) -> tuple[int, str, tuple[str, ...]]:
+    """The opposing side's pool (its character's traits and the dice given), its name, and what
+    its traits are (``Composition.opponent_parts``). The number of dice alone is an unnamed opposition."""
+    extra = data.get("opponent_dice") or 0
+    opposing: Character | None = data.get("opponent_character")
+    if opposing is None:
+        return extra, data.get("opponent") or "", ()
+    pool = _ratings(data, ComposerForm.OPPOSING_TRAITS) + extra
+    if pool < 1 and not opposed_by_name:
+        # A character opposing with no dice would make the roll one against the difficulty, silently.
+        raise RulesError(gettext("%(name)s opposes with no dice: pick its traits, or give dice (Opposed by).")
+                         % {"name": opposing.name})
+    parts = tuple(f"trait:{t.key}" if t.key else f"name:{t.name}"
+                  for t in (data.get(name) for name in ComposerForm.OPPOSING_TRAITS) if t is not None)
+    return pool, opposing.name, parts
 
 
 def _trait_label(data: Mapping[str, Any]) -> str:
@@ -346,7 +405,9 @@ def compose(campaign: Campaign, data: dict[str, Any], scene: Scene | None = None
     pool = _ratings(data) + (data.get("dice") or 0)
     label = data.get("label") or _trait_label(data)
     label_parts = () if data.get("label") else _label_parts(data)
-    opponent_dice = data.get("opponent_dice") or 0
+    opponent_dice, opponent_name, opponent_parts = _opposition(data, part.opposed_by_name)
+    if opponent_name:
+        data = {**data, "opponent": opponent_name}  # a game that reads the opposition by its name (Fate)
     earlier = tuple(Roll.objects.this_turn(scene, character)) if scene and character else ()
     extended = data.get("extended")
     if extended is not None and data.get("hidden"):
@@ -365,7 +426,7 @@ def compose(campaign: Campaign, data: dict[str, Any], scene: Scene | None = None
     if pool > POOL_MAX:
         raise RulesError(_too_many_dice(data, pool, part.sheet_pool(from_sheet) if from_sheet != "traits" else None))
     shared = dict(game=campaign.game, engine=system.engine, character=character, label=label, label_parts=label_parts,
-                  opponent_name=data.get("opponent") or "", scene=scene, earlier_actions=len(earlier),
+                  opponent_name=opponent_name, opponent_parts=opponent_parts, scene=scene, earlier_actions=len(earlier),
                   extended=extended, hidden=bool(data.get("hidden")), team_names=tuple(c.name for c, _, _ in team))
     return part.compose(Draft(
         game=system, campaign=campaign, scene=scene, data=data, character=character, pool=pool,

@@ -96,7 +96,9 @@ def table(request: HttpRequest, pk: int) -> HttpResponse:
 def _table_context(campaign: Campaign, cursor: int, base_url: str) -> dict:
     context = board.time_context(campaign)
     characters = context["characters"]
-    first = next((c for c in characters if c.kind == "pc"), characters[0] if characters else None)
+    # The composer starts with the character to act (as it follows the turn order), else the first PC.
+    to_act = next((p.character_id for p in context["participants"] if p.current), None)
+    first = to_act or next((c for c in characters if c.kind == "pc"), characters[0] if characters else None)
     return {
         **context, **_log_page(campaign), **_composer(campaign, first, context["scene"]), **board.extended_context(campaign),
         "cursor": cursor, "base_url": base_url, "export_form": recap.ExportForm(campaign),
@@ -120,9 +122,14 @@ def _composer(campaign: Campaign, character: Character | int | None, scene: Scen
 @require_GET
 def composer(request: HttpRequest, pk: int) -> HttpResponse:
     """The composer again, for another character (its traits and options); ``first``, ``second`` and
-    ``pool_from``: a trait or pool clicked on the character's card."""
+    ``pool_from``: a trait or pool clicked on the character's card. ``part=opposition``: the opposing
+    character's box alone, its traits those of ``opponent_character`` (its best pool chosen)."""
     campaign = _campaign(request, pk)
     scene = Scene.objects.current(campaign)
+    if request.GET.get("part") == "opposition":
+        form = ComposerForm(campaign, initial={name: request.GET.get(name) for name in ("character", "opponent_character")},
+                            scene=scene)
+        return render(request, "table.html#opposition", {"campaign": campaign, "form": form})
     asked = {name: request.GET[name] for name in ("first", "second", "pool_from") if request.GET.get(name)}
     return render(request, "table.html#composer",
                   {"campaign": campaign, **_composer(campaign, request.GET.get("character"), scene, asked)})

@@ -79,19 +79,22 @@
   document.addEventListener("htmx:afterRequest", (event) => {
     const form = event.detail.elt;
     if (!form.matches || !form.matches("#composer") || !event.detail.successful || event.detail.xhr.status !== 200) return;
-    let changed = null;
+    const changed = [];
     form.querySelectorAll("[data-reset-after-roll]").forEach((field) => {
       if (field.type === "checkbox") {
-        if (field.checked) { field.checked = false; changed = field; }
+        if (field.checked) { field.checked = false; changed.push(field); }
       } else if (field.tagName === "SELECT") {
-        if (field.selectedIndex !== 0) { field.selectedIndex = 0; changed = field; }
+        if (field.selectedIndex !== 0) { field.selectedIndex = 0; changed.push(field); }
       } else if (field.value !== (field.type === "number" ? "0" : "")) {
         // The opposition and the note were this roll's: the next one starts without them.
         field.value = field.type === "number" ? "0" : "";
-        changed = field;
+        changed.push(field);
       }
     });
-    if (changed) changed.dispatchEvent(new Event("change", { bubbles: true }));
+    // Each field says it changed (the opposing character's traits follow it); the odds follow once.
+    changed.forEach((field) => field.dispatchEvent(new Event("change", { bubbles: true })));
+    // What the GM composed was rolled: the composer may follow the turn order again (below).
+    form.dispatchEvent(new CustomEvent("composer-rolled", { bubbles: true }));
   });
 })();
 
@@ -108,16 +111,73 @@
   });
 })();
 
-// Clicking a character's card (not one of its buttons or fields) picks that character in the composer.
+// The composer's character, picked from elsewhere: a click on a character's card (not one of its
+// buttons or fields) or on its name in the turn order, and the turn order's character to act.
+//
+// The composer follows "to act" each time it moves to another character (Next turn, a roll that
+// ends an action, the same from another tab), unless the GM has changed a field of the composer
+// since it was drawn or since the last roll: that roll in the making is kept, and the composer
+// follows once it is rolled (or when the GM picks a character). A pick made by the GM meanwhile
+// is the GM's: the composer does not jump away from it until "to act" moves again.
 (function () {
-  document.addEventListener("click", (event) => {
-    const card = event.target.closest && event.target.closest(".character-card[id^='character-']");
-    if (!card || event.target.closest("button, input, select, textarea, a, label, form, summary")) return;
+  function pick(id) {
     const select = document.querySelector("#composer [name=character]");
-    const id = card.id.replace("character-", "");
     if (!select || select.value === id || ![...select.options].some((o) => o.value === id)) return;
     select.value = id;
-    select.dispatchEvent(new Event("change", { bubbles: true }));
+    select.dispatchEvent(new Event("change", { bubbles: true }));  // brings its composer (above)
+  }
+  document.addEventListener("click", (event) => {
+    const name = event.target.closest && event.target.closest("[data-pick-character]");
+    if (name) { pick(name.dataset.pickCharacter); return; }
+    const card = event.target.closest && event.target.closest(".character-card[id^='character-']");
+    if (!card || event.target.closest("button, input, select, textarea, a, label, form, summary")) return;
+    pick(card.id.replace("character-", ""));
+  });
+
+  const toAct = () => {
+    const row = document.querySelector("#turn-order [aria-current=step][data-order-id]");
+    return row ? row.dataset.orderId : null;
+  };
+  let seen = null; // "to act" when the composer was last in step with the turn order
+  let drawn = null; // the composer form that was: a new one is in step
+  // The GM's own changes (the character's brings a new composer; a reset after a roll is no change).
+  const edit = (event) => {
+    const form = event.target.closest && event.target.closest("#composer");
+    if (form && event.target.name && event.target.name !== "character") form.dataset.edited = "";
+  };
+  document.addEventListener("input", edit);
+  document.addEventListener("change", edit);
+
+  function follow() {
+    const form = document.getElementById("composer");
+    if (form !== drawn) { drawn = form; seen = toAct(); return; }
+    const now = toAct();
+    if (now === seen || (form && "edited" in form.dataset)) return;
+    seen = now;
+    if (now) pick(now);
+  }
+  document.addEventListener("composer-rolled", (event) => {
+    delete event.target.dataset.edited;
+    follow();
+  });
+  document.addEventListener("htmx:afterSettle", follow);
+  document.addEventListener("live-applied", follow);
+  document.addEventListener("DOMContentLoaded", follow);
+})();
+
+// The opposing character's traits follow it: its two trait lists come back for the character picked
+// (its best pool chosen), then the odds price the new opposition.
+(function () {
+  document.addEventListener("change", (event) => {
+    const select = event.target;
+    if (!select.matches || !select.matches("#composer [name=opponent_character]")) return;
+    const box = select.closest("[data-url]");
+    const form = select.form;
+    htmx.ajax("GET", box.dataset.url, { source: select, target: "#composer-opposition", swap: "outerHTML",
+                                        values: { part: "opposition", opponent_character: select.value,
+                                                  character: form.elements.character.value } })
+      .then(() => document.body.dispatchEvent(new CustomEvent("composer-changed", { bubbles: true })))
+      .catch(() => {}); // replaced by a later pick, or the composer redrawn meanwhile: nothing to do
   });
 })();
 
@@ -176,7 +236,10 @@
       document.body.dispatchEvent(new CustomEvent(name, { bubbles: true }));
     }
   }
-  document.addEventListener("change", (e) => { if (e.target.name !== "character") tell(e, "composer-changed"); });
+  // The character's and the opposing character's changes are priced once their lists are redrawn.
+  document.addEventListener("change", (e) => {
+    if (e.target.name !== "character" && e.target.name !== "opponent_character") tell(e, "composer-changed");
+  });
   document.addEventListener("input", (e) => { if (e.target.type === "number") tell(e, "composer-typed"); });
 })();
 

@@ -184,6 +184,12 @@ class Roll(NulFree):
         return label_in_language(self.system, self.label_parts) if self.label_parts else self.label
 
     @property
+    def opponent_label(self) -> str:
+        """The opposing character's traits in the active language (a contest with a named opposition)."""
+        parts = (self.result.get("opponent") or {}).get("label_parts") or ()
+        return " + ".join(_label_part(self.system, token) for token in parts)
+
+    @property
     def difficulty_secret(self) -> bool:
         return self.secret and self.revealed_at is None
 

@@ -99,6 +99,8 @@ def record_roll(campaign: Campaign, comp: Composition, rng: RandomSource | None 
         if comp.opponent is not None:
             other = comp.engine.roll(comp.opponent, rng)
             document["opponent"] = {"name": comp.opponent_name, **other.as_json()}
+            if comp.opponent_parts:  # an opposing character's traits, said in each language (Roll.opponent_label)
+                document["opponent"]["label_parts"] = list(comp.opponent_parts)
             document["opposed"] = play.opposed(main, other, comp.handicap)
         if comp.team:
             # Each helper rolls their own pool apart; the engine adds up the team (Exalted teamwork).

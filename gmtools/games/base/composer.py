@@ -83,6 +83,7 @@ class Composition:
     label_parts: tuple[str, ...] = ()  # what a label the composer made is made of, for every language
     opponent: Any | None = None
     opponent_name: str = ""
+    opponent_parts: tuple[str, ...] = ()  # the opposing character's traits, as ``label_parts`` says them
     team: tuple[tuple[str, Any], ...] = ()  # exalted: each helper's own request, rolled apart
     spends: tuple[Spend, ...] = ()
     shortcut: str = "roll"  # roll | automatic | take_half
