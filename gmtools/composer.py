@@ -148,12 +148,13 @@ class ComposerForm(forms.Form):
 
     OPPOSED_FIELDS = ("opponent_character", "opponent_first", "opponent_second", "opponent_dice", "opponent")
     # Shown folded under "Opposed, teamwork, note", and the fields laid out two to a row.
-    EXTRA_FIELDS = ("label", "opponent_character", "opponent_dice", "opponent", "team", "extended")
+    EXTRA_FIELDS = ("label", "opponent", "opponent_character", "opponent_dice", "team", "extended")
     WIDE_FIELDS = ("first", "second", "label", "opponent", "opponent_dice", "difficulty", "extended")
-    # Drawn beside the Roll button, not in the grid; drawn in the opposing character's box (redrawn
-    # with it when the GM picks another: templates/table.html#opposition).
+    # Drawn beside the Roll button, not in the grid; the opposing side's traits; drawn in the opposing
+    # character's box (redrawn with it when the GM picks another: templates/table.html#opposition).
     BESIDE_ROLL = ("hidden",)
     OPPOSING_TRAITS = ("opponent_first", "opponent_second")
+    IN_OPPOSITION = ("opponent_dice",) + OPPOSING_TRAITS
     # What one roll spends or decides: back to its default once the roll is made (static/gmtools.js).
     # The helpers of a teamwork roll helped on that roll: the next one is the character's own again;
     # the opposition was this roll's (its traits too: drawn for no one, their lists are emptied).
@@ -243,7 +244,7 @@ class ComposerForm(forms.Form):
     def _group(self, extra: bool, flags: bool) -> list[forms.BoundField]:
         return [
             field for field in self
-            if field.name not in self.BESIDE_ROLL + self.OPPOSING_TRAITS + self.part.drawn_inside
+            if field.name not in self.BESIDE_ROLL + self.IN_OPPOSITION + self.part.drawn_inside
             and (field.name in self.extra_names) == extra
             and (isinstance(field.field.widget, forms.CheckboxInput) and not extra) == flags
         ]
@@ -260,8 +261,8 @@ class ComposerForm(forms.Form):
 
     @property
     def opposition_fields(self) -> list[forms.BoundField]:
-        """The opposing character and its traits, drawn (and redrawn) together."""
-        return [self[name] for name in ("opponent_character",) + self.OPPOSING_TRAITS if name in self.fields]
+        """The opposing character, the dice added to it, and its traits, drawn (and redrawn) together."""
+        return [self[name] for name in ("opponent_character",) + self.IN_OPPOSITION if name in self.fields]
 
     @property
     def extra_fields(self) -> list[forms.BoundField]:

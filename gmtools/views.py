@@ -123,12 +123,13 @@ def _composer(campaign: Campaign, character: Character | int | None, scene: Scen
 def composer(request: HttpRequest, pk: int) -> HttpResponse:
     """The composer again, for another character (its traits and options); ``first``, ``second`` and
     ``pool_from``: a trait or pool clicked on the character's card. ``part=opposition``: the opposing
-    character's box alone, its traits those of ``opponent_character`` (its best pool chosen)."""
+    character's box alone, its traits those of ``opponent_character`` (its best pool chosen), the
+    dice typed beside it kept."""
     campaign = _campaign(request, pk)
     scene = Scene.objects.current(campaign)
     if request.GET.get("part") == "opposition":
-        form = ComposerForm(campaign, initial={name: request.GET.get(name) for name in ("character", "opponent_character")},
-                            scene=scene)
+        asked = ("character", "opponent_character", "opponent_dice")
+        form = ComposerForm(campaign, initial={name: request.GET.get(name) for name in asked}, scene=scene)
         return render(request, "table.html#opposition", {"campaign": campaign, "form": form})
     asked = {name: request.GET[name] for name in ("first", "second", "pool_from") if request.GET.get(name)}
     return render(request, "table.html#composer",

@@ -165,8 +165,8 @@
   document.addEventListener("DOMContentLoaded", follow);
 })();
 
-// The opposing character's traits follow it: its two trait lists come back for the character picked
-// (its best pool chosen), then the odds price the new opposition.
+// The opposing character's traits follow it: its box comes back for the character picked (its best
+// pool chosen, the dice typed beside it kept), then the odds price the new opposition.
 (function () {
   document.addEventListener("change", (event) => {
     const select = event.target;
@@ -175,7 +175,8 @@
     const form = select.form;
     htmx.ajax("GET", box.dataset.url, { source: select, target: "#composer-opposition", swap: "outerHTML",
                                         values: { part: "opposition", opponent_character: select.value,
-                                                  character: form.elements.character.value } })
+                                                  character: form.elements.character.value,
+                                                  opponent_dice: (form.elements.opponent_dice || {}).value || 0 } })
       .then(() => document.body.dispatchEvent(new CustomEvent("composer-changed", { bubbles: true })))
       .catch(() => {}); // replaced by a later pick, or the composer redrawn meanwhile: nothing to do
   });
@@ -195,20 +196,23 @@
 })();
 
 // An opposed roll is judged against the other side, not the difficulty: the difficulty dims and
-// says so while the composer has an opposition (dice, or in Fate an opponent's name).
+// says so while the composer has an opposition (an opposing character, dice, or in Fate an opponent's name).
 (function () {
   function sync() {
     const form = document.getElementById("composer");
     if (!form) return;
     const dice = Number((form.querySelector("[name=opponent_dice]") || {}).value || 0);
     const named = form.dataset.opposedByName === "true" && (form.querySelector("[name=opponent]") || {}).value;
+    const character = (form.querySelector("[name=opponent_character]") || {}).value;
     const difficulty = form.querySelector("[name=difficulty]");
     if (!difficulty) return;
-    const opposed = dice > 0 || Boolean(named);
+    const opposed = dice > 0 || Boolean(named) || Boolean(character);
     difficulty.classList.toggle("opposed-ignored", opposed);
     difficulty.title = opposed ? form.dataset.opposedNote : "";
   }
-  document.addEventListener("input", (event) => { if (event.target.closest && event.target.closest("#composer")) sync(); });
+  const inComposer = (event) => { if (event.target.closest && event.target.closest("#composer")) sync(); };
+  document.addEventListener("input", inComposer);
+  document.addEventListener("change", inComposer);  // a list picked (the opposing character), or reset after a roll
   document.addEventListener("htmx:afterSettle", sync);
   document.addEventListener("DOMContentLoaded", sync);
 })();
