@@ -249,19 +249,17 @@ def test_keys_roll_move_through_the_turn_order_help_and_escape(page, gm_user, di
     services.start_scene(campaign, title="The docks", characters=[koi, aaron, bea])  # the turn order
     open_table(page, campaign)
     select = page.locator("#composer [name=character]")
-    expect(select).to_have_value(str(aaron.pk))
+    expect(select).to_have_value(str(koi.pk))  # the character to act (issue 23, item 10)
 
     # ↓ / ↑: the next and previous characters of the turn order (Koi, Aaron, Bea), round the end.
     page.locator("h1").click()  # focus on the page, not on a field
-    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowUp")
     expect(select).to_have_value(str(bea.pk))
     expect(page.locator("#composer [name=first]")).to_have_value(trait(bea, "wits"))
     page.keyboard.press("ArrowDown")
     expect(select).to_have_value(str(koi.pk))
     expect(page.locator("#composer [name=first]")).to_have_value(trait(koi, "dexterity"))
-    page.keyboard.press("ArrowUp")
-    expect(select).to_have_value(str(bea.pk))
-    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowDown")
     expect(select).to_have_value(str(aaron.pk))
     expect(page.locator("#composer [name=first]")).to_have_value(trait(aaron, "strength"))
 

@@ -93,7 +93,7 @@ def notes(card: Locator) -> Locator:
 
 def order(page: Page) -> Locator:
     """The names in the turn order, first to act first."""
-    return page.locator("#turn-order [data-order-list] li[data-order-id] span.flex-grow-1")
+    return page.locator("#turn-order [data-order-list] li[data-order-id] .turn-name")
 
 
 def order_row(page: Page, character: Character) -> Locator:
