@@ -344,9 +344,7 @@ def _opposition(data: Mapping[str, Any], opposed_by_name: bool) -> tuple[int, st
         # A character opposing with no dice would make the roll one against the difficulty, silently.
         raise RulesError(gettext("%(name)s opposes with no dice: pick its traits, or give dice (Opposed by).")
                          % {"name": opposing.name})
-    parts = tuple(f"trait:{t.key}" if t.key else f"name:{t.name}"
-                  for t in (data.get(name) for name in ComposerForm.OPPOSING_TRAITS) if t is not None)
-    return pool, opposing.name, parts
+    return pool, opposing.name, _trait_parts(data, ComposerForm.OPPOSING_TRAITS)
 
 
 def _trait_label(data: Mapping[str, Any]) -> str:
@@ -354,11 +352,15 @@ def _trait_label(data: Mapping[str, Any]) -> str:
     return " + ".join(names) if names else gettext("%(n)d dice") % {"n": data.get("dice") or 0}
 
 
+def _trait_parts(data: Mapping[str, Any], names: tuple[str, str] = ("first", "second")) -> tuple[str, ...]:
+    """What a side's two traits are, as ``Roll.label_parts`` says them in each language."""
+    return tuple(f"trait:{t.key}" if t.key else f"name:{t.name}"
+                 for t in (data.get(name) for name in names) if t is not None)
+
+
 def _label_parts(data: Mapping[str, Any]) -> tuple[str, ...]:
     """What the label made from the traits is made of (see ``Roll.display_label``)."""
-    parts = tuple(f"trait:{t.key}" if t.key else f"name:{t.name}"
-                  for t in (data.get("first"), data.get("second")) if t is not None)
-    return parts or (f"dice:{data.get('dice') or 0}",)
+    return _trait_parts(data) or (f"dice:{data.get('dice') or 0}",)
 
 
 def _team_pools(data: Mapping[str, Any]) -> tuple[tuple[Character, int, int], ...]:
