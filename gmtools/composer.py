@@ -14,6 +14,7 @@ character's rolls in it is ``LoggedTurn`` (``gmtools.games.base.TurnReads``).
 from __future__ import annotations
 
 import copy
+import uuid
 from collections.abc import Mapping
 from typing import Any
 
@@ -93,11 +94,24 @@ class Cast(forms.Form):
         self.fields["character"].queryset = campaign.characters.in_table_order()
 
 
+class RollerSelect(forms.Select):
+    """The running extended actions, each marked with whose rolls it takes (``ExtendedAction.roller``):
+    static/gmtools.js offers only those of the composer's character, whoever redrew the list (a live
+    change, drawn once for every tab, knows no tab's composer)."""
+
+    def create_option(self, name: str, value: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        option = super().create_option(name, value, *args, **kwargs)
+        action = getattr(value, "instance", None)
+        if action is not None:
+            option["attrs"]["data-roller"] = action.roller
+        return option
+
+
 class RollInto(forms.Form):
     """The composer's "Roll into extended action" list alone: the campaign's actions still running.
     The composer declares the same field; the table redraws it alone when the running actions change."""
 
-    extended = forms.ModelChoiceField(queryset=ExtendedAction.objects.none(), required=False,
+    extended = forms.ModelChoiceField(queryset=ExtendedAction.objects.none(), required=False, widget=RollerSelect,
                                       empty_label=_("None"), label=_("Roll into extended action"),
                                       error_messages={"invalid_choice": _("That extended action is over (or gone): "
                                                                           "choose another, or none.")})
@@ -145,6 +159,9 @@ class ComposerForm(forms.Form):
     extended = RollInto.base_fields["extended"]
     # every game: the players see nothing of the roll until the GM reveals it
     hidden = forms.BooleanField(required=False, label=_("Secret roll"))
+    # One click, one roll: each composer drawn has a key of its own (and the answer to each Roll click
+    # brings the next one): a second request with it is the same roll (``Roll.once_key``), refused.
+    once = forms.UUIDField(required=False, initial=uuid.uuid4, widget=forms.HiddenInput)
 
     OPPOSED_FIELDS = ("opponent_character", "opponent_first", "opponent_second", "opponent_dice", "opponent")
     # Shown folded under "Opposed, teamwork, note", and the fields laid out two to a row.
@@ -152,7 +169,7 @@ class ComposerForm(forms.Form):
     WIDE_FIELDS = ("first", "second", "label", "opponent", "opponent_dice", "difficulty", "extended")
     # Drawn beside the Roll button, not in the grid; the opposing side's traits; drawn in the opposing
     # character's box (redrawn with it when the GM picks another: templates/table.html#opposition).
-    BESIDE_ROLL = ("hidden",)
+    BESIDE_ROLL = ("hidden", "once")
     OPPOSING_TRAITS = ("opponent_first", "opponent_second")
     IN_OPPOSITION = ("opponent_dice",) + OPPOSING_TRAITS
     # What one roll spends or decides: back to its default once the roll is made (static/gmtools.js).
@@ -207,7 +224,13 @@ class ComposerForm(forms.Form):
             self.initial.pop("pool_from", None)  # a choice this game does not have
         part.setup(self, character, LoggedTurn(scene, character))
         if "extended" in self.fields:
-            RollInto.running(self.fields["extended"], campaign)
+            extended = self.fields["extended"]
+            RollInto.running(extended, campaign)
+            if not self.is_bound:
+                # The character's own actions and those nobody rolls yet (``ExtendedAction.takes_roll_of``);
+                # one posted anyway is refused by ``compose``, in words, rather than "not one of the choices".
+                extended.widget.choices = [choice for choice in extended.choices
+                                           if not choice[0] or choice[0].instance.takes_roll_of(character)]
         reset = self.RESET_AFTER_ROLL + part.reset_after_roll
         for name, bound in self.fields.items():
             widget = bound.widget
@@ -235,7 +258,7 @@ class ComposerForm(forms.Form):
                 initial="traits", label=_("Dice from"))
         own.update((name, copy.deepcopy(f)) for name, f in part.fields.items())
         self.fields.update(own)
-        for name in ("extended", "hidden"):  # still the last two
+        for name in ("extended", "hidden", "once"):  # still the last three
             self.fields[name] = self.fields.pop(name)
         for name in ((() if opposed else self.OPPOSED_FIELDS) + (() if extended else ("extended",))
                      + (() if part.extra_dice else ("dice",))):
@@ -416,6 +439,8 @@ def compose(campaign: Campaign, data: dict[str, Any], scene: Scene | None = None
     if extended is not None and data.get("hidden"):
         # Its progress bar would tell the players what the secret roll gave.
         raise RulesError(gettext("A secret roll cannot go into an extended action: the players see its progress."))
+    if extended is not None and (refusal := extended.refuses_roll_of(character)):
+        raise RulesError(refusal)
     if extended is not None and extended.kind != ExtendedKind.SOLO and not opponent_dice:
         raise RulesError(gettext("A race or tug-of-war needs the opposing side's dice (Opposed by)."))
     team = _team_pools(data) if part.teamwork else ()

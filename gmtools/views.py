@@ -7,6 +7,8 @@ or partial. Everything that writes is a POST (CSRF-checked) through ``gmtools.se
 
 from __future__ import annotations
 
+import uuid
+
 from django import forms
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
@@ -179,19 +181,28 @@ def _after_roll(request: HttpRequest, campaign: Campaign, roll: Roll, streams: l
     return trigger_client_event(HttpResponse(answer), "turn-changed")
 
 
+def _next_key(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """The answer to a Roll click, with the composer's key for its next roll (out of band): that roll
+    is another (``ComposerForm.once``). Only in this answer: the live streams' drawing of the roll is
+    every tab's, and two tabs with one key would refuse each other's rolls."""
+    response.write(render_to_string("table.html#once-key", {"once": uuid.uuid4(), "oob": True}, request))
+    return response
+
+
 @login_required
 @require_POST
 def roll(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = _campaign(request, pk)
     form = ComposerForm(campaign, request.POST, scene=Scene.objects.current(campaign))
     if not form.is_valid():
-        return _refused(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
+        return _next_key(request, _refused(request, " ".join(str(e) for errors in form.errors.values() for e in errors)))
     streams = live.WritersDrawing.of(request)
     try:
-        logged = services.record_roll(campaign, form.cleaned_data["composition"], streams=streams)
+        logged = services.record_roll(campaign, form.cleaned_data["composition"], once=form.cleaned_data.get("once"),
+                                      streams=streams)
     except services.Refused as refusal:
-        return _refused(request, str(refusal))
-    return _after_roll(request, campaign, logged, streams)
+        return _next_key(request, _refused(request, str(refusal)))
+    return _next_key(request, _after_roll(request, campaign, logged, streams))
 
 
 @login_required
@@ -385,12 +396,13 @@ def extended_create(request: HttpRequest, pk: int) -> HttpResponse:
         return _refused(request, errors_text(form))
     scene = Scene.objects.current(campaign)
     try:
-        action = services.create_extended(campaign, scene, **form.cleaned_data)
+        services.create_extended(campaign, scene, **form.cleaned_data)
     except services.Refused as refusal:
         return _refused(request, str(refusal))
-    # The composer's "Roll into" list gets the new action too (out of band), chosen, keeping the GM's other choices.
+    # The composer's "Roll into" list gets the new action too (out of band), not chosen: a roll goes into
+    # an extended action only when the GM picks it (static/gmtools.js keeps the GM's choice in the list).
     return render(request, "table.html#extended-created", {
-        **board.extended_context(campaign), "roll_into": board.roll_into(campaign, chosen=action, oob=True),
+        **board.extended_context(campaign), "roll_into": board.roll_into(campaign, oob=True),
     })
 
 

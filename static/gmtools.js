@@ -268,3 +268,36 @@
   }
   document.addEventListener("input", (event) => check(event.target));
 })();
+
+// "Roll into extended action" offers only the actions of the character in the composer and those
+// nobody rolls yet (each option's data-roller, gmtools/composer.py RollerSelect): a roll goes into an
+// action only for its roller, and the server refuses any other. The list is redrawn by the server
+// for every tab at once (after a roll, a new action, a live change), so it is fitted here to this
+// tab's composer; an action that is no longer this character's is no longer chosen.
+(function () {
+  function fit() {
+    const form = document.getElementById("composer");
+    const list = form && form.querySelector("[name=extended]");
+    const who = form && form.querySelector("[name=character]");
+    if (!list || !who) return;
+    let dropped = false;
+    list.querySelectorAll("option[data-roller]").forEach((option) => {
+      const theirs = option.dataset.roller === "any" || option.dataset.roller === who.value;
+      option.hidden = option.disabled = !theirs;
+      if (!theirs && option.selected) { list.value = ""; dropped = true; }
+    });
+    if (dropped) list.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+  // A list the composer keeps (data-keep-value) swapped out of band keeps the GM's choice, as the live
+  // changes keep it (static/live.js): a new extended action is on offer, not chosen.
+  document.addEventListener("htmx:oobBeforeSwap", (event) => {
+    const old = event.detail.target;
+    const fresh = event.detail.fragment && event.detail.fragment.firstElementChild;
+    if (!old.matches("select[data-keep-value]") || !fresh || !fresh.matches("select")) return;
+    const kept = [...fresh.options].find((o) => o.value === old.value);
+    if (kept) [...fresh.options].forEach((o) => { o.defaultSelected = o === kept; });
+  });
+  document.addEventListener("DOMContentLoaded", fit);
+  document.addEventListener("htmx:afterSettle", fit);
+  document.addEventListener("live-applied", fit);
+})();

@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext, gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
 from rules.extended import (
@@ -177,6 +177,34 @@ class ExtendedAction(NulFree):
                 side = broken_tie(TieBreak(self.tie_break), successes, other or 0, roll_off=False)
                 fields["tie_winner"] = _SIDES.get(side, "")
         return fields
+
+    # Whose rolls go into it (``roller``): the character the GM named or whose roll went in first; an
+    # unnamed NPC's when the first roll in was one's (nobody named); anyone's while neither is so.
+    ANYONE = "any"
+
+    @property
+    def roller(self) -> str:
+        """Whose rolls it takes, as the composer's character list says it: the character's id, "" (an
+        unnamed NPC's), or ``ANYONE`` (no roller yet: the first roll in makes it its roller's)."""
+        if self.character_id is not None:
+            return str(self.character_id)
+        return "" if self.rolls else self.ANYONE
+
+    def takes_roll_of(self, character: Character | None) -> bool:
+        return self.roller in (self.ANYONE, str(character.pk) if character is not None else "")
+
+    def refuses_roll_of(self, character: Character | None) -> str:
+        """Why a roll by ``character`` (None: an unnamed NPC) cannot go into it, or "" when it can. A
+        contest's second side is its opponent's dice in the same roll (Opposed by): its rolls are its
+        first side's, like any other's."""
+        if self.takes_roll_of(character):
+            return ""
+        if self.character_id is None:
+            return gettext("“%(name)s” is rolled by an unnamed NPC: only an unnamed NPC's roll goes into it. "
+                           "Choose another extended action, or none.") % {"name": self.name}
+        return gettext("“%(name)s” is rolled by %(roller)s: only %(roller)s's rolls go into it. "
+                       "Choose %(roller)s as the character, or another extended action.") % {
+            "name": self.name, "roller": self.character.name}
 
     @property
     def percent(self) -> int:

@@ -133,6 +133,10 @@ class Roll(NulFree):
     voided_at = models.DateTimeField(_("voided"), null=True, blank=True)
     voided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                   related_name="+", verbose_name=_("voided by"))
+    # The composer's key of the roll it drew (a fresh one after each roll and each redraw): a second
+    # request with the same key (two clicks on Roll, a retry) is the same roll, refused, never rolled
+    # twice. Empty for follow-ups, checks and rolls posted without one.
+    once_key = models.UUIDField(_("one-click key"), null=True, blank=True, editable=False)
 
     objects = RollQuerySet.as_manager()
 
@@ -145,6 +149,10 @@ class Roll(NulFree):
             models.UniqueConstraint(
                 fields=["parent", "kind"], condition=Q(parent__isnull=False), name="roll_one_follow_up_of_each_kind",
                 violation_error_message=_("This roll has already been followed up that way."),
+            ),
+            models.UniqueConstraint(
+                fields=["campaign", "once_key"], condition=Q(once_key__isnull=False), name="roll_once_per_key",
+                violation_error_message=_("This roll was already made."),
             ),
         ]
 

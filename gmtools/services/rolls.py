@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from typing import Any
+from uuid import UUID
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from gmtools import games
@@ -51,9 +52,12 @@ def _check_turn(comp: Composition) -> tuple[Scene | None, int | None]:
 
 def _advance_extended(comp: Composition, play: BasePlay, main: Any, document: dict[str, Any]) -> dict[str, Any]:
     """Roll into an extended action (locked): add the roll's gain, apply a botch, settle a contest."""
-    action = ExtendedAction.objects.select_for_update().get(pk=comp.extended.pk)
+    action = ExtendedAction.objects.select_for_update().select_related("character").get(pk=comp.extended.pk)
     if action.over:
         raise Refused(_("“%(name)s” is already over.") % {"name": action.name})
+    # Checked again under the lock: another roll may have made it its roller's since it was composed.
+    if refusal := action.refuses_roll_of(comp.character):
+        raise Refused(refusal)
     successes = document.get("team_total", main.successes)
     botched = play.extended_botch(main, action.difficulty)
     # What voiding this roll needs to replay the action without it (see ``_replay_extended``).
@@ -83,13 +87,33 @@ def _advance_extended(comp: Composition, play: BasePlay, main: Any, document: di
             "before": before, "rolled": rolled}
 
 
-@transaction.atomic
+def _already_made() -> Refused:
+    return Refused(_("This roll was already made (one click, one roll): nothing was rolled or spent again."))
+
+
 def record_roll(campaign: Campaign, comp: Composition, rng: RandomSource | None = None, *,
-                streams: WritersDrawing | None = None) -> Roll:
-    """Pay the spends, roll, and log it: all of it or none of it. ``streams``: the drawing of the
-    request that rolls, which claims the roll for the live streams (``gmtools.live.WritersDrawing``)."""
+                once: UUID | None = None, streams: WritersDrawing | None = None) -> Roll:
+    """Pay the spends, roll, and log it: all of it or none of it. ``once``: the composer's key of the
+    roll (``Roll.once_key``): a second request with it is refused, nothing rolled or spent again.
+    ``streams``: the drawing of the request that rolls, which claims the roll for the live streams
+    (``gmtools.live.WritersDrawing``)."""
+    try:
+        return _record_roll(campaign, comp, rng, once, streams)
+    except IntegrityError:
+        # Two requests with one key at once that no character's lock queued (an unnamed NPC's roll):
+        # the unique key let the first in and rolled the second back, spends and all.
+        if once is not None and Roll.objects.filter(campaign=campaign, once_key=once).exists():
+            raise _already_made() from None
+        raise
+
+
+@transaction.atomic
+def _record_roll(campaign: Campaign, comp: Composition, rng: RandomSource | None, once: UUID | None,
+                 streams: WritersDrawing | None) -> Roll:
     if comp.character is not None:
         lock_character(comp.character.pk)  # one roll of a character at a time: budgets and spends stay exact
+    if once is not None and Roll.objects.filter(campaign=campaign, once_key=once).exists():
+        raise _already_made()  # before the turn's check, which would only say the character has acted
     scene, turn = _check_turn(comp)
     play = games.get(comp.game).play
     paid = [pay(TABLE, spend) for spend in comp.spends]
@@ -127,7 +151,7 @@ def record_roll(campaign: Campaign, comp: Composition, rng: RandomSource | None 
         result=document, outcome=str(main.outcome), spends=paid, secret=comp.secret,
         hidden=comp.hidden, scene=scene, turn=turn, extended=comp.extended,
         action=play.logged_action if play.logged_action is not None else comp.action,
-        willpower_spent=any(s.what == "willpower" for s in comp.spends), luck=stored(luck),
+        willpower_spent=any(s.what == "willpower" for s in comp.spends), luck=stored(luck), once_key=once,
     )
     announce(campaign.pk, ChangeKind.ROLL, roll=logged, public=not logged.hidden, streams=streams)
     return logged
