@@ -194,7 +194,12 @@ def _next_key(request: HttpRequest, response: HttpResponse) -> HttpResponse:
 def roll(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = _campaign(request, pk)
     form = ComposerForm(campaign, request.POST, scene=Scene.objects.current(campaign))
-    if not form.is_valid():
+    valid = form.is_valid()
+    try:
+        services.refuse_made(campaign, form.cleaned_data.get("once"))  # what a second click is told first
+    except services.Refused as refusal:
+        return _next_key(request, _refused(request, str(refusal)))
+    if not valid:
         return _next_key(request, _refused(request, " ".join(str(e) for errors in form.errors.values() for e in errors)))
     streams = live.WritersDrawing.of(request)
     try:

@@ -23,7 +23,7 @@ from gmtools.services.follow_ups import change_scene, check, follow_up, follow_u
 from gmtools.services.locks import Refused, lock_character, locked_or_none, update_resources
 from gmtools.services.mistakes import undo_last_change, void_roll
 from gmtools.services.players import regenerate_player_link, reveal
-from gmtools.services.rolls import record_roll
+from gmtools.services.rolls import record_roll, refuse_made
 from gmtools.services.scene import set_scene_notes
 from gmtools.services.spending import Database, pay
 from gmtools.services.time import (
@@ -47,7 +47,7 @@ __all__ = [
     "NO_NUL", "Database", "Refused", "adjust", "change_scene", "change_turn", "check",
     "create_extended", "declare_actions", "end_episode", "end_scene", "flip",
     "follow_up", "follow_up_of", "join_scene", "leave_scene", "lock_character", "locked_or_none",
-    "move_in_order", "pay", "record_roll", "regenerate_player_link",
+    "move_in_order", "pay", "record_roll", "refuse_made", "regenerate_player_link",
     "reorder", "reveal", "scene_change_of", "set_scene_notes",
     "start_episode", "start_scene", "start_story", "stop_extended", "undo_last_change",
     "update_resources", "void_roll",

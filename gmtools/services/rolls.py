@@ -50,14 +50,20 @@ def _check_turn(comp: Composition) -> tuple[Scene | None, int | None]:
     return scene, scene.turn
 
 
-def _advance_extended(comp: Composition, play: BasePlay, main: Any, document: dict[str, Any]) -> dict[str, Any]:
-    """Roll into an extended action (locked): add the roll's gain, apply a botch, settle a contest."""
+def _lock_extended(comp: Composition) -> ExtendedAction:
+    """The extended action the roll goes into, locked until the roll is logged, and still open to it:
+    not over, and still its roller's (another roll may have made it another's since it was composed)."""
     action = ExtendedAction.objects.select_for_update().select_related("character").get(pk=comp.extended.pk)
     if action.over:
         raise Refused(_("“%(name)s” is already over.") % {"name": action.name})
-    # Checked again under the lock: another roll may have made it its roller's since it was composed.
     if refusal := action.refuses_roll_of(comp.character):
         raise Refused(refusal)
+    return action
+
+
+def _advance_extended(action: ExtendedAction, comp: Composition, play: BasePlay, main: Any,
+                      document: dict[str, Any]) -> dict[str, Any]:
+    """Roll into the extended action (locked): add the roll's gain, apply a botch, settle a contest."""
     successes = document.get("team_total", main.successes)
     botched = play.extended_botch(main, action.difficulty)
     # What voiding this roll needs to replay the action without it (see ``_replay_extended``).
@@ -87,8 +93,12 @@ def _advance_extended(comp: Composition, play: BasePlay, main: Any, document: di
             "before": before, "rolled": rolled}
 
 
-def _already_made() -> Refused:
-    return Refused(_("This roll was already made (one click, one roll): nothing was rolled or spent again."))
+def refuse_made(campaign: Campaign, once: UUID | None) -> None:
+    """``Refused`` when the roll of this composer's key is in the log already (``Roll.once_key``): a
+    second click on Roll, a retry. Asked before anything else is judged (the turn's budget would only
+    say the character has acted), and again under the lock (``record_roll``)."""
+    if once is not None and Roll.objects.filter(campaign=campaign, once_key=once).exists():
+        raise Refused(_("This roll was already made (one click, one roll): nothing was rolled or spent again."))
 
 
 def record_roll(campaign: Campaign, comp: Composition, rng: RandomSource | None = None, *,
@@ -102,8 +112,7 @@ def record_roll(campaign: Campaign, comp: Composition, rng: RandomSource | None 
     except IntegrityError:
         # Two requests with one key at once that no character's lock queued (an unnamed NPC's roll):
         # the unique key let the first in and rolled the second back, spends and all.
-        if once is not None and Roll.objects.filter(campaign=campaign, once_key=once).exists():
-            raise _already_made() from None
+        refuse_made(campaign, once)
         raise
 
 
@@ -112,9 +121,9 @@ def _record_roll(campaign: Campaign, comp: Composition, rng: RandomSource | None
                  streams: WritersDrawing | None) -> Roll:
     if comp.character is not None:
         lock_character(comp.character.pk)  # one roll of a character at a time: budgets and spends stay exact
-    if once is not None and Roll.objects.filter(campaign=campaign, once_key=once).exists():
-        raise _already_made()  # before the turn's check, which would only say the character has acted
+    refuse_made(campaign, once)  # before the turn's check, which would only say the character has acted
     scene, turn = _check_turn(comp)
+    extended = _lock_extended(comp) if comp.extended is not None else None  # before a die is drawn
     play = games.get(comp.game).play
     paid = [pay(TABLE, spend) for spend in comp.spends]
     try:
@@ -138,8 +147,8 @@ def _record_roll(campaign: Campaign, comp: Composition, rng: RandomSource | None
         document.update(play.logged(TABLE, campaign, scene, comp, main, document))
         if comp.notes:
             document["turn_notes"] = list(comp.notes)
-        if comp.extended is not None:
-            document["extended"] = _advance_extended(comp, play, main, document)
+        if extended is not None:
+            document["extended"] = _advance_extended(extended, comp, play, main, document)
         # Where the acting side's dice fell, against their exact odds (issue 14, ``gmtools.luck``).
         luck = play.luck(campaign.pk, comp.request, main, document)
     except RulesError as error:
