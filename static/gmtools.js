@@ -301,3 +301,15 @@
   document.addEventListener("htmx:afterSettle", fit);
   document.addEventListener("live-applied", fit);
 })();
+
+// One click, one roll: the second click of a double click on Roll is not a second roll, even when
+// the first one's answer came back in between (a quick server answers within a double click's
+// interval, and the answer brings the next roll's key). While a roll is on its way the button is
+// off and the form drops another submit (hx-disabled-elt, hx-sync in templates/table.html); the
+// server refuses a key it has rolled (gmtools/services/rolls.py, refuse_made).
+document.addEventListener("click", (event) => {
+  if (event.detail > 1 && event.target.closest && event.target.closest("#roll-button")) {
+    event.preventDefault();
+    event.stopImmediatePropagation();
+  }
+}, true);
