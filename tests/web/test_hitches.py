@@ -82,7 +82,9 @@ def test_a_roll_into_a_running_action_keeps_it_chosen(make_character, set_rating
             "dice": 0, "modifier": 0, "difficulty": 1, "stunt": 0, "pool_from": "traits", "extended": action.pk}
     scripted_dice(7, 2, 2, 2)
     html = gm_client.post(reverse("roll", args=[koi.campaign.pk]), data).content.decode()
-    assert re.search(rf'<option value="{action.pk}" selected>', html)
+    into = re.search(r'<select name="extended"[^>]*hx-swap-oob="true"[^>]*>.*?</select>', html, re.S).group(0)
+    option = re.search(rf'<option value="{action.pk}"[^>]*>', into).group(0)
+    assert " selected" in option and f'data-roller="{koi.pk}"' in option  # still chosen, and Koi's now
     assert Roll.objects.get().extended_id == action.pk
 
 

@@ -261,7 +261,9 @@ def test_the_roll_request_draws_for_the_streams_what_they_would_draw(game, make_
     monkeypatch.setattr(live.drawing, "_draw", lambda *args: pytest.fail("drawn again"))
     for viewer in STREAMS:
         assert drawn_by_streams(change, viewer) == predrawn[viewer]
-    assert answer.content.decode() == predrawn[STREAMS[1]]  # the GM's answer is the GM's streams' drawing
+    # The GM's answer is the GM's streams' drawing, and the composer's key for its next roll (its own).
+    drawing, key = answer.content.decode().rsplit('<input type="hidden" name="once" ', 1)
+    assert drawing == predrawn[STREAMS[1]] and 'hx-swap-oob="true"' in key
 
 
 @pytest.mark.django_db(transaction=True)
