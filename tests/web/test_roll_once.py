@@ -15,14 +15,13 @@ from html import unescape
 import pytest
 from django.db import IntegrityError
 from django.urls import reverse
-from django.utils import translation
 
 from gmtools import board, services
 from gmtools.composer import ComposerForm
 from gmtools.models import Campaign, Character, ExtendedAction, Roll, Scene
 from gmtools.services import rolls as roll_service
 from tests.games import Game
-from tests.web.helpers import COMMON, DEFAULTS, POOL_TRAITS, Faces, run_at_once, set_resources
+from tests.web.helpers import COMMON, DEFAULTS, POOL_TRAITS, Faces, run_at_once
 from tests.web.test_concurrency import Rendezvous
 
 GAMES = [Game.EXALTED, Game.V5, Game.FATE, Game.SCIFI]
@@ -107,7 +106,7 @@ def commander(garrison, set_ratings) -> Character:
     return commander
 
 
-def offered(response_or_html, campaign: Campaign) -> dict[int, str]:
+def offered(response_or_html) -> dict[int, str]:
     """The actions the composer's "Roll into" list offers (id → data-roller), from a page or a fragment."""
     text = response_or_html if isinstance(response_or_html, str) else html(response_or_html)
     select = re.search(r'<select name="extended".*?</select>', text, re.S)
@@ -129,7 +128,7 @@ def test_a_new_extended_action_is_on_offer_not_chosen(garrison, koi, commander, 
     assert response.status_code == 200, html(response)[:500]
     wall = ExtendedAction.objects.get()
     select = re.search(r'<select name="extended"[^>]*hx-swap-oob="true"[^>]*>.*?</select>', html(response), re.S).group(0)
-    assert offered(select, garrison) == {wall.pk: str(koi.pk)}
+    assert offered(select) == {wall.pk: str(koi.pk)}
     assert re.search(r'<option value="" selected>', select) and select.count("selected") == 1
 
 
@@ -142,13 +141,13 @@ def test_the_composer_offers_the_characters_own_actions_and_those_nobody_rolls_y
     services.record_roll(garrison, _composition(garrison, None, extended=npcs.pk), Faces(7, 7, 7))
     assert ExtendedAction.objects.get(pk=npcs.pk).roller == ""  # an unnamed NPC's first roll made it theirs
 
-    assert offered(composer_for(gm_client, garrison, commander), garrison) == {commanders.pk: str(commander.pk),
+    assert offered(composer_for(gm_client, garrison, commander)) == {commanders.pk: str(commander.pk),
                                                                                anyones.pk: "any"}
-    assert offered(composer_for(gm_client, garrison, koi), garrison) == {kois.pk: str(koi.pk), anyones.pk: "any"}
-    assert offered(composer_for(gm_client, garrison, None), garrison) == {anyones.pk: "any", npcs.pk: ""}
+    assert offered(composer_for(gm_client, garrison, koi)) == {kois.pk: str(koi.pk), anyones.pk: "any"}
+    assert offered(composer_for(gm_client, garrison, None)) == {anyones.pk: "any", npcs.pk: ""}
     # Redrawn for every tab at once (after a roll, a new action, a live change): all of them, each marked
     # with its roller, for static/gmtools.js to fit to the tab's composer.
-    assert offered(board.roll_into(garrison), garrison) == {kois.pk: str(koi.pk), commanders.pk: str(commander.pk),
+    assert offered(board.roll_into(garrison)) == {kois.pk: str(koi.pk), commanders.pk: str(commander.pk),
                                                            anyones.pk: "any", npcs.pk: ""}
 
 
