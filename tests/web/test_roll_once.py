@@ -142,13 +142,13 @@ def test_the_composer_offers_the_characters_own_actions_and_those_nobody_rolls_y
     assert ExtendedAction.objects.get(pk=npcs.pk).roller == ""  # an unnamed NPC's first roll made it theirs
 
     assert offered(composer_for(gm_client, garrison, commander)) == {commanders.pk: str(commander.pk),
-                                                                               anyones.pk: "any"}
+                                                                     anyones.pk: "any"}
     assert offered(composer_for(gm_client, garrison, koi)) == {kois.pk: str(koi.pk), anyones.pk: "any"}
     assert offered(composer_for(gm_client, garrison, None)) == {anyones.pk: "any", npcs.pk: ""}
     # Redrawn for every tab at once (after a roll, a new action, a live change): all of them, each marked
     # with its roller, for static/gmtools.js to fit to the tab's composer.
     assert offered(board.roll_into(garrison)) == {kois.pk: str(koi.pk), commanders.pk: str(commander.pk),
-                                                           anyones.pk: "any", npcs.pk: ""}
+                                                  anyones.pk: "any", npcs.pk: ""}
 
 
 def _composition(campaign: Campaign, character: Character | None, **data):
