@@ -220,6 +220,7 @@ class ComposerForm(forms.Form):
         self._offer_traits(character, ("first", "second"), first, second)
         if "opponent_character" in self.fields:
             self._offer_traits(self._chosen_character("opponent_character"), self.OPPOSING_TRAITS, first, second)
+        self.initial.pop("once", None)  # each composer drawn has a key of its own, whatever it was asked to show
         if "pool_from" in self.fields and self.initial.get("pool_from") not in dict(self.fields["pool_from"].choices):
             self.initial.pop("pool_from", None)  # a choice this game does not have
         part.setup(self, character, LoggedTurn(scene, character))

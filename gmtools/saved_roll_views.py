@@ -31,9 +31,10 @@ from gmtools.models import Campaign, ChangeKind, Character, SavedRoll, Scene
 from gmtools.models.rolls import label_in_language
 from gmtools.views import _campaign, _composer, _refused, errors_text
 
-# Not kept in a saved roll: the character is the saved roll's own; an extended action ends, and an
-# invocation is a spend of the moment (its aspect and free invocations come and go).
-NOT_SAVED = frozenset({"character", "extended", "invoke"})
+# Not kept in a saved roll: the character is the saved roll's own; an extended action ends, an
+# invocation is a spend of the moment (its aspect and free invocations come and go), and the key of
+# the composed roll is that roll's (``ComposerForm.once``).
+NOT_SAVED = frozenset({"character", "extended", "invoke", "once"})
 NAME_MAX = SavedRoll._meta.get_field("name").max_length
 
 

@@ -324,3 +324,22 @@ def test_two_requests_with_one_key_at_once_make_one_roll(make_character, set_rat
     assert "already made" in str(next(r for r in results if isinstance(r, services.Refused)))
     assert Roll.objects.filter(campaign=campaign).count() == 1
     assert Character.objects.get(pk=solar.pk).resources.willpower_temporary == (2 if character else 3)
+
+
+@pytest.mark.django_db
+def test_a_saved_roll_keeps_no_key_and_its_composer_draws_a_fresh_one(make_character, gm_client, steady):
+    """A saved roll kept the key of the composer it was saved from: composed again, its Roll was
+    "already made" (issue 23, found by the saved rolls' browser test)."""
+    swan = make_character(Game.EXALTED, name="Swan")
+    campaign = swan.campaign
+    key = str(uuid.uuid4())
+    assert gm_client.post(reverse("roll", args=[campaign.pk]), roll_data(campaign, swan, once=key)).status_code == 200
+    assert gm_client.post(reverse("saved-roll-create", args=[campaign.pk]),
+                          roll_data(campaign, swan, once=key, saved_name="")).status_code == 200
+    saved = swan.saved_rolls.get()
+    assert "once" not in saved.fields
+    saved.fields["once"] = key  # one saved before this fix
+    saved.save()
+    composer = html(gm_client.get(reverse("saved-roll-use", args=[campaign.pk, saved.pk])))
+    drawn = re.search(r'name="once" value="([0-9a-f-]+)"', composer).group(1)
+    assert drawn != key
