@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('gmtools', '0017_aspects_to_fate'),
+        ('gmtools', '0018_savedroll_names_by_language'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
