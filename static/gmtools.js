@@ -306,9 +306,10 @@
 // the first one's answer came back in between (a quick server answers within a double click's
 // interval, and the answer brings the next roll's key). While a roll is on its way the button is
 // off and the form drops another submit (hx-disabled-elt, hx-sync in templates/table.html); the
-// server refuses a key it has rolled (gmtools/services/rolls.py, refuse_made).
+// server refuses a key it has rolled (gmtools/services/rolls.py, refuse_made). The same for the
+// buttons that roll at one click elsewhere (data-one-click: V5's Rouse on the card).
 document.addEventListener("click", (event) => {
-  if (event.detail > 1 && event.target.closest && event.target.closest("#roll-button")) {
+  if (event.detail > 1 && event.target.closest && event.target.closest("#roll-button, [data-one-click]")) {
     event.preventDefault();
     event.stopImmediatePropagation();
   }

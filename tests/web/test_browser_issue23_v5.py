@@ -219,3 +219,24 @@ def test_a_full_willpower_track_impairs_social_and_mental_pools(table, lang, gm_
     expect(chance(table)).to_have_text(pct(lang, v5.odds(v5.Request(pool=4)).p_win))  # Physical: untouched
     expect(table.locator("#odds [data-testid=pool-note]")).to_have_count(0)
     assert_same_page(table)
+
+
+def test_a_double_click_on_rouse_is_one_rouse_check(table, lang, gm_user, dice):
+    """Item 2's double click, on the card's Rouse. A quick server answers within a double click's
+    interval: the second click (its ``detail`` 2) lands on the card drawn anew, and was a second check."""
+    campaign = campaign_of(gm_user, Game.V5)
+    bhavna = make_character(campaign, "Bhavna", {"strength": 2, "brawl": 1}, v5_hunger=1)
+    open_table(table, campaign)
+    posted = []
+    table.on("request", lambda r: r.method == "POST" and r.url.endswith("/check/rouse/") and posted.append(r.url))
+    rouse = table.locator(f"#character-{bhavna.pk} button[hx-post$='/check/rouse/']")
+    dice.script(7, 3)  # a second check would fail and take Hunger to 2
+    rouse.click()
+    expect(cards(table)).to_have_count(1)
+    rouse.dispatch_event("click", {"detail": 2})  # the double click's second click, on the new card
+    # Had it rolled, its request would be out (htmx sends it within the click) and come back.
+    expect(table.locator(".htmx-request")).to_have_count(0)
+    expect(cards(table)).to_have_count(1)
+    assert len(posted) == 1 and Roll.objects.count() == 1
+    assert V5Resources.objects.get(pk=bhavna.pk).hunger == 1
+    assert_same_page(table)
