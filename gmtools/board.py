@@ -323,7 +323,8 @@ class Redraw:
         else:
             wanted = set()
         self.shown = [c for c in self.table.cast if c.pk in wanted]
-        # The roll and the rest of its follow-up chain: a follow-up changes what its parent offers.
+        # The card of the roll's chain (its first roll's, which draws its follow-ups): a follow-up
+        # changes the card it is on, never makes one.
         self.cards = (list(Roll.objects.for_log().filter(campaign=campaign, pk__in=roll.family()))
                       if "cards" in parts and roll is not None else [])
         self.extended = "extended" in parts and not (kind == ChangeKind.ROLL and roll is not None and not roll.extended_id)
@@ -331,11 +332,11 @@ class Redraw:
 
     @property
     def main_card(self) -> Roll | None:
-        """A roll's change: the roll's card (with its follow-up chain), which the GM's click gets as
-        its answer and the other parts out of band (gmtools.live.render_drawn)."""
+        """A roll's change: the card the roll (or follow-up) is on, which the GM's click gets as its
+        answer, redrawn in place, and the other parts out of band (gmtools.live.render_drawn)."""
         if self.kind != ChangeKind.ROLL or self.roll is None:
             return None
-        return next((card for card in self.cards if card.pk == self.roll.pk), None)
+        return self.cards[0] if self.cards else None
 
     def context(self, player: bool = False, oob: bool = False) -> dict:
         campaign, parts = self.table.campaign, self.parts

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Self
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.db.models import Q
+from django.db.models import Prefetch, Q
+from django.utils.functional import cached_property
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -45,6 +46,11 @@ def label_in_language(system: str, label_parts: tuple[str, ...] | list[str]) -> 
     return " + ".join(_label_part(system, token) for token in label_parts)
 
 
+# A follow-up chain as deep as this is read with its card's roll in one query a level (a Fate roll
+# invoked on again and again goes deeper: each level further is read when its card is drawn).
+CHAIN_PREFETCHED = 4
+
+
 # A secret roll (and each follow-up, as secret as its roll) until the GM reveals it.
 KEPT_FROM_PLAYERS = Q(hidden=True, revealed_at__isnull=True)
 
@@ -62,11 +68,14 @@ class RollQuerySet(models.QuerySet):
                            outcome__in=FAILED_OUTCOMES, voided_at__isnull=True).count()
 
     def for_log(self) -> Self:
-        """Newest first, with what a log card shows, in a constant number of queries."""
+        """The log's cards, newest first: each roll (a check, a composed roll) with its follow-ups,
+        which its card shows (``Roll.follow_ups_in_order``), in a constant number of queries."""
         resources = (f"character__{system.resources.relation}" for system in games.systems() if system.resources.model)
         own = (f"character__{rows.name}" for system in games.systems() for rows in system.sheet.rows)
-        return (self.select_related("parent", "character__campaign", "voided_by", *resources)
-                .prefetch_related("children", *own, "character__traits").order_by("-id"))
+        chain = [Prefetch("__".join(["children"] * depth), queryset=Roll.objects.select_related("voided_by").order_by("id"))
+                 for depth in range(1, CHAIN_PREFETCHED + 1)]
+        return (self.filter(parent__isnull=True).select_related("character__campaign", "voided_by", *resources)
+                .prefetch_related(*chain, *own, "character__traits").order_by("-id"))
 
     def for_players(self) -> Self:
         """What the player link may see: every roll but the secret ones the GM has not revealed."""
@@ -224,6 +233,32 @@ class Roll(NulFree):
             frontier = set(Roll.objects.filter(parent__in=frontier).values_list("pk", flat=True)) - ids
             ids |= frontier
         return ids
+
+    @cached_property
+    def follow_ups_in_order(self) -> list["Roll"]:
+        """Every follow-up below this roll (a Fate invocation's own invocations too), oldest first:
+        its card shows them, from the prefetched children (``RollQuerySet.for_log``)."""
+        found, level = [], [self]
+        while level:
+            level = [child for entry in level for child in entry.children.all()]
+            found += level
+        return sorted(found, key=lambda entry: entry.pk)
+
+    @property
+    def standing(self) -> "Roll":
+        """What the card's headline shows: the last entry of the roll's chain still standing that
+        has dice and a verdict (a stunt reward has none), the roll itself when voided or alone."""
+        if self.voided_at is not None:
+            return self
+        return next((entry for entry in reversed(self.follow_ups_in_order)
+                     if entry.voided_at is None and not entry.follow_up_verdict), self)
+
+    @property
+    def dice_thrown(self) -> "Roll":
+        """Whose luck the card shows: the standing entry that last threw dice (a +2 invocation threw none)."""
+        standing = self.standing
+        chain = [self, *(e for e in self.follow_ups_in_order if e.pk <= standing.pk and e.voided_at is None)]
+        return next((entry for entry in reversed(chain) if entry.luck is not None), self)
 
     def follow_up(self, kind: str) -> "Roll | None":
         """The follow-up of that kind, from the prefetched children."""

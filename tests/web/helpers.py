@@ -111,3 +111,11 @@ def redis_unreachable() -> str | None:
     except OSError:
         return "no Redis at 127.0.0.1:6379"
     return None
+
+
+def named_aspect(entry):
+    """A new aspect of the character who made ``entry``, for an invocation paid with a fate point:
+    an invocation names its aspect (issue 23)."""
+    from gmtools.games.fate.models import Aspect
+    return Aspect.objects.create(character_id=entry.character_id,
+                                 text=f"Aspect {Aspect.objects.count() + 1}")

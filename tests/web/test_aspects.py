@@ -135,12 +135,13 @@ def test_a_situation_aspect_needs_a_scene(hero):
 
 
 def test_an_invocation_that_turns_a_fail_into_success_creates_the_aspect(hero, scene):
+    dark, cramped = (Aspect.objects.create(scene=scene, text=text) for text in ("Dark", "Cramped"))
     failed = advantage(hero, 3)  # +2 against +3
     assert not Aspect.objects.filter(text="Smoke everywhere").exists()
-    success = services.follow_up(failed, "invoke", Faces(), aspect=None, mode="bonus")  # a fate point: +4, one shift
+    success = services.follow_up(failed, "invoke", Faces(), aspect=dark, mode="bonus")  # a fate point: +4, one shift
     made = Aspect.objects.get(text="Smoke everywhere")
     assert success.outcome == "success" and made.free_invocations == 1
-    style = services.follow_up(success, "invoke", Faces(), aspect=None, mode="bonus")  # +6: three shifts, the second free invocation
+    style = services.follow_up(success, "invoke", Faces(), aspect=cramped, mode="bonus")  # +6: three shifts, the second free invocation
     made.refresh_from_db()
     assert style.outcome == "style" and made.free_invocations == 2
     assert Aspect.objects.filter(text="Smoke everywhere").count() == 1
@@ -151,7 +152,7 @@ def test_a_tie_s_boost_becomes_the_aspect_when_an_invocation_makes_it_a_success(
     tie = advantage(hero, 2)
     boost = Aspect.objects.get(text="Smoke everywhere")
     assert boost.boost
-    services.follow_up(tie, "invoke", Faces(), aspect=None, mode="bonus")
+    services.follow_up(tie, "invoke", Faces(), aspect=Aspect.objects.create(scene=scene, text="Dark"), mode="bonus")
     boost.refresh_from_db()
     assert not boost.boost and boost.free_invocations == 1
 
@@ -370,8 +371,9 @@ def test_the_card_says_which_aspect_was_invoked_and_offers_only_what_the_roll_al
     assert ("Invoked “Smoke everywhere” (free, twice), “On fire” (fate point)"
             in card.replace("&ldquo;", "“").replace("&rdquo;", "”"))
     options = re.findall(r'<option value="(\d*)">([^<]*)</option>', card.split("invoke-form", 1)[1].split("</form>", 1)[0])
-    # A fate point and the pilot's own aspect; neither aspect already invoked (twice, or with a fate point).
-    assert options == [("", "Fate point"), (str(hero.aspects.get().pk), "Free-spirited pilot (1 free)")]
+    # No aspect chosen at first (an invocation names its aspect, issue 23), then the pilot's own aspect;
+    # neither aspect already invoked (twice, or with a fate point).
+    assert options == [("", "Choose an aspect…"), (str(hero.aspects.get().pk), "Free-spirited pilot (1 free)")]
     logged = Roll.objects.get()
     response = gm_client.post(reverse("follow-up", args=[hero.campaign_id, logged.pk, "invoke"]), {"aspect": fire.pk, "mode": "bonus"})
     assert response.status_code == 422 and "already invoked on this roll" in html(response)

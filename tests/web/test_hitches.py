@@ -16,7 +16,7 @@ from gmtools.games.fate.models import FateResources
 from gmtools.games.v5.models import V5Resources
 from gmtools.models import ChangeKind, Character, ExtendedAction, Roll, Scene
 from tests.games import Game
-from tests.web.helpers import COMMON, DEFAULTS, POOL_TRAITS, Faces
+from tests.web.helpers import named_aspect, COMMON, DEFAULTS, POOL_TRAITS, Faces
 from tests.web.test_live import roll
 
 pytestmark = pytest.mark.django_db
@@ -269,7 +269,7 @@ def test_spends_read_as_words_never_as_keys(make_character, gm_client):
     hero = make_character(Game.FATE, name="Zara", fate_points=2)
     Aspect.objects.create(character=hero, text="Owes the mob")
     first = roll(hero.campaign, hero, (0, 0, 0, 0))
-    services.follow_up(first, "invoke", Faces(), aspect=None, mode="bonus")  # paid with a fate point, no aspect named
+    services.follow_up(first, "invoke", Faces(), aspect=named_aspect(first), mode="bonus")  # paid with a fate point
     html = gm_client.get(reverse("table", args=[hero.campaign.pk])).content.decode()
     assert "fate_point" not in html and "1 fate point" in html
 

@@ -25,7 +25,7 @@ from gmtools.models import Character, Roll
 from tests.games import Game
 from gmtools.formatting import percent
 from rules import exalted, fate, luck, scifi, v5
-from tests.web.helpers import Faces, compose_and_roll
+from tests.web.helpers import named_aspect, Faces, compose_and_roll
 
 pytestmark = pytest.mark.django_db
 
@@ -103,10 +103,10 @@ def test_fate_dice_an_invocation_and_a_reroll(make_character, set_ratings):
     assert roll.luck == fate.luck(request, fate.resolve(request, (1, 1, 1, 0))).as_json()
     assert roll.luck["specials"] == [{"code": "success_with_style", "prior": fate.odds(request).p_style,
                                       "happened": True}]
-    plus_two = services.follow_up(roll, "invoke", Faces(), aspect=None, mode="bonus")
+    plus_two = services.follow_up(roll, "invoke", Faces(), aspect=named_aspect(roll), mode="bonus")
     assert plus_two.luck is None  # no dice thrown: its roll's luck stands
     # A reroll after it: four fresh dice for the request as it stands, the +2 in its bonus.
-    reroll = services.follow_up(plus_two, "invoke", Faces(-1, -1, 0, 0), aspect=None, mode="reroll")
+    reroll = services.follow_up(plus_two, "invoke", Faces(-1, -1, 0, 0), aspect=named_aspect(plus_two), mode="reroll")
     again = fate.Request(bonus=4, difficulty=1)
     assert reroll.luck == fate.luck(again, fate.resolve(again, (-1, -1, 0, 0))).as_json()
     assert reroll.luck["percentile"] == fate.luck(request, fate.resolve(request, (-1, -1, 0, 0))).percentile
@@ -122,7 +122,7 @@ def test_a_card_from_the_fate_deck_is_ranked_among_the_cards_left(make_character
     assert roll.luck == fate.luck(request, fate.resolve(request, fate.CARDS[80]), deck).as_json()
     # Three cards left, card 80 the best of them (++++): above both others.
     assert roll.luck["below"] == pytest.approx(2 / 3) and roll.luck["equal"] == pytest.approx(1 / 3)
-    reroll = services.follow_up(roll, "invoke", Faces(), aspect=None, mode="reroll")
+    reroll = services.follow_up(roll, "invoke", Faces(), aspect=named_aspect(roll), mode="reroll")
     assert reroll.luck == fate.luck(request, fate.resolve(request, fate.CARDS[0]), fate.Deck((0, 40))).as_json()
 
 
@@ -151,7 +151,7 @@ def every_kind_of_roll(make_character, set_ratings) -> list[Roll]:
     failed = compose_and_roll(lucia.campaign, lucia, (2, 3, 1), difficulty=2)
     made += [failed, services.follow_up(failed, "reroll", Faces(10), dice=[1]), services.check(lucia, "rouse", Faces(8))]
     first = compose_and_roll(zara.campaign, zara, (0, 0, 1, -1))
-    made += [first, services.follow_up(first, "invoke", Faces(), aspect=None, mode="bonus")]
+    made += [first, services.follow_up(first, "invoke", Faces(), aspect=named_aspect(first), mode="bonus")]
     FateState.objects.filter(campaign_id=zara.campaign_id).update(uses_deck=True, deck=[])
     drawn = compose_and_roll(zara.campaign, zara, tuple(range(80, 0, -1)))  # a reshuffle swapping nothing
     Aspect.objects.create(character=zara, text="Quick on the draw", free_invocations=1)

@@ -188,7 +188,8 @@ def test_the_reveal_view_redraws_the_card_as_revealed(v5, gm_client):
     reroll = services.follow_up(secret, "reroll", Faces(9), dice=[0])
     response = gm_client.post(reverse("reveal", args=[v5.campaign.pk, secret.pk]))
     html = response.content.decode()
-    assert response.status_code == 200 and html.count("Revealed") == 2 and f'id="roll-{reroll.pk}"' in html
+    # One card, the reroll on it (issue 23): revealed with its roll.
+    assert response.status_code == 200 and html.count("Revealed") == 1 and f'id="follow-up-{reroll.pk}"' in html
     assert not Roll.objects.filter(pk__in=[secret.pk, reroll.pk], revealed_at__isnull=True).exists()
     again = gm_client.post(reverse("reveal", args=[v5.campaign.pk, secret.pk]))
     assert again.status_code == 422 and "not secret" in again.content.decode()

@@ -21,7 +21,7 @@ from gmtools import live, services
 from gmtools.games.fate.models import Aspect
 from gmtools.models import Campaign, Change, ChangeKind, Character, Roll
 from tests.games import Game
-from tests.web.helpers import Faces, compose_and_roll
+from tests.web.helpers import named_aspect, Faces, compose_and_roll
 
 pytestmark = pytest.mark.django_db
 
@@ -158,7 +158,7 @@ def test_fate_a_secret_rolls_fate_point_free_invocation_and_boost_stay_off_the_p
     Aspect.objects.create(scene=scene, text="Dazzled guard", boost=True, free_invocations=1)
     boost = Aspect.objects.get(text="Dazzled guard")
     secret = compose_and_roll(campaign, hero, (0, 0, 0, 0), invoke=[pilot.pk, boost.pk], hidden="on")
-    services.follow_up(secret, "invoke", Faces(), aspect=None, mode="bonus")  # a fate point after the roll
+    services.follow_up(secret, "invoke", Faces(), aspect=named_aspect(secret), mode="bonus")  # a fate point after the roll
     assert Character.objects.get(pk=hero.pk).resources.points == 2
     assert Aspect.objects.get(pk=pilot.pk).free_invocations == 0 and not Aspect.objects.filter(pk=boost.pk).exists()
 
@@ -188,7 +188,7 @@ def test_the_players_copy_costs_one_query_and_leaves_the_gms_rows_alone(make_cha
 
     hero = make_character(Game.FATE, name="Zara", fate_points=3)
     secret = compose_and_roll(hero.campaign, hero, (0, 0, 0, 0), hidden="on")
-    services.follow_up(secret, "invoke", Faces(), aspect=None, mode="bonus")
+    services.follow_up(secret, "invoke", Faces(), aspect=named_aspect(secret), mode="bonus")
     table = board.Table.read(hero.campaign)
     with django_assert_num_queries(0):
         players = table.context(player=True)["characters"]  # read only once drawn

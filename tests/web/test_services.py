@@ -22,7 +22,7 @@ from gmtools.games.v5.models import V5Resources
 from gmtools.services import Refused
 from tests.games import Game
 from rules import fate
-from tests.web.helpers import COMMON, DEFAULTS, Faces
+from tests.web.helpers import named_aspect, COMMON, DEFAULTS, Faces
 
 pytestmark = pytest.mark.django_db
 
@@ -519,7 +519,7 @@ def test_fate_invoke_after_the_roll_bonus_uses_free_then_fate_point(hero):
 def test_fate_invoke_reroll_rolls_all_four_dice(hero):
     parent = fate_roll(hero, (-1, -1, -1, -1), difficulty=1)
     rng = Faces(1, 1, 0, 1)
-    child = services.follow_up(parent, "invoke", rng, aspect=None, mode="reroll")
+    child = services.follow_up(parent, "invoke", rng, aspect=named_aspect(parent), mode="reroll")
     assert rng.spent
     assert child.result["main"]["faces"] == [1, 1, 0, 1] and child.result["main"]["total"] == 5
     assert child.outcome == "style"
@@ -583,7 +583,7 @@ def test_fate_invoke_reroll_draws_from_the_deck(hero):
     FateState.objects.filter(campaign_id=hero.campaign_id).update(uses_deck=True, deck=[80, 0, 40])
     hero.campaign.refresh_from_db()
     parent = fate_roll(hero, ())
-    child = services.follow_up(parent, "invoke", Faces(1, 1, 1, 1), aspect=None, mode="reroll")
+    child = services.follow_up(parent, "invoke", Faces(1, 1, 1, 1), aspect=named_aspect(parent), mode="reroll")
     assert child.result["main"]["faces"] == list(fate.CARDS[0]) == [-1, -1, -1, -1]
     assert Campaign.objects.get(pk=hero.campaign_id).state.deck == [40]
 

@@ -24,7 +24,7 @@ from gmtools.models import Campaign, Character, ResourceChange, Roll, Scene
 from tests.games import Game
 from gmtools.formatting import percent
 from rules import fairness, v5
-from tests.web.helpers import Faces, compose_and_roll
+from tests.web.helpers import named_aspect, Faces, compose_and_roll
 
 pytestmark = pytest.mark.django_db
 
@@ -186,7 +186,7 @@ def test_fate_points_spent(gm_client, make_character, set_ratings):
     hero = make_character(Game.FATE, name="Bo", fate_points=3)
     set_ratings(hero, forceful=1)
     first = compose_and_roll(hero.campaign, hero, (0, 0, 0, 0))
-    services.follow_up(first, "invoke", Faces(), aspect=None, mode="bonus")  # a fate point
+    services.follow_up(first, "invoke", Faces(), aspect=named_aspect(first), mode="bonus")  # a fate point
     services.adjust(hero, "fate-point-spend")
     html = page(gm_client, hero.campaign)
     assert re.search(r'<dt[^>]*>Fate points</dt><dd[^>]*>2</dd>', html)

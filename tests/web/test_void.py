@@ -28,7 +28,7 @@ from gmtools.models import Campaign, Change, Character, ExtendedAction, Resource
 from gmtools.services import Refused
 from tests.games import Game
 from gmtools.verdicts import headline
-from tests.web.helpers import COMMON, DEFAULTS, Faces, run_at_once
+from tests.web.helpers import named_aspect, COMMON, DEFAULTS, Faces, run_at_once
 
 pytestmark = pytest.mark.django_db
 
@@ -158,8 +158,9 @@ def test_fate_free_invocation_and_fate_points_come_back(hero, gm):
     free, paid = Aspect.objects.filter(character=hero).order_by("id")
     logged = roll(hero, (0, 0, 0, 0), invoke=[paid.pk, free.pk])  # a fate point and the free invocation
     assert (fresh(hero).resources.points, fresh(free).free_invocations) == (2, 0)
-    first = services.follow_up(logged, "invoke", Faces(), aspect=None, mode="bonus")  # a fate point after the roll
-    second = services.follow_up(first, "invoke", Faces(1, 1, 1, 1), aspect=None, mode="reroll")  # the last fate point
+    dark, cramped = (Aspect.objects.create(character=hero, text=text) for text in ("Dark", "Cramped"))
+    first = services.follow_up(logged, "invoke", Faces(), aspect=dark, mode="bonus")  # a fate point after the roll
+    second = services.follow_up(first, "invoke", Faces(1, 1, 1, 1), aspect=cramped, mode="reroll")  # the last fate point
     assert fresh(hero).resources.points == 0
     assert services.void_roll(first, gm) == [second, first]
     assert fresh(hero).resources.points == 2 and fresh(free).free_invocations == 0
@@ -240,7 +241,7 @@ def test_a_voided_roll_cannot_be_followed_up(solar, vampire, hero, gm):
     with pytest.raises(Refused, match="voided"):
         services.follow_up(fresh(stunted), "reward", choice="motes")
     with pytest.raises(Refused, match="voided"):
-        services.follow_up(fresh(fate_roll), "invoke", Faces(), aspect=None, mode="bonus")
+        services.follow_up(fresh(fate_roll), "invoke", Faces(), aspect=named_aspect(fresh(fate_roll)), mode="bonus")
     assert fresh(vampire).resources.willpower_superficial == 0
     assert fresh(solar).resources.motes == 4 and fresh(hero).resources.points == 2
     assert Roll.objects.filter(parent__isnull=False).count() == 0
@@ -397,7 +398,9 @@ def test_void_through_the_table_redraws_the_card_and_the_character(vampire, gm_c
     response = gm_client.post(reverse("void", args=[campaign.pk, parent.pk]))
     assert response.status_code == 200
     html = response.content.decode()
-    assert re.search(rf'id="roll-{parent.pk}"[^>]*>', html) and f'id="roll-{child.pk}"' in html
+    # One card: the reroll is a line on its roll's card (issue 23), both struck through.
+    assert re.search(rf'id="roll-{parent.pk}"[^>]*>', html) and f'id="follow-up-{child.pk}"' in html
+    assert f'id="roll-{child.pk}"' not in html
     assert html.count("Voided by gm1 at") == 2
     assert f'id="character-{vampire.pk}"' in html  # the Willpower box is back on the card
     change = Change.objects.filter(roll=parent).latest("id")

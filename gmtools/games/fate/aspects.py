@@ -18,6 +18,13 @@ Decisions, where seed 004 and RULES.md leave room:
   invocations or more (the style case); after the roll, the card's Invoke offers only what this
   rule allows, and the server refuses anything else.
 - **A boost** has one free invocation and is deleted when it is used.
+- **A consequence** ("Broken nose") is an aspect too (seed 004 and FAE): anyone whose roll has it in
+  play invokes it, the GM for the opposition as its owner, in the composer and on the card after
+  the roll, by the rule of one roll as any aspect. It is invoked with a fate point: neither
+  RULES.md nor the seeds give a free invocation to whoever inflicted it (Fate Core's rule), and a
+  consequence is the text of the character's card (``FateResources``), with no count of free
+  invocations of its own. In play as the character's aspects are: the roller's own, and with a
+  scene those of the characters in its turn order.
 - **Create an advantage** names its aspect in the composer and puts it on the scene (by default)
   or on a character. A name that matches an aspect already there (case aside, boosts aside) is a
   known aspect: tie or success +1 free invocation, style +2. A new aspect: tie a boost, success
@@ -39,7 +46,8 @@ from typing import Any
 from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 from django.utils.translation import gettext, ngettext
 
-from gmtools.games.fate.models import Aspect
+from gmtools.games.base import Spend
+from gmtools.games.fate.models import Aspect, FateResources
 from gmtools.models import Campaign, Character, Scene, SceneParticipant
 from rules import fate
 
@@ -62,6 +70,70 @@ def in_play(campaign: Campaign | int, scene: Scene | None, character: Character 
     return Aspect.objects.filter(where).select_related("character").annotate(place=place).order_by("place", "id")
 
 
+@dataclass(frozen=True)
+class Consequence:
+    """A consequence a character has taken, as an aspect to invoke (always with a fate point)."""
+
+    character_id: int
+    owner: str  # the character's name
+    severity: str  # "mild", "moderate", "severe" (``FateResources.consequences``)
+    text: str
+
+    PREFIX = "consequence"
+
+    @property
+    def key(self) -> str:
+        """How a form names it (and the log's invocations count it): "consequence:12:moderate"."""
+        return f"{self.PREFIX}:{self.character_id}:{self.severity}"
+
+    def label(self, roller_id: int | None = None) -> str:
+        """"Broken nose (Fortress guard, moderate consequence)"; the roller's own without its name."""
+        kind = SEVERITY_WORDS[self.severity]()
+        return f"{self.text} ({kind})" if self.character_id == roller_id else f"{self.text} ({self.owner}, {kind})"
+
+
+SEVERITY_WORDS = {"mild": lambda: gettext("mild consequence"), "moderate": lambda: gettext("moderate consequence"),
+                  "severe": lambda: gettext("severe consequence")}
+
+
+def consequences_in_play(campaign: Campaign | int, scene: Scene | None,
+                         character: Character | int | None) -> list[Consequence]:
+    """The consequences a character's roll may invoke, from the characters whose aspects are in
+    play (``in_play``): its own first, then those of the others in the scene's turn order."""
+    character_id = getattr(character, "pk", character)
+    who = Q(pk=character_id) if character_id is not None else Q(pk__in=[])
+    if scene is not None:
+        who |= Q(pk__in=SceneParticipant.objects.filter(scene=scene).values("character_id"))
+    campaign_id = getattr(campaign, "pk", campaign)
+    rows = (FateResources.objects.filter(character__in=Character.objects.filter(who, campaign_id=campaign_id))
+            .exclude(consequence_mild="", consequence_moderate="", consequence_severe="")
+            .select_related("character").order_by("character_id"))
+    found = [Consequence(row.character_id, row.character.name, severity, text)
+             for row in rows for severity, _label, text in row.consequences if text]
+    return sorted(found, key=lambda c: c.character_id != character_id)
+
+
+@dataclass(frozen=True)
+class ConsequenceSpend(Spend):
+    """A fate point paid to invoke a consequence: the log keeps which one (its key), so that the
+    rule of one roll counts it as it counts an aspect."""
+
+    consequence: str = ""
+
+    def as_json(self) -> dict[str, Any]:
+        return {**super().as_json(), "consequence": self.consequence}
+
+
+def paying_for(character_id: int, consequence: Consequence) -> ConsequenceSpend:
+    return ConsequenceSpend(PAID, character_id, None, consequence.text, consequence=consequence.key)
+
+
+def consequence_of(key: str, campaign: Campaign | int, scene: Scene | None,
+                   character: Character | int | None) -> Consequence | None:
+    """The consequence a form named, if it is still in play for this roll (its text as it is now)."""
+    return next((c for c in consequences_in_play(campaign, scene, character) if c.key == key), None)
+
+
 def payable(aspect: Aspect, fate_points: int) -> str | None:
     """How the next invocation of this aspect is paid: a free invocation first, else a fate point."""
     if aspect.free_invocations > 0:
@@ -81,9 +153,10 @@ def twice_refusal(text: str) -> str:
 
 
 def invocations(spends: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The aspects a list of spends invoked: [{"aspect": id, "paid": what}, ...]."""
-    return [{"aspect": s["aspect"], "paid": s["what"]} for s in spends
-            if s.get("what") in (FREE, PAID) and s.get("aspect") is not None]
+    """The aspects a list of spends invoked: [{"aspect": id, "paid": what}, ...]; a consequence's
+    id is its key ("consequence:12:moderate")."""
+    return [{"aspect": s.get("aspect") or s.get("consequence"), "paid": s["what"]} for s in spends
+            if s.get("what") in (FREE, PAID) and (s.get("aspect") or s.get("consequence")) is not None]
 
 
 def label(aspect: Aspect, roller_id: int | None = None) -> str:

@@ -64,6 +64,9 @@ FIELDS = {
     "invoke": AspectChoiceField(queryset=Aspect.objects.none(), required=False, widget=forms.CheckboxSelectMultiple,
                                 label=_("Invoke aspects (+2 each)"),
                                 help_text=_("A free invocation is used first, else a fate point.")),
+    # A consequence taken by a character in play: an aspect, invoked with a fate point (gmtools.games.fate.aspects).
+    "invoke_consequence": forms.MultipleChoiceField(choices=(), required=False, widget=forms.CheckboxSelectMultiple,
+                                                    label=_("Invoke consequences (+2 each, a fate point)")),
     # The same aspect a second time on this roll: only with its second free invocation (gmtools.games.fate.aspects).
     "invoke_again": AspectChoiceField(queryset=Aspect.objects.none(), required=False,
                                       widget=forms.CheckboxSelectMultiple,
@@ -89,11 +92,11 @@ class FateComposer(BaseComposer):
     wide = ("action", "advantage", "advantage_on", "modifier")
     # Each is this roll's: the invocations it pays for, the aspect it creates and where, a stunt that
     # fits this action, the allies helping with it. The action itself stays (attack after attack).
-    reset_after_roll = ("invoke", "invoke_again", "advantage", "advantage_on", "stunt_bonus", "helpers")
+    reset_after_roll = ("invoke", "invoke_consequence", "invoke_again", "advantage", "advantage_on", "stunt_bonus", "helpers")
     # The aspects to invoke are drawn by Fate's own partial, which redraws itself when the scene's
     # aspects change; the second free invocations are drawn in its box.
     drawn_by = {"invoke": "games/fate/composer.html#invoke-field"}
-    drawn_inside = ("invoke_again",)
+    drawn_inside = ("invoke_consequence", "invoke_again")
     difficulties = LADDER
     difficulty_initial = 0
     opposed_by_name = True
@@ -112,8 +115,13 @@ class FateComposer(BaseComposer):
         # it has fate points (how many it can pay for is checked with the roll). In play: its own, the
         # scene's, the other characters' in the scene (gmtools.games.fate.aspects).
         aspects = aspects_in_play.in_play(form.campaign, form.scene, character)
-        if character is not None and resources_of(character).points < 1:
+        points = resources_of(character).points if character is not None else 0
+        if character is not None and points < 1:
             aspects = aspects.filter(free_invocations__gte=1)
+        # A consequence is paid with a fate point: none on offer without one (nor for an unnamed NPC).
+        consequences = aspects_in_play.consequences_in_play(form.campaign, form.scene, character) if points else []
+        form_field(form, "invoke_consequence", forms.MultipleChoiceField).choices = [
+            (c.key, c.label(getattr(character, "pk", None))) for c in consequences]
         form_field(form, "invoke", AspectChoiceField).queryset = aspects
         form_field(form, "invoke_again", AspectChoiceField).queryset = aspects.filter(free_invocations__gte=2)
         characters = form_field(form, "character", forms.ModelChoiceField).queryset
@@ -123,7 +131,7 @@ class FateComposer(BaseComposer):
 
 
     def clean(self, form: ComposerForm, data: dict[str, Any]) -> None:
-        if data.get("invoke") and data.get("character") is None:
+        if (data.get("invoke") or data.get("invoke_consequence")) and data.get("character") is None:
             form.add_error("invoke", gettext("Pick the character who invokes the aspects."))
         for aspect in data.get("invoke_again") or ():
             if aspect not in (data.get("invoke") or ()):
@@ -138,16 +146,20 @@ class FateComposer(BaseComposer):
             raise RulesError(gettext("The same aspect twice on one roll needs two free invocations on it."))
         # The first invocation of each aspect, then the second free invocations (gmtools.games.fate.aspects).
         aspects: list[Aspect] = list(data.get("invoke") or ()) + again
+        consequences = [aspects_in_play.consequence_of(key, campaign, scene, character)
+                        for key in data.get("invoke_consequence") or ()]
+        if any(c is None for c in consequences):
+            raise RulesError(gettext("A consequence ticked is no longer on its character's card: tick the aspects again."))
         approach = data["first"].rating if data.get("first") is not None else 0
         bonus = engine.bonus(approach, stunt=data.get("stunt_bonus") or 0, helpers=data.get("helpers") or 0,
-                             invokes=len(aspects))
+                             invokes=len(aspects) + len(consequences))
         request = engine.Request(bonus=bonus, difficulty=data["difficulty"], modifiers=draft.modifiers)
         # No aspect without a character (``clean``): an unnamed NPC spends nothing.
         spends = tuple(
             Spend("free_invocation", character.pk, aspect.pk, aspect.text) if aspect.free_invocations > 0
             else Spend("fate_point", character.pk, aspect.pk, aspect.text)
             for aspect in aspects
-        ) if character is not None else ()
+        ) + tuple(aspects_in_play.paying_for(character.pk, c) for c in consequences if c is not None) if character is not None else ()
         paid = sum(spend.what == "fate_point" for spend in spends)
         points = resources_of(character).points if character is not None else 0
         if character is not None and paid > points:

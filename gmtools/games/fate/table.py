@@ -223,39 +223,57 @@ SPENDS = {
 # --- invoking after the roll ------------------------------------------------------------------
 
 
+NO_ASPECT = gettext_lazy("Choose the aspect to invoke: an invocation names its aspect.")
+
+
 class InvokeForm(FollowUpForm):
-    aspect = forms.ModelChoiceField(queryset=Aspect.objects.none(), required=False)
+    # An invocation names its aspect: an aspect in play (its id) or a consequence (its key), never none.
+    aspect = forms.CharField(max_length=60, error_messages={"required": NO_ASPECT})
     mode = forms.ChoiceField(choices=[("bonus", "+2"), ("reroll", gettext_lazy("Reroll"))])
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        # Any aspect in play for the roll's character: its own, the scene's, the others' in the scene.
-        in_play = aspects.in_play(self.roll.campaign, self.scene, self.roll.character_id)
-        form_field(self, "aspect", forms.ModelChoiceField).queryset = in_play
+    def clean_aspect(self) -> Aspect | aspects.Consequence:
+        """Any aspect in play for the roll's character (its own, the scene's, the others' in the
+        scene), or a consequence one of them has taken."""
+        value = self.cleaned_data["aspect"]
+        roll = self.roll
+        found: Aspect | aspects.Consequence | None
+        if value.startswith(f"{aspects.Consequence.PREFIX}:"):
+            found = aspects.consequence_of(value, roll.campaign_id, self.scene, roll.character_id)
+        else:  # an id a column can hold, else nothing
+            found = (aspects.in_play(roll.campaign_id, self.scene, roll.character_id).filter(pk=int(value)).first()
+                     if value.isdigit() and len(value) < 10 else None)
+        if found is None:  # as a list of aspects would refuse it
+            raise forms.ValidationError(forms.ModelChoiceField.default_error_messages["invalid_choice"])
+        return found
 
 
-def _invoke(table: Table, parent: Roll, rng: RandomSource | None, aspect: Aspect | None, mode: str) -> Roll:
-    """Invoke an aspect after the roll, for +2 or to reroll all four dice.
+def _invoke(table: Table, parent: Roll, rng: RandomSource | None, aspect: Aspect | aspects.Consequence | None,
+            mode: str) -> Roll:
+    """Invoke an aspect (or a consequence) after the roll, for +2 or to reroll all four dice.
 
-    A free invocation on the aspect is used first, else a fate point. The new entry's request
-    carries the +2 in its bonus, so every entry replays on its own.
+    A free invocation on the aspect is used first, else a fate point (a consequence: a fate point).
+    The new entry's request carries the +2 in its bonus, so every entry replays on its own.
     """
     if mode not in ("bonus", "reroll"):
         raise Refused(_("Choose +2 or a reroll."))
+    if aspect is None:
+        raise Refused(NO_ASPECT)
     assert parent.character_id is not None  # ``INVOKE.applies`` to a character's roll alone
-    if aspect is not None and aspect.free_invocations > 0:
-        spend = Spend("free_invocation", parent.character_id, aspect.pk, aspect.text)
+    spend: Spend
+    if isinstance(aspect, aspects.Consequence):
+        spend, key = aspects.paying_for(parent.character_id, aspect), aspect.key
+    elif aspect.free_invocations > 0:
+        spend, key = Spend("free_invocation", parent.character_id, aspect.pk, aspect.text), aspect.pk
     else:
-        spend = Spend("fate_point", parent.character_id, getattr(aspect, "pk", None), getattr(aspect, "text", ""))
+        spend, key = Spend("fate_point", parent.character_id, aspect.pk, aspect.text), aspect.pk
     # The aspects invoked on this roll so far: the roll's own and each invocation after it.
     earlier = [invoked for spends in Roll.objects.filter(pk__in=parent.family()).order_by("id").values_list("spends", flat=True)
                for invoked in aspects.invocations(spends)]
     advantage = parent.result.get("advantage")
-    if aspect is not None:
-        if advantage and advantage.get("aspect") == aspect.pk:
-            raise Refused(_("“%(aspect)s” comes from this roll: invoke it on a later roll.") % {"aspect": aspect.text})
-        if not aspects.may_invoke_again([i["paid"] for i in earlier if i["aspect"] == aspect.pk], spend.what):
-            raise Refused(aspects.twice_refusal(aspect.text))
+    if advantage and advantage.get("aspect") == key:
+        raise Refused(_("“%(aspect)s” comes from this roll: invoke it on a later roll.") % {"aspect": aspect.text})
+    if not aspects.may_invoke_again([i["paid"] for i in earlier if i["aspect"] == key], spend.what):
+        raise Refused(aspects.twice_refusal(aspect.text))
     paid = table.pay(spend)
     request = rebuild(fate, logged_request(parent))
     extra: dict[str, Any] = {}

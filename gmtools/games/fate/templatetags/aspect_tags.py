@@ -20,8 +20,9 @@ def invoked_text(spends: list[dict[str, Any]]) -> str:
 
 
 @register.filter
-def advantage_text(advantage: dict[str, Any]) -> str:
-    return aspects.advantage_text(advantage or {})
+def advantage_text(entry: Roll) -> str:
+    """What a Create an advantage has put in play, as this entry of its roll's chain stands."""
+    return aspects.advantage_text(entry.result.get("advantage") or {})
 
 
 def _in_play_around(campaign: Any) -> list[Aspect]:
@@ -34,22 +35,40 @@ def _in_play_around(campaign: Any) -> list[Aspect]:
     return cached
 
 
+def _consequences_around(campaign: Any) -> list[aspects.Consequence]:
+    """The consequences taken by the characters in the scene's turn order, once per drawing (as ``_in_play_around``)."""
+    cached = getattr(campaign, "_consequences_in_play", None)
+    if cached is None:
+        cached = aspects.consequences_in_play(campaign, Scene.objects.current(campaign), None)
+        campaign._consequences_in_play = cached
+    return cached
+
+
 @register.simple_tag(takes_context=True)
-def invoke_choices(context: template.Context, roll: Roll) -> list[tuple[Aspect, str]]:
-    """What the card's Invoke may use on this roll: an aspect in play the character can pay for,
-    that the rule of one roll still allows (gmtools.games.fate.aspects), never the aspect this roll made."""
+def invoke_choices(context: template.Context, roll: Roll) -> list[tuple[str, str]]:
+    """What the card's Invoke may use on this roll, as (value, label): an aspect in play or a
+    consequence taken by a character in play that the character can pay for, that the rule of one
+    roll still allows (gmtools.games.fate.aspects), never the aspect this roll made."""
     character = roll.character
     if character is None or context.get("campaign") is None:
         return []
+    points = resources_of(character).points
     own = list(character.aspects.all())
     pool = own + [a for a in _in_play_around(context["campaign"]) if a.character_id != character.pk]
     earlier = roll.result.get("invoked") or aspects.invocations(roll.spends)
     made = (roll.result.get("advantage") or {}).get("aspect")
+
+    def allowed(key: Any, paying: str) -> bool:
+        return aspects.may_invoke_again([i["paid"] for i in earlier if i["aspect"] == key], paying)
+
     offered = []
     for aspect in pool:
-        paying = aspects.payable(aspect, resources_of(character).points)
-        if aspect.pk == made or paying is None:
-            continue
-        if aspects.may_invoke_again([i["paid"] for i in earlier if i["aspect"] == aspect.pk], paying):
-            offered.append((aspect, aspects.label(aspect, character.pk)))
+        paying = aspects.payable(aspect, points)
+        if aspect.pk != made and paying is not None and allowed(aspect.pk, paying):
+            offered.append((str(aspect.pk), aspects.label(aspect, character.pk)))
+    if points:
+        mine = [aspects.Consequence(character.pk, character.name, severity, text)
+                for severity, _label, text in resources_of(character).consequences if text]
+        others = [c for c in _consequences_around(context["campaign"]) if c.character_id != character.pk]
+        offered += [(c.key, c.label(character.pk)) for c in mine + others if allowed(c.key, aspects.PAID)]
     return offered
