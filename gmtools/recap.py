@@ -178,11 +178,13 @@ def result_text(roll: Roll, player: bool) -> str:
     return f"{line.text} ({line.count})"
 
 
-def extras(roll: Roll, player: bool) -> list[str]:
-    """The lines under the verdict: the opposition, teamwork, the Fate effect, notes, spends."""
+def extras(roll: Roll, player: bool, last: Roll | None = None) -> list[str]:
+    """The lines under the verdict: the opposition, teamwork, the Fate effect, notes, spends; the
+    opposition, the effect and the notes as ``last`` (the card's standing entry) has them."""
     result, lines = roll.result, []
-    if result.get("opposed"):
-        other = result.get("opponent", {})
+    last = last or roll
+    if last.result.get("opposed"):
+        other = last.result.get("opponent", {})
         faces = faces_text(roll.system, other)
         versus, them = gettext("vs"), other.get("name") or gettext("the opposition")
         lines.append(f"{versus} {them}: {faces}")
@@ -200,9 +202,9 @@ def extras(roll: Roll, player: bool) -> list[str]:
                                                                         "total": extended.get("total", 0)})
     if result.get("helpers") and not result.get("team"):
         lines.append(gettext("Helped by") + " " + ", ".join(result["helpers"]))
-    if result.get("effect"):
-        lines.append(notes.effect_text(result["effect"]))
-    lines += [notes.note_text(n) for n in notes_shown(roll, player)]
+    if last.result.get("effect"):
+        lines.append(notes.effect_text(last.result["effect"]))
+    lines += [notes.note_text(n) for n in notes_shown(last, player)]
     spent = games.get(roll.system).play.spends_text(roll.spends)
     if spent:
         lines.append(gettext("Spent") + ": " + ", ".join(spent))
@@ -261,10 +263,48 @@ def markdown_heading(campaign: Campaign, title: str) -> str:
                       f"_{campaign.get_game_display()} · " + gettext("exported %(when)s") % {"when": when} + "_"]) + "\n"
 
 
-def to_markdown(rolls: Iterable[Roll], player: bool, luck: Iterable[str] = ()) -> str:
-    """The log under the heading (``markdown_heading``): a section per scene, a line per roll, the luck."""
-    lines, heading, count = [], None, 0
+def _cards(rolls: Iterable[Roll]) -> list[tuple[Roll, list[Roll]]]:
+    """The rolls as the log's cards: each roll with its follow-ups (oldest first), which its line
+    carries; a follow-up whose roll is not exported (another part) stands on its own."""
+    cards: dict[int, tuple[Roll, list[Roll]]] = {}
+    card_of: dict[int, int] = {}
     for roll in rolls:
+        root = card_of.get(roll.parent_id) if roll.parent_id else None
+        if root is None:
+            cards[roll.pk] = (roll, [])
+            card_of[roll.pk] = roll.pk
+        else:
+            cards[root][1].append(roll)
+            card_of[roll.pk] = root
+    return list(cards.values())
+
+
+def _standing(roll: Roll, follow_ups: list[Roll]) -> Roll:
+    """The entry whose dice and verdict the card shows (``Roll.standing``, from the exported rows)."""
+    if roll.voided_at is not None:
+        return roll
+    return next((e for e in reversed(follow_ups) if e.voided_at is None and not e.follow_up_verdict), roll)
+
+
+def _follow_up_line(entry: Roll, player: bool) -> str:
+    """A follow-up under its roll: what it is, the dice it threw, the total it made, what it spent."""
+    said = entry.follow_up_verdict
+    faces = dice_text(entry) if entry.luck is not None and not said else ""
+    line = f"{timezone.localtime(entry.created_at):%H:%M} {entry.kind_label}: " + (f"`{faces}` → " if faces else "")
+    line += f"**{md(result_text(entry, player))}**"
+    spent = games.get(entry.system).play.spends_text(entry.spends)
+    if spent:
+        line += " · " + md(gettext("Spent") + ": " + ", ".join(spent))
+    if entry.voided_at:
+        line = f"~~{line}~~ _{md(voided_text(entry, player))}_"
+    return line
+
+
+def to_markdown(rolls: Iterable[Roll], player: bool, luck: Iterable[str] = ()) -> str:
+    """The log under the heading (``markdown_heading``): a section per scene, a line per roll (its
+    card: the total its last standing follow-up made, each follow-up a line under it), the luck."""
+    lines, heading, count = [], None, 0
+    for roll, follow_ups in _cards(rolls):
         where = _where(roll)
         if where != heading:
             heading = where
@@ -276,14 +316,16 @@ def to_markdown(rolls: Iterable[Roll], player: bool, luck: Iterable[str] = ()) -
         elif roll.revealed_at:
             mark = " " + gettext("(revealed)")
         label = md(roll.display_label) + (f" · {roll.kind_label}" if roll.parent_id else "")
-        faces = dice_text(roll)
+        last = _standing(roll, follow_ups)
+        faces = dice_text(last)
         turn = (gettext("turn %(n)d") % {"n": roll.turn} + " · ") if roll.turn else ""
         entry = (f"{turn}{timezone.localtime(roll.created_at):%H:%M} **{md(roll.actor)}** — {label}: "
-                 + (f"`{faces}` → " if faces else "") + f"**{md(result_text(roll, player))}**{mark}")
+                 + (f"`{faces}` → " if faces else "") + f"**{md(result_text(last, player))}**{mark}")
         if roll.voided_at:  # struck through, kept in the log
             entry = f"~~{entry}~~ _{md(voided_text(roll, player))}_"
         lines.append(f"- {entry}")
-        lines += [f"  - {md(line)}" for line in extras(roll, player)]
+        lines += [f"  - {md(line)}" for line in extras(roll, player, last)]
+        lines += [f"  - {_follow_up_line(e, player)}" for e in follow_ups]
     if not count:
         lines += ["", gettext("No rolls.")]
     elif luck := list(luck):

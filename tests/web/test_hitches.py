@@ -44,9 +44,10 @@ def test_a_reroll_answers_the_parent_card_without_its_reroll_form(v5, gm_client,
     html = response.content.decode()
     assert response.status_code == 200
     tag = re.search(rf'<article[^>]*id="roll-{first.pk}"[^>]*>', html)
-    assert tag and 'hx-swap-oob="true"' in tag.group(0)  # redrawn in place, out of band
+    # The answer is the roll's own card, which the form swaps in place (issue 23: the reroll is a line on it).
+    assert tag and 'hx-swap-oob' not in tag.group(0) and html.count('class="card roll-card') == 1
     parent = html.split(tag.group(0), 1)[1].split("</article>", 1)[0]
-    assert "reroll-form" not in parent
+    assert "reroll-form" not in parent and 'data-testid="follow-ups"' in parent
 
 
 def test_a_tracker_roll_offers_no_willpower_reroll(v5, gm_client):

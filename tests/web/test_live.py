@@ -152,9 +152,11 @@ def test_a_follow_up_redraws_the_card_it_follows(v5):
     logged = roll(v5.campaign, v5, (6, 2, 9))
     reroll = services.follow_up(logged, "reroll", Faces(8), dice=[1])
     html = live.render_change(Change.objects.get(roll=reroll).pk, live.Viewer("gm", "en"))
-    # The parent's card comes back without its reroll form: a second reroll is not on offer.
+    # The parent's card comes back, the reroll a line on it (issue 23: no card of its own), without
+    # its reroll form: a second reroll is not on offer.
     parent_card = html.split(f'id="roll-{logged.pk}"', 1)[1].split("</article>", 1)[0]
-    assert f'id="roll-{reroll.pk}"' in html and "reroll-form" not in parent_card
+    assert f'id="follow-up-{reroll.pk}"' in parent_card and f'id="roll-{reroll.pk}"' not in html
+    assert "reroll-form" not in parent_card
 
 
 @pytest.mark.django_db

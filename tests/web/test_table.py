@@ -544,13 +544,13 @@ def test_bad_follow_ups_are_refused(gm_client, table, make_character):
     roll = log_roll(hero)
     stranger = make_character(Game.FATE, name="Stranger")
     their_aspect = Aspect.objects.create(character=stranger, text="Not yours", free_invocations=3)
+    own = Aspect.objects.create(character=hero, text="Stubborn")
     before = snapshot()
     url = reverse("follow-up", args=[hero.campaign_id, roll.pk, "invoke"])
     assert "Select a valid choice" in refusal(gm_client.post(url, {"aspect": their_aspect.pk, "mode": "bonus"}))
     assert "Select a valid choice" in refusal(gm_client.post(url, {"mode": "sideways"}))
     # An invocation names its aspect (issue 23): none chosen is refused, nothing spent.
     assert refusal(gm_client.post(url, {"mode": "bonus"})) == "Choose the aspect to invoke: an invocation names its aspect."
-    own = Aspect.objects.create(character=hero, text="Stubborn")
     assert refusal(gm_client.post(url, {"aspect": own.pk, "mode": "bonus"})) == "Ana has no fate points left."
     reward = reverse("follow-up", args=[hero.campaign_id, roll.pk, "reward"])
     assert "stunted roll" in refusal(gm_client.post(reward, {"choice": "motes"}))
