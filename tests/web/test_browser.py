@@ -402,13 +402,14 @@ def test_v5_willpower_reroll(page, gm_user, dice):
     form.locator("input[name=dice][value='1']").check()
     dice.script(8, 9)
     form.get_by_role("button", name="Willpower: reroll up to 3").click()
-    expect(cards(page)).to_have_count(2)
+    # The reroll is a line on its roll's card (issue 23), whose dice and verdict are now the reroll's.
+    rerolled = cards(page).first
+    expect(rerolled.locator("[data-testid=follow-ups] .follow-up")).to_have_attribute("data-kind", "reroll")
+    expect(cards(page)).to_have_count(1)
     assert_not_reloaded(page)
     dice.assert_all_drawn()
-    rerolled = cards(page).first
-    expect(rerolled).to_have_attribute("data-kind", "reroll")
     assert faces(rerolled) == [8, 9, 7, 4]
-    expect(rerolled.locator(".die-rerolled")).to_have_text(["8", "9"])
+    expect(rerolled.locator("[data-testid=dice] .die-rerolled")).to_have_text(["8", "9"])
     expect(rerolled.locator("[data-testid=verdict]")).to_have_text("Win")
     expect(rerolled).to_contain_text("3 successes · margin 0")
     # The Willpower spent is one superficial box, on the character's card refreshed in place.
@@ -422,6 +423,7 @@ def test_fate_invoke_spends_free_invocation_then_fate_point(page, gm_user, dice)
     wizard = make_character(campaign, "Wizard", {"clever": 2}, fate_points=3)
     aspect = Aspect.objects.create(character=wizard, kind="high_concept", text="Wizard of the Old Library",
                                    free_invocations=1)
+    trouble = Aspect.objects.create(character=wizard, kind="trouble", text="Cannot leave a locked book alone")
     open_table(page, campaign)
     character = page.locator(f"#character-{wizard.pk}")
     expect(character.locator(".aspects .badge")).to_have_text("1×")
@@ -437,20 +439,23 @@ def test_fate_invoke_spends_free_invocation_then_fate_point(page, gm_user, dice)
     form = card.locator(".invoke-form")
     form.locator("select[name=aspect]").select_option(str(aspect.pk))
     form.get_by_role("button", name="Invoke +2").click()
-    expect(cards(page)).to_have_count(2)
-    assert_not_reloaded(page)
+    # The invocation is a line on the roll's card (issue 23), whose total is now the invocation's.
     invoked = cards(page).first
-    expect(invoked).to_have_attribute("data-kind", "invoke")
+    expect(invoked.locator("[data-testid=follow-ups] .follow-up")).to_have_attribute("data-kind", "invoke")
+    expect(cards(page)).to_have_count(1)
+    assert_not_reloaded(page)
     assert faces(invoked) == [-1, -1, 0, 0]
     expect(invoked).to_contain_text("total +2 · shifts 0")
     expect(invoked.locator("[data-testid=verdict]")).to_have_text("Tie")
     expect(character.locator(".aspects .badge")).to_have_count(0)
     expect(character.locator("[data-resource=fate-points]")).to_have_text("3")
 
-    # Again from the new card, with no free invocation left: a fate point pays.
+    # Again, another aspect (an invocation names its aspect), with no free invocation: a fate point pays.
+    invoked.locator(".invoke-form select[name=aspect]").select_option(str(trouble.pk))
     invoked.locator(".invoke-form").get_by_role("button", name="Invoke +2").click()
-    expect(cards(page)).to_have_count(3)
     again = cards(page).first
+    expect(again.locator("[data-testid=follow-ups] .follow-up")).to_have_count(2)
+    expect(cards(page)).to_have_count(1)
     expect(again).to_contain_text("total +4 · shifts +2")
     expect(again.locator("[data-testid=verdict]")).to_have_text("Success")
     expect(character.locator("[data-resource=fate-points]")).to_have_text("2")

@@ -145,10 +145,11 @@ def test_situation_aspects_advantages_boosts_and_notes_at_the_fate_table(page, b
     form.locator("select[name=aspect]").select_option(str(boost.pk))
     page.screenshot(path=str(SCREENSHOTS / "issue10-aspects-fate-table.png"))
     form.get_by_role("button", name="Invoke +2").click()
-    expect(cards(page)).to_have_count(3)
     invoked = cards(page).first
-    expect(invoked).to_contain_text("total +8")
-    expect(invoked.locator("[data-testid=invoked]")).to_have_text("Invoked “Dazzled guard” (free)")
+    # A line on the roll's card (issue 23), which now shows its total.
+    expect(invoked.locator("[data-testid=follow-ups]")).to_contain_text("free invocation of “Dazzled guard”")
+    expect(cards(page)).to_have_count(2)
+    expect(invoked.locator("[data-testid=count]")).to_contain_text("total +8")
     expect(chip(page, "Dazzled guard")).to_have_count(0)
     assert not Aspect.objects.filter(pk=boost.pk).exists()
     expect(page.locator("#composer-invoke")).not_to_contain_text("Dazzled guard")

@@ -383,20 +383,25 @@ def v5_willpower_reroll(page: Page, campaign: Campaign, pc: Character, gm: User,
     form.locator("input[name=dice][value='1']").check()
     dice.script(8, 9)
     form.get_by_role("button", name="Willpower: reroll up to 3").click()
-    expect(cards(page)).to_have_count(count + 1)
-    dice.assert_all_drawn()
-    rerolled = cards(page).first
+    # A line on the saved roll's card (issue 23), whose dice are now the reroll's.
+    card = cards(page).first
+    rerolled = card.locator("[data-testid=follow-ups] .follow-up")
     expect(rerolled).to_have_attribute("data-kind", "reroll")
-    assert faces(rerolled) == [8, 9, 4, 5, 6]
+    expect(cards(page)).to_have_count(count)
+    dice.assert_all_drawn()
+    assert faces(card) == [8, 9, 4, 5, 6]
     expect(willpower.locator(".box-superficial")).to_have_count(1)
     assert Character.objects.get(pk=pc.pk).resources.willpower_superficial == 1
 
-    void(page, rerolled)
+    page.once("dialog", lambda d: d.accept())
+    rerolled.locator("[data-testid=void-follow-up]").click()
+    expect(rerolled).to_have_class(re.compile(r"\bfollow-up-voided\b"))
+    expect(rerolled.locator("[data-testid=voided-mark]")).to_have_text(re.compile(r"Voided by table-gm at \d\d:\d\d"))
     expect(willpower.locator(".box-superficial")).to_have_count(0)
     assert (Character.objects.get(pk=pc.pk).resources.willpower_superficial,
             Character.objects.get(pk=pc.pk).resources.willpower_aggravated) == (0, 0)
     assert_voided_in_db(Roll.objects.get(campaign=campaign, kind="reroll"), gm)
-    expect(cards(page).nth(1)).not_to_have_class(re.compile(r"\broll-voided\b"))  # the roll it followed stands
+    expect(card).not_to_have_class(re.compile(r"\broll-voided\b"))  # the roll it followed stands
     return rerolled
 
 

@@ -359,16 +359,19 @@ def test_fate_offers_only_free_invocations_without_fate_points(table, lang, gm_u
     dice.script(0, 0, -1, 1)
     card = roll(table, expected_cards=1)
     dice.assert_all_drawn()
-    options = card.locator(".invoke-form select[name=aspect] option")
+    # The aspect with a free invocation, after the "Choose an aspect…" that is no choice (issue 23).
+    options = card.locator(".invoke-form select[name=aspect] option:not([value=''])")
     expect(options).to_have_count(1)
     expect(options).to_have_attribute("value", str(free.pk))
     expect(card.locator(".invoke-form")).not_to_contain_text(say(lang, "Fate point", "Punto de destino"))
 
-    # Its free invocation spent, Zara has nothing left to invoke with: the new card offers nothing.
+    # Its free invocation spent, Zara has nothing left to invoke with: her card offers nothing more.
+    card.locator(".invoke-form select[name=aspect]").select_option(str(free.pk))
     card.locator(".invoke-form button[value=bonus]").click()
-    expect(cards(table)).to_have_count(2)
+    expect(cards(table).first.locator("[data-testid=follow-ups] .follow-up")).to_have_count(1)
+    expect(cards(table)).to_have_count(1)
     expect(cards(table).first.locator(".invoke-form")).to_have_count(0)
-    spent = cards(table).first.locator(".spends")
+    spent = cards(table).first.locator("[data-testid=follow-ups] .spends")
     expect(spent).to_contain_text(say(lang, "Spent: ", "Gastado: "))
     expect(spent).to_contain_text("Free-spirited pilot")
     expect(spent).not_to_contain_text("free_invocation")
@@ -459,17 +462,17 @@ def test_v5_reroll_redraws_the_original_card_and_spends_read_as_words(table, lan
     form.locator("input[name=dice][value='1']").check()
     dice.script(8, 9)
     form.get_by_role("button", name=say(lang, "Willpower: reroll up to 3", "Fuerza de Voluntad: repetir hasta 3")).click()
-    expect(cards(table)).to_have_count(2)
-    dice.assert_all_drawn()
-
-    rerolled = cards(table).first
+    # The reroll is a line on the original card (issue 23), redrawn in place with the reroll's dice.
+    rerolled = table.locator(f"#roll-{original_pk} [data-testid=follow-ups] .follow-up")
     expect(rerolled).to_have_attribute("data-kind", "reroll")
-    assert faces(rerolled) == [8, 9, 7, 4]
-    expect(cards(table).nth(1)).to_have_id(f"roll-{original_pk}")
+    expect(cards(table)).to_have_count(1)
+    dice.assert_all_drawn()
+    assert faces(cards(table).first) == [8, 9, 7, 4]
+    expect(cards(table).first).to_have_id(f"roll-{original_pk}")
     expect(table.locator(f"#roll-{original_pk} .reroll-form")).to_have_count(0)  # redrawn without it
     expect(table.locator(f"#roll-{original_pk} input[type=checkbox]")).to_have_count(0)
-    expect(rerolled).to_contain_text(say(lang, "Bhavna · Strength + Brawl · Willpower reroll",
-                                         "Bhavna · Fuerza + Pelea · Repetición con Fuerza de Voluntad"))
+    expect(cards(table).first).to_contain_text(say(lang, "Bhavna · Strength + Brawl", "Bhavna · Fuerza + Pelea"))
+    expect(rerolled).to_contain_text(say(lang, "Willpower reroll", "Repetición con Fuerza de Voluntad"))
     expect(rerolled.locator(".spends")).to_have_text(say(lang, "Spent: 1 Willpower", "Gastado: 1 punto de Voluntad"))
     expect(table.locator("#log-list")).not_to_contain_text("v5_willpower")
     assert_same_page(table)
@@ -680,17 +683,22 @@ def test_a_fate_point_invocation_reads_in_words(table, lang, gm_user, dice):
     "fate_point"."""
     campaign = campaign_of(gm_user, Game.FATE)
     wizard = make_character(campaign, "Wizard", {"clever": 2}, fate_points=2)
+    Aspect.objects.create(character=wizard, text="Bookish")
     open_table(table, campaign)
     dice.script(-1, -1, 0, 0)
     card = roll(table, expected_cards=1)
     form = card.locator(".invoke-form")
-    expect(form.locator("select[name=aspect] option")).to_have_text([say(lang, "Fate point", "Punto de destino")])
+    # An invocation names its aspect (issue 23): no "Fate point" without one.
+    expect(form.locator("select[name=aspect] option")).to_have_text([
+        say(lang, "Choose an aspect…", "Elige un aspecto…"), "Bookish"])
+    form.locator("select[name=aspect]").select_option(label="Bookish")
     form.get_by_role("button", name=say(lang, "Invoke +2", "Invocar +2")).click()
-    expect(cards(table)).to_have_count(2)
-    dice.assert_all_drawn()
-    invoked = cards(table).first
+    invoked = cards(table).first.locator("[data-testid=follow-ups] .follow-up")
     expect(invoked).to_have_attribute("data-kind", "invoke")
-    expect(invoked.locator(".spends")).to_have_text(say(lang, "Spent: 1 fate point", "Gastado: 1 punto de destino"))
+    expect(cards(table)).to_have_count(1)
+    dice.assert_all_drawn()
+    expect(invoked.locator(".spends")).to_have_text(say(lang, "Spent: 1 fate point (Bookish)",
+                                                        "Gastado: 1 punto de destino (Bookish)"))
     expect(table.locator("#log-list")).not_to_contain_text("fate_point")
     expect(table.locator(f"#character-{wizard.pk} [data-resource=fate-points]")).to_have_text("1")
 

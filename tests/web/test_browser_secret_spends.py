@@ -37,7 +37,8 @@ def test_a_secret_rerolls_willpower_box_shows_on_the_phone_once_revealed(browser
     secret.locator(".reroll-form input[name=dice][value='0']").check()
     dice.script(8)
     secret.locator(".reroll-form").get_by_role("button", name="Willpower: reroll up to 3").click()
-    expect(cards(gm.page)).to_have_count(2)
+    expect(secret.locator("[data-testid=follow-ups] .follow-up")).to_have_count(1)  # on its card (issue 23)
+    expect(cards(gm.page)).to_have_count(1)
     expect(on_gm.locator("[data-resource=willpower] .box-superficial")).to_have_count(1)  # the GM's card: spent
 
     # Hunger raised in the open redraws the phone's card: the stream has brought everything up to now,

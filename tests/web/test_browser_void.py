@@ -62,34 +62,38 @@ def test_a_voided_willpower_reroll_gives_the_willpower_back(page, browser, asgi_
     form.locator("input[name=dice][value='1']").check()
     dice.script(8, 9)
     form.get_by_role("button", name="Willpower: reroll up to 3").click()
-    expect(cards(page)).to_have_count(2)
+    # The reroll is a line on its roll's card (issue 23), on the table and the phone alike.
+    rerolled = card.locator("[data-testid=follow-ups] .follow-up")
+    expect(rerolled).to_have_attribute("data-kind", "reroll")
+    expect(cards(page)).to_have_count(1)
     dice.assert_all_drawn()
     expect(willpower.locator(".box-superficial")).to_have_count(1)
-    rerolled = cards(page).first
-    expect(rerolled).to_have_attribute("data-kind", "reroll")
-    expect(cards(phone)).to_have_count(2)
+    expect(cards(phone)).to_have_count(1)
+    expect(cards(phone).first.locator("[data-testid=follow-ups] .follow-up")).to_have_count(1)
 
     asked: list[str] = []
     page.once("dialog", lambda d: (asked.append(d.message), d.accept()))
-    rerolled.get_by_role("button", name="Void").click()
-    expect(rerolled).to_have_class(re.compile(r"\broll-voided\b"))
+    rerolled.locator("[data-testid=void-follow-up]").click()
+    expect(rerolled).to_have_class(re.compile(r"\bfollow-up-voided\b"))
     assert asked and "stays in the log" in asked[0]
     assert_not_reloaded(page)
     expect(rerolled.locator("[data-testid=voided-mark]")).to_have_text(re.compile(r"Voided by table-gm at \d\d:\d\d"))
-    expect(rerolled.get_by_role("button", name="Void")).to_have_count(0)
-    # The Willpower box is back, on the card redrawn in place; the roll it followed still stands.
+    expect(rerolled.locator("[data-testid=void-follow-up]")).to_have_count(0)
+    # The Willpower box is back, on the card redrawn in place; the roll it followed still stands,
+    # its dice and verdict its own again.
     expect(willpower.locator(".box-superficial")).to_have_count(0)
-    original = cards(page).nth(1)
+    original = cards(page).first
     expect(original).not_to_have_class(re.compile(r"\broll-voided\b"))
     expect(original.locator(".reroll-form")).to_have_count(0)  # rerolled once: not offered again
+    assert faces(original) == [2, 3, 7, 4]
     koi.refresh_from_db()
     assert (koi.resources.willpower_superficial, koi.resources.willpower_aggravated) == (0, 0)
     # Polled: the card may be redrawn in place by the GM's own stream while it is read.
-    expect(rerolled.locator("[data-testid=dice]")).to_have_css("text-decoration-line", re.compile("line-through"))
-    # The players' phone: the same card, struck through, live, without the GM's login.
-    phone_card = phone.locator(f"#roll-{Roll.objects.order_by('-id').first().pk}")
-    expect(phone_card).to_have_class(re.compile(r"\broll-voided\b"))
-    expect(phone_card.locator("[data-testid=voided-mark]")).to_have_text(re.compile(r"Voided by the GM at \d\d:\d\d"))
+    expect(rerolled.locator("> div").first).to_have_css("text-decoration-line", re.compile("line-through"))
+    # The players' phone: the same card, its reroll struck through, live, without the GM's login.
+    phone_line = phone.locator(f"#follow-up-{Roll.objects.order_by('-id').first().pk}")
+    expect(phone_line).to_have_class(re.compile(r"\bfollow-up-voided\b"))
+    expect(phone_line.locator("[data-testid=voided-mark]")).to_have_text(re.compile(r"Voided by the GM at \d\d:\d\d"))
     expect(phone.locator(f"#character-{koi.pk} [data-resource=willpower] .box-superficial")).to_have_count(0)
     rerolled.scroll_into_view_if_needed()
     shot(page, "table")
