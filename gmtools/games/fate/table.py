@@ -260,6 +260,7 @@ def _invoke(table: Table, parent: Roll, rng: RandomSource | None, aspect: Aspect
         raise Refused(NO_ASPECT)
     assert parent.character_id is not None  # ``INVOKE.applies`` to a character's roll alone
     spend: Spend
+    key: int | str  # how the log's invocations name it: an aspect's id, a consequence's key
     if isinstance(aspect, aspects.Consequence):
         spend, key = aspects.paying_for(parent.character_id, aspect), aspect.key
     elif aspect.free_invocations > 0:
