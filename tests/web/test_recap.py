@@ -257,8 +257,9 @@ def test_a_stunt_reward_says_what_was_regained_in_either_language(gm_client, sol
     # 3 dice and 2 stunt dice: 8 2 3 4 5 is 1 success, a success, so the 2-die stunt earns 2 motes.
     stunted = roll(solar, scene, (8, 2, 3, 4, 5), label="Leap", stunt=2)
     services.follow_up(stunted, "reward", choice="motes")
-    reward = [line for line in body(export(gm_client, solar.campaign)).splitlines() if "Leap · Stunt reward" in line]
-    assert len(reward) == 1 and reward[0].endswith("**Regained 2 motes**")
+    # A line under its roll's (issue 23: one entry per roll, its follow-ups under it).
+    reward = [line for line in body(export(gm_client, solar.campaign)).splitlines() if "Stunt reward" in line]
+    assert len(reward) == 1 and reward[0].startswith("  - ") and reward[0].endswith("**Regained 2 motes**")
     spanish = body(export(gm_client, solar.campaign, HTTP_ACCEPT_LANGUAGE="es"))
     assert "**Recupera 2 motas**" in spanish
 
@@ -308,12 +309,13 @@ def test_a_willpower_reroll_follows_its_roll_with_its_kind(gm_client, kindred):
     services.follow_up(first, "reroll", Faces(8, 9), dice=[0, 1])
     text = body(export(gm_client, kindred.campaign))
     lines = [line for line in text.splitlines() if line.startswith("- ") and "Sprint" in line]
-    assert len(lines) == 2
-    assert f"`{v5_faces((2, 3, 4), (6, 5))}`" in lines[0] and "Willpower reroll" not in lines[0]
-    # The reroll: the first two normal dice rolled again as 8 and 9, the third and the hunger dice kept.
-    assert "Sprint · Willpower reroll" in lines[1] and f"`{v5_faces((8, 9, 4), (6, 5))}`" in lines[1]
-    # Its Willpower is spent in words, never as the stored key.
-    assert "  - Spent: 1 Willpower" in entry_with_details(text, "Sprint · Willpower reroll").splitlines()
+    # One entry for the roll (issue 23), with the dice and the result its reroll made of it.
+    assert len(lines) == 1 and "Willpower reroll" not in lines[0]
+    assert f"`{v5_faces((8, 9, 4), (6, 5))}`" in lines[0] and "**Win" in lines[0]
+    # The reroll under it: the first two normal dice rolled again as 8 and 9, the third and the hunger dice kept,
+    # its Willpower spent in words, never as the stored key.
+    reroll = [line for line in entry_with_details(text, "Sprint").splitlines() if "Willpower reroll" in line]
+    assert len(reroll) == 1 and f"`{v5_faces((8, 9, 4), (6, 5))}`" in reroll[0] and "Spent: 1 Willpower" in reroll[0]
     assert "v5_willpower" not in text
 
 
@@ -324,7 +326,8 @@ def test_follow_ups_and_rouse_checks_belong_to_the_scene_they_were_made_in(gm_cl
     services.check(kindred, "rouse", Faces(3))
     text = body(export(gm_client, kindred.campaign, part=f"scene-{scene.pk}"))
     assert headings(text) == ["Story 1 · Episode 1 · Scene 1: Chase"]
-    assert len([line for line in text.splitlines() if line.startswith("- ")]) == 3
+    # The roll (its reroll under it, issue 23) and the rouse check.
+    assert len([line for line in text.splitlines() if line.startswith("- ")]) == 2
     assert set(Roll.objects.values_list("scene_id", "turn")) == {(scene.pk, 1)}
 
 
@@ -470,12 +473,14 @@ def test_the_players_never_see_a_secret_roll_until_it_is_revealed(gm_client, set
 
     services.reveal(Roll.objects.get(pk=secret.pk))
     shown = body(recap(campaign, "campaign"))
-    first, second = (line for line in shown.splitlines() if "Pickpocket" in line)
-    assert "**Mole**" in first and f"`{secret_faces}`" in first and first.endswith("(revealed)")
-    assert "Willpower reroll" in second and f"`{reroll_faces}`" in second and second.endswith("(revealed)")
+    # One entry (issue 23): the roll as its reroll left it, and the reroll under it.
+    first, second = entry_with_details(shown, "Pickpocket").splitlines()[0], next(
+        line for line in entry_with_details(shown, "Pickpocket").splitlines() if "Willpower reroll" in line)
+    assert "**Mole**" in first and f"`{reroll_faces}`" in first and first.endswith("(revealed)")
+    assert second.startswith("  - ") and f"`{reroll_faces}`" in second
     assert reroll.pk > secret.pk
     # The GM's export now says it was revealed, not that it is still secret.
-    assert entry(body(export(gm_client, campaign)), secret_faces).endswith("(revealed)")
+    assert entry(body(export(gm_client, campaign)), "Pickpocket").endswith("(revealed)")
 
 
 def test_a_secret_difficulty_keeps_the_verdict_and_margin_from_the_players(gm_client, kindred):
