@@ -21,6 +21,7 @@ from tests.web.test_browser import (  # noqa: F401
     cards,
     dice,
     expect,
+    faces,
     gm_user,
     make_character,
     open_table,
