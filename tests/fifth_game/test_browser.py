@@ -62,7 +62,10 @@ def test_the_gm_rolls_the_fifth_game_and_the_phone_shows_it(browser, asgi_server
     card = page.locator(f"#character-{rook.pk}")
     expect(card.locator("[data-resource=grit]")).to_have_text("2")
     expect(phone.page.locator("[data-resource=grit]")).to_have_text("2")
-    expect(cards(page).nth(1).locator("[data-testid=push]")).to_have_count(0)  # once per roll
+    # On the roll's own card (issue 23: a follow-up is a line on it), which offers it no more: once per roll.
+    expect(cards(page)).to_have_count(2)
+    expect(cards(page).first.locator("[data-testid=follow-ups] .follow-up")).to_have_attribute("data-kind", "push")
+    expect(cards(page).first.locator("[data-testid=push]")).to_have_count(0)
     # Its one-click change: grit back, on the card and the phone; Undo says it in the game's words.
     card.locator("[data-action=grit-regain]").click()
     expect(card.locator("[data-resource=grit]")).to_have_text("3")
