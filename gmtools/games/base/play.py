@@ -129,7 +129,8 @@ class FollowUp:
     kind: str
     label: Promise
     # The form the card shows for it (a template partial: ``games/<game>/card.html#<kind>``), and
-    # the form that reads what it posts.
+    # the form that reads what it posts. The answer is the roll's own card, its follow-ups lines on
+    # it: the form swaps it in place (``hx-target="closest .roll-card" hx-swap="outerHTML"``).
     form: str
     form_class: type[FollowUpForm] = FollowUpForm
     # Whether a roll with a character, not voided nor followed up that way yet, shows the form.
