@@ -44,6 +44,13 @@ def table(browser, asgi_server, gm_user, lang):
         yield page
 
 
+@pytest.fixture
+def second(browser, asgi_server, gm_user, lang):
+    """The GM's other tab on the same table."""
+    with gm_table(browser, asgi_server, gm_user, lang) as page:
+        yield page
+
+
 def shot(page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
@@ -59,7 +66,7 @@ def points(character) -> int:
 
 
 def test_consequences_invoked_and_one_card_per_roll_live_on_the_phone_and_the_tv(
-        table, lang, gm_user, dice, browser, asgi_server):
+        table, second, lang, gm_user, dice, browser, asgi_server):
     campaign = campaign_of(gm_user, Game.FATE)
     brann = make_character(campaign, "Brann", {"forceful": 2}, fate_points=3)
     Aspect.objects.create(character=brann, kind="high_concept", text="Warrior sworn to the caravan")
@@ -73,6 +80,8 @@ def test_consequences_invoked_and_one_card_per_roll_live_on_the_phone_and_the_tv
     phone, tv = phone_page(browser, asgi_server, locale), tv_page(browser, asgi_server, locale)
     open_live(phone, f"/p/{token}/")
     open_live(tv, f"/p/{token}/tv/")
+    open_table(second, campaign)  # the GM's other tab, which follows live
+    expect(second.locator("[data-live-status]").first).to_have_attribute("data-live-status", "live")
     open_table(table, campaign)
 
     # Item 6, before the roll: the guard's consequence is among the aspects Brann may invoke.
@@ -124,6 +133,11 @@ def test_consequences_invoked_and_one_card_per_roll_live_on_the_phone_and_the_tv
         expect(cards(watch.page).first.locator("[data-testid=count]")).to_contain_text("+9")
         assert watch.page.evaluate("window.__sameDocument") == "still here"
         assert not watch.problems, watch.problems
+    # The GM's other tab: the same one card, redrawn in place by its stream.
+    expect(cards(second)).to_have_count(1)
+    expect(cards(second).first.locator("[data-testid=follow-ups] .follow-up")).to_have_count(2)
+    expect(cards(second).first.locator("[data-testid=count]")).to_contain_text("+9")
+    assert_same_page(second)
     shot(table, f"table-{lang}")
     shot(phone.page, f"phone-{lang}")
     tv.page.screenshot(path=str(SHOTS / f"tv-{lang}.png"))
