@@ -111,10 +111,13 @@ def test_consequences_invoked_and_one_card_per_roll_live_on_the_phone_and_the_tv
 
     # Two invocations after the roll: the same card each time, in place, its total up to the last.
     pilot = Aspect.objects.get(text="Warrior sworn to the caravan")
+    expect(cards(second)).to_have_count(1)  # the roll, heard by the other tab (and this one) before the pick
     form.locator("select").select_option(str(pilot.pk))
     form.locator("button[value=bonus]").click()
     expect(card.locator("[data-testid=follow-ups] .follow-up")).to_have_count(1)
     expect(card.locator("[data-testid=verdict]")).to_have_text(say(lang, "Tie", "Empate"))
+    # The other tab has heard of it: so has this one's stream, whose copy of the card is in place before the next pick.
+    expect(cards(second).first.locator("[data-testid=follow-ups] .follow-up")).to_have_count(1)
     # The broken nose is already invoked on this roll (with a fate point): no longer offered.
     expect(card.locator(".invoke-form option", has_text="Broken nose")).to_have_count(0)
     dice.script(1, 1, 1, 0)  # a reroll: Forceful 2 + 4 for the two invocations + 3 on the dice: +9, three shifts
