@@ -13,6 +13,7 @@ reachable PostgreSQL they are skipped, except in CI (CI=true), where they fail i
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import Iterator
 
@@ -281,6 +282,9 @@ async def at_once(gm: servers.GM, cluster: Cluster, path: str, data: dict) -> li
     return list(await asyncio.gather(*(gm.post(cluster.servers[i % 2], path, data) for i in range(PARALLEL))))
 
 
+ENTRY_ID = re.compile(r'\bid="(?:roll|follow-up)-(\d+)"')
+
+
 def accepted_of(answers: list[httpx.Response], *refusals: str) -> list[int]:
     """The new log cards' roll ids of the accepted answers; every other answer a 422 saying one of ``refusals``."""
     odd = [(a.status_code, a.text[:500]) for a in answers if a.status_code not in (200, 422)]
@@ -289,9 +293,11 @@ def accepted_of(answers: list[httpx.Response], *refusals: str) -> list[int]:
         if answer.status_code == 422:
             message = servers.refusal(answer)
             assert any(words in message for words in refusals), message
-    cards = [servers.ROLL_ID.search(a.text) for a in answers if a.status_code == 200]
-    assert all(cards), "an accepted answer without its log card"
-    return sorted(int(card.group(1)) for card in cards)
+    # The entry each made: its card's roll, or the follow-up the card now ends with (issue 23: a
+    # follow-up is a line on its roll's card, the newest entry on it).
+    made = [max((int(pk) for pk in ENTRY_ID.findall(a.text)), default=None) for a in answers if a.status_code == 200]
+    assert None not in made, "an accepted answer without its log card"
+    return sorted(pk for pk in made if pk is not None)
 
 
 def newer(cluster: Cluster, sql: str, *args: object) -> list[tuple]:
