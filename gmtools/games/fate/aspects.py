@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from gmtools.games.base import Spend
 from gmtools.games.fate.models import Aspect, FateResources
@@ -88,12 +88,12 @@ class Consequence:
 
     def label(self, roller_id: int | None = None) -> str:
         """"Broken nose (Fortress guard, moderate consequence)"; the roller's own without its name."""
-        kind = SEVERITY_WORDS[self.severity]()
+        kind = SEVERITY_WORDS[self.severity]
         return f"{self.text} ({kind})" if self.character_id == roller_id else f"{self.text} ({self.owner}, {kind})"
 
 
-SEVERITY_WORDS = {"mild": lambda: gettext("mild consequence"), "moderate": lambda: gettext("moderate consequence"),
-                  "severe": lambda: gettext("severe consequence")}
+SEVERITY_WORDS = {"mild": gettext_lazy("mild consequence"), "moderate": gettext_lazy("moderate consequence"),
+                  "severe": gettext_lazy("severe consequence")}
 
 
 def consequences_in_play(campaign: Campaign | int, scene: Scene | None,

@@ -155,11 +155,13 @@ class FateComposer(BaseComposer):
                              invokes=len(aspects) + len(consequences))
         request = engine.Request(bonus=bonus, difficulty=data["difficulty"], modifiers=draft.modifiers)
         # No aspect without a character (``clean``): an unnamed NPC spends nothing.
-        spends = tuple(
-            Spend("free_invocation", character.pk, aspect.pk, aspect.text) if aspect.free_invocations > 0
-            else Spend("fate_point", character.pk, aspect.pk, aspect.text)
-            for aspect in aspects
-        ) + tuple(aspects_in_play.paying_for(character.pk, c) for c in consequences if c is not None) if character is not None else ()
+        spends: tuple[Spend, ...] = ()
+        if character is not None:
+            spends = tuple(
+                Spend("free_invocation", character.pk, aspect.pk, aspect.text) if aspect.free_invocations > 0
+                else Spend("fate_point", character.pk, aspect.pk, aspect.text)
+                for aspect in aspects
+            ) + tuple(aspects_in_play.paying_for(character.pk, c) for c in consequences if c is not None)
         paid = sum(spend.what == "fate_point" for spend in spends)
         points = resources_of(character).points if character is not None else 0
         if character is not None and paid > points:
