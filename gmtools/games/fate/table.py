@@ -241,7 +241,7 @@ class InvokeForm(FollowUpForm):
             found = aspects.consequence_of(value, roll.campaign_id, self.scene, roll.character_id)
         else:  # an id a column can hold, else nothing
             found = (aspects.in_play(roll.campaign_id, self.scene, roll.character_id).filter(pk=int(value)).first()
-                     if value.isdigit() and len(value) < 10 else None)
+                     if value.isascii() and value.isdigit() and len(value) < 10 else None)
         if found is None:  # as a list of aspects would refuse it
             raise forms.ValidationError(forms.ModelChoiceField.default_error_messages["invalid_choice"])
         return found
