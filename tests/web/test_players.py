@@ -310,7 +310,7 @@ def test_a_secret_roll_does_not_move_the_players_turn_order(make_character):
     table = Client()
     table.force_login(ada.campaign.gm)
     gm_html = table.get(reverse("table", args=[ada.campaign.pk])).content.decode()
-    assert re.search(r'Bo</span><span class="badge text-bg-primary" data-testid="whose-turn"', gm_html)
+    assert re.search(r'Bo</button><span class="badge text-bg-primary" data-testid="whose-turn"', gm_html)
 
 
 def test_an_extended_action_finished_in_this_scene_shows_how_it_ended(v5):

@@ -22,7 +22,7 @@ DIFFICULTIES = (
     (1, _("Routine (1)")), (2, _("Simple (2)")), (3, _("Moderate (3)")), (4, _("Challenging (4)")),
     (5, _("Hard (5)")), (6, _("Very hard (6)")), (7, _("Nearly impossible (7)")), (8, "8"), (9, "9"), (10, "10"),
 )
-SHORTCUTS = [("roll", _("Roll the dice")), ("take_half", _("Take half")), ("automatic", _("Automatic win"))]
+SHORTCUTS = [("roll", _("With dice")), ("take_half", _("Take half")), ("automatic", _("Automatic win"))]
 
 FIELDS = {
     "specialty": forms.BooleanField(required=False, label=_("Specialty (+1 die)")),
