@@ -217,6 +217,11 @@ class ComposerForm(forms.Form):
                 # a page drawn for another character, is left out of the pool: ``_team_pools``). Only a form
                 # drawn reads the list: a roll's or the odds' bound form queries no characters for it.
                 team.widget.choices = [choice for choice in team.choices if choice[0].value != character.pk]
+        if "opponent_character" in self.fields and character is not None and not self.is_bound:
+            # Nor does it oppose itself (refused in ``clean``): the list offers the others.
+            opposing = self.fields["opponent_character"]
+            opposing.widget.choices = [choice for choice in opposing.choices
+                                       if not choice[0] or choice[0].value != character.pk]
         self._offer_traits(character, ("first", "second"), first, second)
         if "opponent_character" in self.fields:
             self._offer_traits(self._chosen_character("opponent_character"), self.OPPOSING_TRAITS, first, second)

@@ -30,7 +30,9 @@ def odds_panel(comp: Composition) -> OddsPanel:
 
 def _contest(comp: Composition) -> OddsPanel:
     # Successes taken from either side first (Exalted's drunk guard), by an engine whose contests take them.
-    c = (comp.engine.contest(comp.request, comp.opponent, *comp.handicap) if any(comp.handicap)
+    # A team on the first side (Exalted's teamwork: each helper rolls apart), by an engine that rolls teams.
+    team = {"helpers": [helper for _name, helper in comp.team]} if comp.team else {}
+    c = (comp.engine.contest(comp.request, comp.opponent, *comp.handicap, **team) if any(comp.handicap) or team
          else comp.engine.contest(comp.request, comp.opponent))
     margin = c.margin
     return OddsPanel(

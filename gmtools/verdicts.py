@@ -99,7 +99,8 @@ def _contest(roll: Roll) -> Headline:
     # A game whose contests take successes away (Exalted): the successes left once those taken
     # away are gone, as the verdict counts them (the card's notes say how many were taken from whom).
     mine_taken, theirs_taken = opposed.get("handicap") or (0, 0)  # only such a game's contests store them
-    count = gettext("%(a)s vs %(b)s successes") % {"a": max(0, main.get("successes", 0) - mine_taken),
+    mine = result.get("team_total", main.get("successes", 0))  # a team's successes are its side's
+    count = gettext("%(a)s vs %(b)s successes") % {"a": max(0, mine - mine_taken),
                                                     "b": max(0, other.get("successes", 0) - theirs_taken)}
     return Headline(text, tone, count, successes=main.get("successes"), margin=net)
 

@@ -307,13 +307,18 @@ def _less(dist: Distribution, penalty: int) -> Distribution:
     return Distribution((sum(dist.probs[: at_zero + 1]), *dist.probs[at_zero + 1 :]), 0, dist.tail)
 
 
-def contest(a: Request, b: Request, first_penalty: int = 0, second_penalty: int = 0) -> ContestOdds:
+def contest(a: Request, b: Request, first_penalty: int = 0, second_penalty: int = 0,
+            helpers: Sequence[Request] = ()) -> ContestOdds:
     """Opposed action: the side with more successes wins (for the first side).
 
     ``first_penalty`` / ``second_penalty``: successes taken from that side's roll (a drunk
-    guard's Perception, say), never below 0.
+    guard's Perception, say), never below 0. ``helpers``: teamwork on the first side, each helper
+    rolling apart and adding their successes to the lead's (``teamwork``).
     """
-    return contest_odds(_less(successes_distribution(a), first_penalty), _less(successes_distribution(b), second_penalty))
+    first = successes_distribution(a)
+    for helper in helpers:
+        first = first.convolve(successes_distribution(helper))
+    return contest_odds(_less(first, first_penalty), _less(successes_distribution(b), second_penalty))
 
 
 def extended(

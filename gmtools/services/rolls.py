@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 from uuid import UUID
 
@@ -129,17 +130,20 @@ def _record_roll(campaign: Campaign, comp: Composition, rng: RandomSource | None
     try:
         main, extra = _roll_main(campaign, comp, play, rng)
         document: dict[str, Any] = {"main": main.as_json(), **extra}
-        if comp.opponent is not None:
-            other = comp.engine.roll(comp.opponent, rng)
-            document["opponent"] = {"name": comp.opponent_name, **other.as_json()}
-            if comp.opponent_parts:  # an opposing character's traits, said in each language (Roll.opponent_label)
-                document["opponent"]["label_parts"] = list(comp.opponent_parts)
-            document["opposed"] = play.opposed(main, other, comp.handicap)
+        other = comp.engine.roll(comp.opponent, rng) if comp.opponent is not None else None
+        first = main
         if comp.team:
-            # Each helper rolls their own pool apart; the engine adds up the team (Exalted teamwork).
+            # Each helper rolls their own pool apart; the engine adds up the team (Exalted teamwork),
+            # whose total is the first side's in a contest.
             helpers = [(name, comp.engine.roll(req, rng)) for name, req in comp.team]
             document["team"] = [{"name": name, **r.as_json()} for name, r in helpers]
             document["team_total"] = comp.engine.teamwork([main, *(r for _, r in helpers)])
+            first = replace(main, successes=document["team_total"])
+        if other is not None:
+            document["opponent"] = {"name": comp.opponent_name, **other.as_json()}
+            if comp.opponent_parts:  # an opposing character's traits, said in each language (Roll.opponent_label)
+                document["opponent"]["label_parts"] = list(comp.opponent_parts)
+            document["opposed"] = play.opposed(first, other, comp.handicap)
         if comp.team_names:
             document["helpers"] = list(comp.team_names)
             if comp.team_idle:

@@ -633,6 +633,31 @@ def test_teamwork_odds_match_every_outcome(lead_pool, helper_pools, difficulty, 
     assert team.p_success + team.p_failure + team.p_botch == pytest.approx(1.0, abs=1e-12)
 
 
+@pytest.mark.parametrize("lead_pool, helper_pools, opponent_pool, penalties, willpower", [
+    (2, (1,), 2, (0, 0), False), (1, (1, 1), 2, (0, 0), True), (2, (2,), 1, (1, 0), False), (1, (), 2, (0, 1), False),
+])
+def test_a_team_in_a_contest_matches_every_outcome(lead_pool, helper_pools, opponent_pool, penalties, willpower):
+    """A team on the first side of a contest: its total (each helper rolling apart) against the other
+    side's successes, by brute force over every face of every die (the walkthrough's opposed
+    teamwork roll was priced and judged without its helper)."""
+    from itertools import product
+
+    def hits(faces):
+        return sum(2 if f == 10 else 1 if f >= 7 else 0 for f in faces)
+
+    first_dice = lead_pool + sum(helper_pools)
+    win = tie = 0
+    for faces in product(range(1, 11), repeat=first_dice + opponent_pool):
+        ours = max(0, hits(faces[:first_dice]) + int(willpower) - penalties[0])
+        theirs = max(0, hits(faces[first_dice:]) - penalties[1])
+        win += ours > theirs
+        tie += ours == theirs
+    n = 10 ** (first_dice + opponent_pool)
+    odds_ = contest(Request(pool=lead_pool, willpower=willpower), Request(pool=opponent_pool), *penalties,
+                    helpers=[Request(pool=p, difficulty=0) for p in helper_pools])
+    assert (odds_.p_win, odds_.p_tie) == (pytest.approx(win / n, abs=1e-12), pytest.approx(tie / n, abs=1e-12))
+
+
 def test_teamwork_without_helpers_is_the_lead_alone():
     lead = Request(pool=6, difficulty=2)
     alone, team = odds(lead), teamwork_odds(lead, [])

@@ -120,6 +120,32 @@ def test_the_roll_rolls_the_opposing_pool_and_the_card_names_the_character_and_i
     assert f'contra Guard · <span data-testid="opponent-traits">{said(game, "es")}</span>:' in html
 
 
+def test_a_team_against_an_opposing_character_counts_its_helpers(make_character, set_ratings, gm_client,
+                                                                  scripted_dice):
+    """Exalted teamwork in a contest (the second walkthrough): the card said "Helpers: Garrison guard 1
+    success" and still judged the lead's successes alone, and the odds left the helper out."""
+    koi = make_character(Game.EXALTED, name="Koi")
+    first, second = POOL_TRAITS[Game.EXALTED]
+    set_ratings(koi, **{first: 3, second: 2})
+    ally = Character.objects.create_with_sheet(campaign=koi.campaign, name="Ally")
+    set_ratings(ally, **{first: 1, second: 1})
+    guard = Character.objects.create_with_sheet(campaign=koi.campaign, name="Guard", kind="npc")
+    for key, rating in OPPOSING[Game.EXALTED].items():
+        guard.traits.filter(key=key).update(rating=rating)
+    data = {**opposing(guard), "team": [ally.pk]}
+    expected = exalted.contest(exalted.Request(pool=5), exalted.Request(pool=5),
+                               helpers=[exalted.Request(pool=2, difficulty=0)])
+    assert chances(odds_html(gm_client, koi, **data))[:3] == [
+        percent(expected.p_win), percent(expected.p_tie), percent(expected.p_lose)]
+    assert expected.p_win > exalted.contest(exalted.Request(pool=5), exalted.Request(pool=5)).p_win
+    scripted_dice(7, 7, 2, 2, 2,  8, 8, 8, 2, 2,  9, 9)  # Koi 2, the Guard 3, the ally 2: the team 4
+    answer = gm_client.post(reverse("roll", args=[koi.campaign.pk]), form(koi, **data))
+    assert answer.status_code == 200, answer.content.decode()[:400]
+    roll = Roll.objects.get()
+    assert roll.result["team_total"] == 4 and roll.result["opposed"]["winner"] == "first"
+    assert "4 vs 3 successes" in answer.content.decode() and "Koi wins by 1" in answer.content.decode()
+
+
 def test_an_unnamed_opposition_stays_dice_and_a_name(sides, gm_client, scripted_dice):
     koi, _guard = sides
     game = koi.campaign.game
@@ -151,6 +177,10 @@ def test_a_character_does_not_oppose_itself(sides, gm_client):
                             form(koi, opponent_character=koi.pk), HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="es")
     assert answer.status_code == 422 and "Un personaje no se opone a sí mismo" in answer.content.decode()
     assert not Roll.objects.exists()
+    # Nor is it offered: the composer drawn for Koi lists the others (the walkthrough found Koi there).
+    html = gm_client.get(reverse("table", args=[koi.campaign.pk])).content.decode()
+    offered = re.search(r'<select name="opponent_character".*?</select>', html, re.S).group(0)
+    assert f'value="{_guard.pk}"' in offered and f'value="{koi.pk}"' not in offered
 
 
 @pytest.mark.parametrize("game", [Game.EXALTED, Game.V5, Game.SCIFI])
