@@ -197,3 +197,20 @@ def test_a_v5_willpower_reroll_is_on_its_roll_s_card_too(gm_client, make_charact
     assert f'id="follow-up-{reroll.pk}"' in card and "Willpower reroll" in card
     # The headline shows the reroll's dice and verdict (a critical: two tens).
     assert logged.outcome != "win" and reroll.outcome == "win" and re.search(r'data-testid="verdict">Critical', card)
+
+
+def test_an_invocation_keeps_the_card_the_roll_drew_on_its_card(gm_client, hero, scene):
+    """The second walkthrough: with the Fate deck, the card's "Fate deck card 52" line went away once an
+    invocation's +2 became the card's headline (the same card still gives the dice)."""
+    from gmtools.games.fate.models import FateState
+
+    FateState.objects.filter(pk=hero.campaign_id).update(uses_deck=True, deck=[52, 3])
+    answer = gm_client.post(reverse("roll", args=[hero.campaign_id]), compose(gm_client, hero))
+    assert answer.status_code == 200
+    logged = Roll.objects.get()
+    assert "Fate deck card 52" in answer.content.decode()
+    card = invoke(gm_client, logged, hero.aspects.get().pk).content.decode()
+    assert cards(card) == [str(logged.pk)] and card.count("Fate deck card 52") == 1
+    entry = Roll.objects.get(parent=logged)
+    assert entry.result["main"]["total"] == logged.result["main"]["total"] + 2
+    assert FateState.objects.get(pk=hero.campaign_id).deck == [3]  # no card drawn for the +2

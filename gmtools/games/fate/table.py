@@ -286,6 +286,11 @@ def _invoke(table: Table, parent: Roll, rng: RandomSource | None, aspect: Aspect
         result, extra = draw(parent.campaign_id, request, rng)
         rolled = luck(parent.campaign_id, request, result, extra)  # a fresh roll of the same request
     document = {"main": result.as_json(), **extra, "invoke": {"mode": mode, "aspect": spend.label, "paid": spend.what}}
+    if mode == "bonus":
+        # The same card still gives the dice: its lines ("Fate deck card 52", a reshuffle) stay on the
+        # roll's card, whose headline is this entry's now (the deck's tally counts the draw once: the roll's).
+        drawn = [n for n in parent.main.get("notes", []) if n.get("code") in DRAW_NOTES]
+        document["main"]["notes"] = [*drawn, *document["main"]["notes"]]
     if invoked := earlier + aspects.invocations([spend.as_json()]):
         document["invoked"] = invoked
     opponent = parent.result.get("opponent")
@@ -308,6 +313,7 @@ def _invoke(table: Table, parent: Roll, rng: RandomSource | None, aspect: Aspect
 
 
 _INVOCABLE = (ROLL, INVOKE_KIND)
+DRAW_NOTES = ("deck_reshuffled", "card")  # how a card was drawn (``rules.fate.Draw.notes``)
 
 INVOKE = FollowUp(
     kind=INVOKE_KIND,
