@@ -20,6 +20,7 @@ import json
 import re
 import sys
 import time
+import uuid
 from pathlib import Path
 
 import gevent
@@ -41,7 +42,8 @@ class GM(FastHttpUser):
     def roll(self) -> None:
         headers = {**self.headers, "Content-Type": "application/x-www-form-urlencoded"}
         sent = time.perf_counter()
-        with self.client.post(CONFIG["roll_path"], data=CONFIG["roll_body"], headers=headers, name="roll",
+        body = f"{CONFIG['roll_body']}&once={uuid.uuid4()}"  # each press a key of its own, as a page's
+        with self.client.post(CONFIG["roll_path"], data=body, headers=headers, name="roll",
                               catch_response=True) as answer:
             text = answer.text or ""
             card = ROLL_ID.search(text)

@@ -54,7 +54,8 @@ def _check_turn(comp: Composition) -> tuple[Scene | None, int | None]:
 def _lock_extended(comp: Composition) -> ExtendedAction:
     """The extended action the roll goes into, locked until the roll is logged, and still open to it:
     not over, and still its roller's (another roll may have made it another's since it was composed)."""
-    action = ExtendedAction.objects.select_for_update().select_related("character").get(pk=comp.extended.pk)
+    # Only the action's row: PostgreSQL locks no nullable side of an outer join (its character may be none).
+    action = ExtendedAction.objects.select_for_update(of=("self",)).select_related("character").get(pk=comp.extended.pk)
     if action.over:
         raise Refused(_("“%(name)s” is already over.") % {"name": action.name})
     if refusal := action.refuses_roll_of(comp.character):

@@ -428,6 +428,8 @@ class GM:
         for name, value in await self.composer(server, campaign):  # a repeated name (multiple select) stays repeated
             data.setdefault(name, []).append(value)
         data.update({name: [value] for name, value in changed.items()})
+        if "once" in data:  # each press a key of its own, as each answer brings the page the next one (issue 23)
+            data["once"] = [str(uuid.uuid4())]
         return data
 
     async def post(self, server: Server, path: str, data: dict) -> httpx.Response:

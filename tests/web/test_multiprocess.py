@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import re
 import time
+import uuid
 from collections.abc import Iterator
 
 import httpx
@@ -278,8 +279,11 @@ def pair(postgres: None) -> Iterator[Cluster]:
 
 
 async def at_once(gm: servers.GM, cluster: Cluster, path: str, data: dict) -> list[httpx.Response]:
-    """PARALLEL posts of the same form, all in flight together, half through each process."""
-    return list(await asyncio.gather(*(gm.post(cluster.servers[i % 2], path, data) for i in range(PARALLEL))))
+    """PARALLEL posts of the same form, all in flight together, half through each process: as many
+    clicks, each with its own one-click key when the form has one (issue 23)."""
+    def click() -> dict:
+        return {**data, "once": [str(uuid.uuid4())]} if "once" in data else data
+    return list(await asyncio.gather(*(gm.post(cluster.servers[i % 2], path, click()) for i in range(PARALLEL))))
 
 
 ENTRY_ID = re.compile(r'\bid="(?:roll|follow-up)-(\d+)"')
