@@ -148,13 +148,30 @@
   document.addEventListener("input", edit);
   document.addEventListener("change", edit);
 
+  let followed = null; // the character the composer moved to by itself: said under its list once drawn
   function follow() {
     const form = document.getElementById("composer");
-    if (form !== drawn) { drawn = form; seen = toAct(); return; }
+    if (form !== drawn) {
+      drawn = form;
+      seen = toAct();
+      const select = form && form.querySelector("[name=character]");
+      if (select && followed === select.value) {
+        // A GM about to roll for the character before would roll for another: the move is said.
+        const note = document.createElement("div");
+        note.className = "form-text followed-note";
+        note.setAttribute("role", "status");
+        note.dataset.testid = "followed-note";
+        note.textContent = form.dataset.followedNote;
+        select.classList.add("followed");
+        select.insertAdjacentElement("afterend", note);
+      }
+      followed = null;
+      return;
+    }
     const now = toAct();
     if (now === seen || (form && "edited" in form.dataset)) return;
     seen = now;
-    if (now) pick(now);
+    if (now) { followed = now; pick(now); }
   }
   document.addEventListener("composer-rolled", (event) => {
     delete event.target.dataset.edited;

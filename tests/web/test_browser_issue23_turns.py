@@ -112,9 +112,14 @@ def test_the_turn_order_picks_and_the_composer_follows_to_act(table, lang, trio,
     name_in_order(table, koi).click()
     composer_holds(table, lang, koi, "dexterity", "dodge", 7)
     dice.script(*(5,) * 7)
+    expect(table.get_by_test_id("followed-note")).to_have_count(0)  # the GM's own pick: nothing to say
     roll(table, expected_cards=1)
     expect(table.locator("#turn-order [aria-current=step]")).to_have_attribute("data-order-id", str(smith.pk))
     composer_holds(table, lang, smith, "dexterity", "archery", 6)
+    # The move is said under the list (the second walkthrough: a GM rolled for the next character unaware).
+    expect(table.get_by_test_id("followed-note")).to_have_text(say(
+        lang, "To act in the turn order: the composer moved to this character.",
+        "Le toca actuar en el orden de turno: la tirada pasó a este personaje."))
 
     # Mid-edit: the GM has changed the modifier of Smith's roll; the turn moves on from another tab
     # (Next turn: Koi to act again). The composer keeps the GM's roll in the making.
