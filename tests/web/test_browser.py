@@ -33,6 +33,17 @@ import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+
+
+def shooter(folder: Path):
+    """A test module's screenshots: ``shot(page, name)`` saves the whole page as ``<folder>/<name>.png``
+    (for a person to open: a page nobody has looked at is not done)."""
+    def shot(page, name: str) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
+    return shot
+
+
 TIMEOUT_MS = 5_000
 
 # On a developer's machine without Chromium these tests skip; in CI (CI=true) they must run, so

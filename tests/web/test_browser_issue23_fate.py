@@ -25,8 +25,9 @@ from tests.web.test_browser import (  # noqa: F401
     gm_user,
     make_character,
     pytestmark,
+    shooter,
 )
-from tests.web.test_browser_hitches import assert_same_page, gm_table, lang, open_table, say  # noqa: F401
+from tests.web.test_browser_hitches import assert_same_page, gm_table, lang, open_table, say, table  # noqa: F401
 from tests.web.test_browser_players import Watch, open_live, phone_page
 
 from gmtools import services  # noqa: E402
@@ -35,13 +36,8 @@ from gmtools.models import Campaign, Roll  # noqa: E402
 from tests.games import Game  # noqa: E402
 
 SHOTS = Path("/tmp/i23-fate")
+shot = shooter(SHOTS)
 TV = {"width": 1920, "height": 1080}
-
-
-@pytest.fixture
-def table(browser, asgi_server, gm_user, lang):
-    with gm_table(browser, asgi_server, gm_user, lang) as page:
-        yield page
 
 
 @pytest.fixture
@@ -49,11 +45,6 @@ def second(browser, asgi_server, gm_user, lang):
     """The GM's other tab on the same table."""
     with gm_table(browser, asgi_server, gm_user, lang) as page:
         yield page
-
-
-def shot(page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
 def tv_page(browser, base: str, locale: str) -> Watch:

@@ -24,8 +24,9 @@ from tests.web.test_browser import (  # noqa: F401
     gm_user,
     make_character,
     pytestmark,
+    shooter,
 )
-from tests.web.test_browser_hitches import assert_same_page, gm_table, lang, open_extras, open_table, say  # noqa: F401
+from tests.web.test_browser_hitches import assert_same_page, gm_table, lang, open_extras, open_table, say, table  # noqa: F401
 
 from django.contrib.auth.models import User  # noqa: E402
 from django.test import Client  # noqa: E402
@@ -36,20 +37,10 @@ from tests.games import Game  # noqa: E402
 from tests.web.test_issue23_sheets import admin_edit  # noqa: E402
 
 SHOTS = Path("/tmp/i23-sheets")
+shot = shooter(SHOTS)
 
 # The category each game's GM adds traits to by hand.
 ADDED = {Game.V5: "discipline", Game.EXALTED: "background", Game.FATE: "stunt", Game.SCIFI: "advantage"}
-
-
-@pytest.fixture
-def table(browser, asgi_server, gm_user, lang):
-    with gm_table(browser, asgi_server, gm_user, lang) as page:
-        yield page
-
-
-def shot(page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"))
 
 
 def open_editor(page, character: Character):

@@ -27,6 +27,7 @@ from tests.web.test_browser import (  # noqa: F401
     make_character,
     pytestmark,
     roll,
+    shooter,
     trait,
 )
 from tests.web.test_browser_hitches import assert_same_page, chance, gm_table, lang, open_extras, open_table, pct, say  # noqa: F401
@@ -41,6 +42,7 @@ from rules import exalted  # noqa: E402
 from tests.games import Game  # noqa: E402
 
 SHOTS = Path("/tmp/i23-turns")
+shot = shooter(SHOTS)
 
 
 @pytest.fixture
@@ -48,11 +50,6 @@ def table(browser, asgi_server, gm_user, lang):
     with gm_table(browser, asgi_server, gm_user, lang) as page:
         page.add_init_script("window.__sameDocument = 'still here'")
         yield page
-
-
-def shot(page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
 def composer_holds(page, lang: str, character: Character, first: str, second: str, pool: int) -> None:

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from tests.web.test_browser import (  # noqa: F401
     asgi_server,
     browser,
@@ -27,9 +25,10 @@ from tests.web.test_browser import (  # noqa: F401
     make_character,
     pytestmark,
     roll,
+    shooter,
     trait,
 )
-from tests.web.test_browser_hitches import assert_same_page, chance, gm_table, lang, open_extras, open_table, pct, say  # noqa: F401
+from tests.web.test_browser_hitches import assert_same_page, chance, gm_table, lang, open_extras, open_table, pct, say, table  # noqa: F401
 from tests.web.test_browser_players import open_live, phone_page
 
 from django.test import Client  # noqa: E402
@@ -41,17 +40,7 @@ from rules import v5  # noqa: E402
 from tests.games import Game  # noqa: E402
 
 SHOTS = Path("/tmp/i23-v5")
-
-
-@pytest.fixture
-def table(browser, asgi_server, gm_user, lang):
-    with gm_table(browser, asgi_server, gm_user, lang) as page:
-        yield page
-
-
-def shot(page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+shot = shooter(SHOTS)
 
 
 def turn_notes(page):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.web.test_browser import asgi_server, browser, expect, pytestmark  # noqa: F401
+from tests.web.test_browser import asgi_server, browser, expect, pytestmark, shooter  # noqa: F401
 from tests.web.test_browser_hitches import gm_table, lang, open_extras, open_table, say  # noqa: F401
 
 from django.contrib.auth import get_user_model  # noqa: E402
@@ -22,11 +22,7 @@ from gmtools.models import Campaign  # noqa: E402
 from tests.games import Game  # noqa: E402
 
 SHOTS = Path("/tmp/i23-polish")
-
-
-def shot(page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+shot = shooter(SHOTS)
 
 
 @pytest.fixture

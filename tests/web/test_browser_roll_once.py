@@ -27,9 +27,10 @@ from tests.web.test_browser import (  # noqa: F401
     make_character,
     pytestmark,
     roll,
+    shooter,
     trait,
 )
-from tests.web.test_browser_hitches import assert_same_page, gm_table, lang, open_extras, open_table, say  # noqa: F401
+from tests.web.test_browser_hitches import assert_same_page, gm_table, lang, open_extras, open_table, say, table  # noqa: F401
 from tests.web.test_browser_time import caught_up
 
 from gmtools import services  # noqa: E402
@@ -38,17 +39,7 @@ from tests.games import Game  # noqa: E402
 from tests.web.helpers import POOL_TRAITS  # noqa: E402
 
 SHOTS = Path("/tmp/i23-once")
-
-
-@pytest.fixture
-def table(browser, asgi_server, gm_user, lang):
-    with gm_table(browser, asgi_server, gm_user, lang) as page:
-        yield page
-
-
-def shot(page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+shot = shooter(SHOTS)
 
 
 def pick(page, character, first: str, second: str) -> None:
@@ -108,9 +99,14 @@ def test_an_extended_action_made_for_koi_does_not_catch_the_commanders_roll(tabl
     assert (wall.character, wall.traits, wall.rolls) == (koi, "", 0)
 
     # A choice posted anyway (a list drawn before the action was Koi's, say): refused beside the button.
+    # The GM is composing the commander's roll (a field changed): the composer stays his when the turn
+    # moves on and Koi is to act again (item 10: it follows "to act" only when not mid-edit).
+    open_extras(table)
+    table.fill("#composer [name=label]", "Over the wall")
     services.change_turn(Scene.objects.current(campaign), 1)  # the commander's next turn: a roll he may make
     idle(table, campaign)
     expect(table.locator("#roll-button")).to_be_enabled()
+    expect(table.locator("#composer [name=character]")).to_have_value(str(commander.pk))
     table.evaluate(f"""() => {{ const o = document.querySelector("#composer [name=extended] option[value='{wall.pk}']");
                                o.disabled = false; o.hidden = false; o.selected = true; }}""")
     table.click("#roll-button")

@@ -23,7 +23,7 @@ from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from gmtools.games.base import (
     ROLL, AdjustmentWords, BasePlay, Composition, Die, FollowUp, FollowUpForm, Ledger, Refused, SceneChange, Spend,
-    Spent, SpendKind, Table, character_spend, contest, form_field, logged_request, rebuild, request_args, request_doc,
+    Spent, SpendKind, Table, character_spend, contest, logged_request, rebuild, request_args, request_doc,
     step, toggle,
 )
 from gmtools.games.fate import aspects
