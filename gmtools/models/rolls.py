@@ -207,6 +207,16 @@ class Roll(NulFree):
         return " + ".join(_label_part(self.system, token) for token in parts)
 
     @property
+    def extended_taken(self) -> int:
+        """The successes of this roll its extended action's difficulty per roll took (5 successes at
+        difficulty 1 add 4): its card says so, or the total looks short. 0 for a botch or a roll-off."""
+        step = self.result.get("extended") or {}
+        rolled, before = step.get("rolled") or {}, step.get("before") or {}
+        if not rolled or rolled.get("botched") or rolled.get("roll_off") or "total" not in before:
+            return 0
+        return max(0, rolled.get("successes", 0) - (step.get("total", 0) - before["total"]))
+
+    @property
     def difficulty_secret(self) -> bool:
         return self.secret and self.revealed_at is None
 

@@ -216,11 +216,18 @@ def test_the_wall_climb_through_the_table(campaign, climber, gm_client, scripted
     assert fresh(wall).total == 11 and Roll.objects.count() == 3
 
 
-def test_each_roll_adds_its_successes_over_the_actions_difficulty(campaign):
+def test_each_roll_adds_its_successes_over_the_actions_difficulty(campaign, gm_client):
     task = make(campaign, goal=20, difficulty=2)
-    roll_into(task, (7, 8, 10), dice=3)      # 4 successes: +2
-    roll_into(task, (7, 2, 3), dice=3)       # 1 success: +0, never negative
+    first = roll_into(task, (7, 8, 10), dice=3)      # 4 successes: +2
+    second = roll_into(task, (7, 2, 3), dice=3)       # 1 success: +0, never negative
     assert (fresh(task).total, fresh(task).rolls) == (2, 2)
+    # The card says what the difficulty took (the second walkthrough: "5 successes added only 4").
+    assert (first.extended_taken, second.extended_taken) == (2, 1)
+    page = html(gm_client.get(reverse("table", args=[campaign.pk])))
+    taken = re.findall(r'data-testid="extended-taken">([^<]*)<', page)
+    assert taken == ["(the difficulty per roll took 1 success)", "(the difficulty per roll took 2 successes)"]
+    spanish = html(gm_client.get(reverse("table", args=[campaign.pk]), HTTP_ACCEPT_LANGUAGE="es"))
+    assert "(la dificultad por tirada restó 2 éxitos)" in spanish
 
 
 # --- botches and limits --------------------------------------------------------------------------
