@@ -51,7 +51,7 @@ from tests.web.test_browser import (  # noqa: F401 - fixtures
 )
 from tests.web.test_browser_aspects import add_scene_aspect, chip as scene_chip
 from tests.web.test_browser_characters import card as card_named, open_panel, panel
-from tests.web.test_browser_time import roll_into_wall, start_scene
+from tests.web.test_browser_time import caught_up, roll_into_wall, start_scene
 
 from gmtools.games.fate.models import Aspect
 from gmtools.models import Campaign, Character, ExtendedAction, Roll, Trait
@@ -557,6 +557,8 @@ def test_a_new_campaign_from_the_table(page, browser, asgi_server, gm_user, dice
     # The card's trait list, opened once, stays open through every redraw (a void's answer draws it
     # closed for a moment; quick.js opens it again once settled).
     expect(character_card(page, pc).locator("details.card-traits")).to_have_attribute("open", "")
+    # Every change applied (the void's echo redraws its card: a line scrolled to mid-redraw is gone).
+    caught_up(page, campaign)
     voided.scroll_into_view_if_needed()
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"issue10-campaign-{game}.png"), full_page=True)
