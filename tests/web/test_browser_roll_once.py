@@ -107,8 +107,12 @@ def test_an_extended_action_made_for_koi_does_not_catch_the_commanders_roll(tabl
     idle(table, campaign)
     expect(table.locator("#roll-button")).to_be_enabled()
     expect(table.locator("#composer [name=character]")).to_have_value(str(commander.pk))
-    table.evaluate(f"""() => {{ const o = document.querySelector("#composer [name=extended] option[value='{wall.pk}']");
-                               o.disabled = false; o.hidden = false; o.selected = true; }}""")
+    # Forged as the roll leaves, not in the list: the list is fitted to the composer's character again
+    # whenever a swap settles (the odds follow the turn 150 ms after it), which would undo a forged pick.
+    table.evaluate(f"""() => {{ document.body.addEventListener("htmx:configRequest", function forge(e) {{
+                                   if (e.detail.elt.id !== "composer") return;
+                                   e.detail.parameters["extended"] = "{wall.pk}";
+                                   document.body.removeEventListener("htmx:configRequest", forge); }}); }}""")
     table.click("#roll-button")
     refusal = table.locator("#composer [data-testid=refusal]")
     expect(refusal).to_contain_text(say(lang, "only Koi's rolls go into it", "solo las tiradas de Koi se suman a ella"))
