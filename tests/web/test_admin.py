@@ -62,6 +62,14 @@ def test_every_admin_page_renders_for_staff(demo_data, staff_client):
         assert response.status_code == 200, url
 
 
+def test_every_admin_page_names_the_icon_it_has(demo_data, staff_client):
+    """Without a named icon the browser asks for /favicon.ico, which answers 404 (a play-through saw it)."""
+    for url in [*admin_urls(), reverse("admin:login")]:
+        page = (staff_client if url != reverse("admin:login") else Client()).get(url).content.decode()
+        assert '<link rel="icon" href="/static/favicon.svg"' in page, url
+        assert page.count('rel="icon"') == 1, url
+
+
 @pytest.mark.parametrize("language", ["en", "es"])
 def test_admin_pages_render_in_both_languages(demo_data, staff_client, language):
     for url in admin_urls():
