@@ -107,6 +107,10 @@ def _check_shared_cache(workers: int) -> None:
     from django.conf import settings
     from django.core.cache import caches
 
+    # Without REDIS_URL there is no shared cache to ask, and the `redis` package is not imported: it is
+    # a club server's extra, which `make run` does not install (it stopped every fresh laptop's start).
+    if not os.environ.get("REDIS_URL"):
+        return
     from gmtools.shared_cache import SharedCache, where
 
     cache = caches["default"]

@@ -208,6 +208,29 @@ def test_a_wrong_database_url_stops_the_server_at_once_saying_where_it_looked():
     assert "couldn't get a connection" not in done.stderr
 
 
+# What a club's server installs beyond gmtools' own dependencies (pyproject's "server" extra), which
+# `make run` does not: each a module that fails to import, ahead of the installed one on the path.
+SERVER_EXTRAS = ("redis", "psycopg", "psycopg_pool")
+
+
+def test_make_run_serves_without_a_club_servers_extras(tmp_path):
+    """`make run` installs gmtools alone (`pip install -e .`): its server stopped at start on
+    `import redis` (the third walkthrough, on a fresh venv; every test venv has the extras)."""
+    absent = tmp_path / "absent"
+    absent.mkdir()
+    for module in SERVER_EXTRAS:
+        message = f"No module named {module!r}"
+        (absent / f"{module}.py").write_text(f"raise ModuleNotFoundError({message!r}, name={module!r})\n")
+    env = {"PYTHONPATH": str(absent), "DEBUG": "1", "DATABASE_URL": f"sqlite:///{tmp_path / 'laptop.sqlite3'}"}
+    assert "ModuleNotFoundError: No module named 'redis'" in run(["-c", "import redis"], env).stderr
+    for command in (["migrate", "--noinput"], ["load_demo"]):  # make run's steps, in its order
+        done = run(["manage.py", *command], env)
+        assert done.returncode == 0, done.stdout + done.stderr
+    with sqlite_server(tmp_path / "laptop.sqlite3", tmp_path, **env) as server:
+        home = httpx.get(f"{server.url}/", follow_redirects=True, timeout=10)
+    assert home.status_code == 200 and "csrfmiddlewaretoken" in home.text, home.text[:300]
+
+
 def test_a_database_not_migrated_stops_the_server(tmp_path):
     done = run(["-m", "gmtools.serve"], {"SECRET_KEY": PRODUCTION["SECRET_KEY"],
                                          "DATABASE_URL": f"sqlite:///{tmp_path / 'new.sqlite3'}"})
