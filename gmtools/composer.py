@@ -355,6 +355,18 @@ class ComposerForm(forms.Form):
                 raise forms.ValidationError(refusal_text(error)) from None
         return data
 
+    def messages(self) -> list[str]:
+        """Its errors as the GM reads them beside Roll. Django's own ("Ensure this value is less than
+        or equal to 20.") say no field, so each follows its field's label; ours name what they refuse."""
+        return [f"{self.fields[name].label}: {text}" if name in self.fields and error.code in DJANGOS_OWN else text
+                for name, errors in self.errors.as_data().items() for error in errors for text in error.messages]
+
+
+# The codes of the errors Django's fields and validators raise, whose messages name no field.
+DJANGOS_OWN = frozenset({"required", "invalid", "invalid_choice", "invalid_pk_value", "invalid_list", "max_value",
+                         "min_value", "step_size", "max_length", "min_length", "max_digits", "max_decimal_places",
+                         "max_whole_digits"})
+
 
 def _ratings(data: Mapping[str, Any], names: tuple[str, str] = ("first", "second")) -> int:
     """The ratings of a side's two traits (the acting side's, or ``ComposerForm.OPPOSING_TRAITS``)."""

@@ -117,7 +117,7 @@ def _composer(campaign: Campaign, character: Character | int | None, scene: Scen
             if value not in (None, "", [])}
     bound = ComposerForm(campaign, data, scene=scene)
     panel = odds_panel(bound.cleaned_data["composition"]) if bound.is_valid() else None
-    return {"form": form, "odds": panel, "odds_errors": bound.errors}
+    return {"form": form, "odds": panel, "odds_errors": bound.messages()}
 
 
 @login_required
@@ -145,7 +145,7 @@ def odds(request: HttpRequest, pk: int) -> HttpResponse:
     form = ComposerForm(campaign, request.GET, scene=Scene.objects.current(campaign))
     panel = odds_panel(form.cleaned_data["composition"]) if form.is_valid() else None
     composition = form.cleaned_data.get("composition") if form.is_valid() else None
-    return render(request, "table.html#odds", {"campaign": campaign, "odds": panel, "odds_errors": form.errors,
+    return render(request, "table.html#odds", {"campaign": campaign, "odds": panel, "odds_errors": form.messages(),
                                                "turn_notes": composition.notes if composition else ()})
 
 
@@ -200,7 +200,7 @@ def roll(request: HttpRequest, pk: int) -> HttpResponse:
     except services.Refused as refusal:
         return _next_key(request, _refused(request, str(refusal)))
     if not valid:
-        return _next_key(request, _refused(request, " ".join(str(e) for errors in form.errors.values() for e in errors)))
+        return _next_key(request, _refused(request, " ".join(form.messages())))
     streams = live.WritersDrawing.of(request)
     try:
         logged = services.record_roll(campaign, form.cleaned_data["composition"], once=form.cleaned_data.get("once"),

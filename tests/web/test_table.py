@@ -246,6 +246,24 @@ def test_the_odds_fragment_explains_an_unplayable_pool(gm_client, table):
     assert 'data-testid="odds"' not in fragment
 
 
+@pytest.mark.parametrize("language, said, ours", [
+    ("en", "Modifier: Ensure this value is less than or equal to 20.", "A character does not oppose itself: pick another."),
+    ("es", "Modificador: Asegúrese de que este valor es menor o igual a 20.", "Un personaje no se opone a sí mismo: elige otro."),
+])
+def test_a_refused_field_is_named_beside_roll_and_in_the_odds(gm_client, table, language, said, ours):
+    """Django's own message names no field: "Ensure this value is less than or equal to 20." under
+    Roll left the GM looking for it (the third walkthrough, sci-fi's Modifier at 999)."""
+    character = table(Game.SCIFI)
+    gm_client.cookies["django_language"] = language
+    fragment = unescape(odds_of(gm_client, character.campaign, **form_data(character, modifier=999)))
+    assert 'data-testid="odds-error"' in fragment and said in fragment
+    roll = gm_client.post(reverse("roll", args=[character.campaign.pk]), form_data(character, modifier=999))
+    assert unescape(refusal(roll)) == said and not Roll.objects.filter(character=character).exists()
+    # Ours name what they refuse already, and stay as written.
+    itself = gm_client.post(reverse("roll", args=[character.campaign.pk]), form_data(character, opponent_character=character.pk))
+    assert unescape(refusal(itself)) == ours
+
+
 # --- rolling through the views ---------------------------------------------------------------
 
 
