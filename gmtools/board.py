@@ -327,6 +327,14 @@ class Redraw:
         # changes the card it is on, never makes one.
         self.cards = (list(Roll.objects.for_log().filter(campaign=campaign, pk__in=roll.family()))
                       if "cards" in parts and roll is not None else [])
+        # One character's change (a one-click spend, an undo): its newest roll's card too, whose
+        # follow-ups offer what the character can pay or take (an Exalted stunt reward into pools
+        # no longer full). For the GM's streams only: the players' cards offer nothing, and the tab
+        # that clicked gets it with its echo (static/live.js places it over the card it shows).
+        self.offers = (list(Roll.objects.for_log().filter(campaign=campaign, character_id=character_id,
+                                                          voided_at__isnull=True)[:1])
+                       if kind == ChangeKind.CHARACTER and character_id is not None
+                       and games.get(campaign.game).play.follow_ups else [])
         self.extended = "extended" in parts and not (kind == ChangeKind.ROLL and roll is not None and not roll.extended_id)
         self.extended_context = extended_context(campaign) if self.extended else {}
 
@@ -347,7 +355,7 @@ class Redraw:
         context = self.table.context(player) | self.extended_context
         if player and shown:
             shown = self.table.players_copy.seen(shown)
-        cards = self.cards
+        cards = self.cards if oob or player else self.cards + self.offers
         if player and cards:
             seen = set(Roll.objects.filter(pk__in=[r.pk for r in cards]).for_players().values_list("pk", flat=True))
             cards = [r for r in cards if r.pk in seen]

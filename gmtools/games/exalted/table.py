@@ -17,7 +17,7 @@ from gmtools.games.base import (
     D10, ROLL, AdjustmentWords, BasePlay, FollowUp, FollowUpForm, Ledger, Refused, Spent, Table, character_spend,
     contest, logged_request, rebuild, request_args, step,
 )
-from gmtools.games.exalted.models import resources_of
+from gmtools.games.exalted.models import ExaltedResources, resources_of
 from gmtools.games.exalted.words import TERMS
 from rules import exalted
 from rules.dice import RandomSource
@@ -60,36 +60,56 @@ class RewardForm(FollowUpForm):
     choice = forms.ChoiceField(choices=[("motes", gettext_lazy("Motes")), ("willpower", gettext_lazy("Willpower"))])
 
 
+def earned(roll: Roll) -> dict[str, exalted.StuntReward]:
+    """The rewards a logged roll earned, by the card's choice ("motes", "willpower"): none unless a
+    successful stunted roll (``rules.exalted.stunt_rewards``)."""
+    request = rebuild(exalted, logged_request(roll))
+    result = exalted.resolve(request, roll.main["faces"]) if roll.main.get("faces") else exalted.automatic_success(request)
+    return {("willpower" if r.willpower else "motes"): r for r in exalted.stunt_rewards(result)}
+
+
+def regains(row: ExaltedResources, reward: exalted.StuntReward) -> dict[str, int]:
+    """What the reward would regain, by column: as much as the pool has room for (a full one, none)."""
+    if reward.willpower:
+        return {"willpower_temporary": min(row.willpower, row.willpower_temporary + 1) - row.willpower_temporary}
+    return {"motes": min(row.motes_max, row.motes + reward.motes) - row.motes}
+
+
+def on_offer(roll: Roll) -> dict[str, int]:
+    """What the card offers, by choice: each reward earned that the character's pools have room for,
+    with what it would regain (as the card's character row was read: the workflow checks again
+    under the character's lock)."""
+    if roll.character is None:
+        return {}
+    row = resources_of(roll.character)
+    offer = {choice: sum(regains(row, reward).values()) for choice, reward in earned(roll).items()}
+    return {choice: amount for choice, amount in offer.items() if amount}
+
+
 def _stunt_reward(table: Table, parent: Roll, rng: RandomSource | None, choice: str) -> Roll:
     """After a successful stunted roll, regain motes (1 per stunt die) or 1 Willpower (2–3 dice)."""
-    request = rebuild(exalted, logged_request(parent))
-    result = exalted.resolve(request, parent.main["faces"]) if parent.main["faces"] else exalted.automatic_success(request)
-    options = {("willpower" if r.willpower else "motes"): r for r in exalted.stunt_rewards(result)}
+    options = earned(parent)
     if choice not in options:
         raise Refused(_("That reward is not on offer for this roll."))
     assert parent.character_id is not None  # ``REWARD.applies`` to a character's roll alone
     character = table.lock(parent.character_id)
     row = resources_of(character)
     reward = options[choice]
-    if reward.willpower and row.willpower_temporary >= row.willpower:
-        raise Refused(_("%(name)s's temporary Willpower is already at its permanent rating: take the motes.")
-                      % {"name": character.name})
-    if not reward.willpower and row.motes >= row.motes_max:
-        raise Refused(_("%(name)s's mote pool is already full.") % {"name": character.name})
-    if reward.willpower:
-        field, value = "willpower_temporary", min(row.willpower, row.willpower_temporary + 1)
-    else:
-        field, value = "motes", min(row.motes_max, row.motes + reward.motes)
-    # What was really regained (a nearly full pool takes less), so that voiding takes back exactly that.
-    regained = {field: value - getattr(row, field)}
-    table.update(character, **{field: value})
+    # What is really regained (a nearly full pool takes less), so that voiding takes back exactly that.
+    regained = regains(row, reward)
+    if not any(regained.values()):
+        raise Refused((_("%(name)s's temporary Willpower is already at its permanent rating: take the motes.")
+                       if reward.willpower else _("%(name)s's mote pool is already full.")) % {"name": character.name})
+    table.update(character, **{field: getattr(row, field) + amount for field, amount in regained.items()})
     return table.log_follow_up(parent, REWARD_KIND, label=parent.label, request=parent.request,
                                result={"reward": reward.as_json(), "regained": regained}, outcome=choice, spends=[])
 
 
 def _regained(entry: Roll) -> str:
-    """A stunt reward in words, on its card and in the exports (it throws no dice)."""
-    motes = entry.result.get("reward", {}).get("motes")
+    """A stunt reward in words, on its card and in the exports (it throws no dice): what it regained
+    (a nearly full pool takes less than the reward); older entries stored the reward alone."""
+    regained = entry.result.get("regained") or {"motes": entry.result.get("reward", {}).get("motes")}
+    motes = regained.get("motes", regained.get("exalted_motes"))
     return (ngettext("Regained %(n)s mote", "Regained %(n)s motes", motes) % {"n": motes} if motes
             else _("Regained 1 Willpower"))
 

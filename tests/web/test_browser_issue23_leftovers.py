@@ -1,0 +1,62 @@
+"""Issue 23's leftovers in a real browser, in English and in Spanish: what the GM sees at the table
+(``make run``'s settings: test_browser's ``asgi_server``, 1366×768), every die scripted. The server
+side is test_issue23_leftovers.py. Screenshots: ``/tmp/i23-leftovers/``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.web.test_browser import (  # noqa: F401
+    asgi_server,
+    browser,
+    campaign_of,
+    dice,
+    expect,
+    gm_user,
+    make_character,
+    pytestmark,
+    roll,
+    shooter,
+    trait,
+)
+from tests.web.test_browser_hitches import chance, gm_table, lang, open_table, pct, say, table  # noqa: F401
+from tests.web.test_browser_time import caught_up
+
+from gmtools.games.exalted.models import ExaltedResources  # noqa: E402
+from rules import exalted  # noqa: E402
+from tests.games import Game  # noqa: E402
+
+shot = shooter(Path("/tmp/i23-leftovers"))
+
+
+# --- item 1: Exalted's stunt reward, only what the pools take --------------------------------------
+
+def test_the_stunt_reward_waits_for_room_in_the_pools(table, lang, gm_user, dice):
+    """Full pools: the card says so and offers nothing; a mote spent on the character's card makes
+    room, and the card offers the one mote the pool takes (not the stunt's two), which is taken."""
+    campaign = campaign_of(gm_user, Game.EXALTED)
+    koi = make_character(campaign, "Koi", {"dexterity": 3, "melee": 2}, exalted_willpower=5,
+                         exalted_willpower_temporary=5, exalted_motes_max=10, exalted_motes=10)
+    open_table(table, campaign)
+    table.select_option("#composer [name=first]", trait(koi, "dexterity"))
+    table.select_option("#composer [name=second]", trait(koi, "melee"))
+    table.select_option("#composer [name=stunt]", "2")
+    expect(chance(table)).to_have_text(pct(lang, exalted.odds(exalted.Request(pool=5, stunt=2)).p_success))
+    dice.script(7, 1, 2, 3, 4, 5, 6)  # 5 dice and 2 stunt dice: one success
+    card = roll(table, expected_cards=1)
+    dice.assert_all_drawn()
+    expect(card.locator("[data-testid=reward-full]")).to_have_text(say(
+        lang, "Stunt reward: pools full (motes and Willpower)", "Recompensa de acrobacia: reservas llenas (motas y Voluntad)"))
+    expect(card.locator("[data-testid=reward]")).to_have_count(0)
+
+    table.locator(f"#character-{koi.pk} [data-action=motes-spend]").click()
+    expect(table.locator(f"#character-{koi.pk} [data-resource=motes]")).to_have_text("9/10")
+    caught_up(table, campaign)
+    offer = card.locator("[data-testid=reward] button")
+    expect(offer).to_have_text([say(lang, "1 mote", "1 mota")])
+    shot(table, f"reward-{lang}")
+    offer.click()
+    expect(card.locator("[data-kind=reward]")).to_contain_text(say(lang, "Regained 1 mote", "Recupera 1 mota"))
+    expect(table.locator(f"#character-{koi.pk} [data-resource=motes]")).to_have_text("10/10")
+    assert ExaltedResources.objects.get(character=koi).motes == 10
