@@ -20,9 +20,11 @@ from typing import Any
 
 from django.db import models
 from django.utils.functional import Promise
+from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 
 from gmtools import games
+from gmtools.formatting import percent
 from rules.luck import Luck
 from rules.luck import band as band_of
 
@@ -63,6 +65,31 @@ class Line:
     # The share of rolls like it that score the same, said when "better than" alone would read as
     # another word (18.7 % "Average": 32.6 % of rolls tie with it); else None.
     tie: float | None = None
+    # The follow-up whose dice the line ranks ("Willpower reroll"), or None for the roll's own: a
+    # reroll is ranked among the rerolls of its dice beside the kept ones (``rules.v5.luck``), and
+    # its specials' chances are those once the kept dice were known, so it says so.
+    after: Promise | str | None = None
+
+    @property
+    def rank(self) -> str:
+        """"better than 62% of rolls like it" (of rerolls like it, after a reroll)."""
+        n = percent(self.below)
+        if self.after is None:
+            if self.tie is None:
+                return _("better than %(n)s of rolls like it") % {"n": n}
+            return _("better than %(n)s of rolls like it, and %(tie)s roll the same") % {"n": n, "tie": percent(self.tie)}
+        if self.tie is None:
+            return _("better than %(n)s of rerolls like it") % {"n": n}
+        return _("better than %(n)s of rerolls like it, and %(tie)s reroll the same") % {"n": n, "tie": percent(self.tie)}
+
+    @property
+    def special_text(self) -> str:
+        """"Messy critical, 9% before the roll" (before the reroll, after one); "" without one."""
+        if self.special is None:
+            return ""
+        words = {"special": self.special[0], "p": percent(self.special[1])}
+        return (_("%(special)s, %(p)s before the roll") if self.after is None
+                else _("%(special)s, %(p)s before the reroll")) % words
 
 
 def specials(luck: Mapping[str, Any], result: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -72,9 +99,10 @@ def specials(luck: Mapping[str, Any], result: Mapping[str, Any]) -> list[Mapping
     return [] if result.get("opposed") else list(luck.get("specials", ()))
 
 
-def line(system: str, luck: Mapping[str, Any], result: Mapping[str, Any]) -> Line:
+def line(system: str, luck: Mapping[str, Any], result: Mapping[str, Any], after: Promise | str | None = None) -> Line:
     """The card's line. Of the special results the roll got, the rarest: a messy critical is a
-    critical win too, and the card has one line (the verdict above it says the rest)."""
+    critical win too, and the card has one line (the verdict above it says the rest). ``after``:
+    the follow-up that threw these dice (``Line.after``)."""
     band = luck.get("band", "")
     got = [s for s in specials(luck, result) if s.get("happened")]
     rarest = min(got, key=lambda s: s["prior"], default=None)
@@ -82,7 +110,7 @@ def line(system: str, luck: Mapping[str, Any], result: Mapping[str, Any]) -> Lin
     below, equal = luck.get("below", 0.0), luck.get("equal", 0.0)
     # The word is the mid-rank's (below + equal / 2): with many rolls tying, "better than" alone says otherwise.
     tie = equal if band in BANDS and band_of(below) != band else None
-    return Line(band, band_words(band), BANDS.get(band, ("", "neutral"))[1], below, special, tie)
+    return Line(band, band_words(band), BANDS.get(band, ("", "neutral"))[1], below, special, tie, after)
 
 
 def stored(luck: Luck | None) -> dict[str, Any] | None:

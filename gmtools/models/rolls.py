@@ -231,7 +231,7 @@ class Roll(NulFree):
         *win* say, depend on the difficulty)."""
         if self.luck is None or (player and self.difficulty_secret):
             return None
-        return luck.line(self.system, self.luck, self.result)
+        return luck.line(self.system, self.luck, self.result, after=self.kind_label if self.parent_id is not None else None)
 
     def family(self) -> set[int]:
         """The ids of the roll a follow-up chain starts from and of every follow-up in it."""

@@ -24,7 +24,7 @@ from tests.web.test_browser_hitches import chance, gm_table, lang, open_table, p
 from tests.web.test_browser_time import caught_up
 
 from gmtools.games.exalted.models import ExaltedResources  # noqa: E402
-from rules import exalted  # noqa: E402
+from rules import exalted, v5  # noqa: E402
 from tests.games import Game  # noqa: E402
 
 shot = shooter(Path("/tmp/i23-leftovers"))
@@ -60,3 +60,36 @@ def test_the_stunt_reward_waits_for_room_in_the_pools(table, lang, gm_user, dice
     expect(card.locator("[data-kind=reward]")).to_contain_text(say(lang, "Regained 1 mote", "Recupera 1 mota"))
     expect(table.locator(f"#character-{koi.pk} [data-resource=motes]")).to_have_text("10/10")
     assert ExaltedResources.objects.get(character=koi).motes == 10
+
+
+# --- item 2: V5's luck line after a Willpower reroll --------------------------------------------
+
+def test_the_luck_line_after_a_willpower_reroll_names_the_reroll(table, lang, gm_user, dice):
+    campaign = campaign_of(gm_user, Game.V5)
+    bhavna = make_character(campaign, "Bhavna", {"strength": 2, "brawl": 1}, v5_hunger=1)
+    open_table(table, campaign)
+    table.select_option("#composer [name=first]", trait(bhavna, "strength"))
+    table.select_option("#composer [name=second]", trait(bhavna, "brawl"))
+    table.select_option("#composer [name=difficulty]", "2")
+    dice.script(2, 3, 4)  # 2 normal dice and the Hunger die: no success
+    card = roll(table, expected_cards=1)
+    line = card.locator("[data-testid=luck]")
+    expect(line).to_contain_text(say(lang, "of rolls like it", "de las tiradas como esta"))
+    expect(line.locator("[data-testid=luck-after]")).to_have_count(0)
+    form = card.locator(".reroll-form")
+    form.locator("input[name=dice][value='0']").check()
+    form.locator("input[name=dice][value='1']").check()
+    dice.script(10, 10)
+    form.get_by_role("button", name=say(lang, "Willpower: reroll up to 3", "Fuerza de Voluntad: repetir hasta 3")).click()
+    expect(card.locator("[data-kind=reroll]")).to_be_visible()
+    dice.assert_all_drawn()
+    request = v5.Request(pool=3, hunger=1, difficulty=2)
+    rerolled = v5.luck(request, v5.reroll(request, v5.resolve(request, (2, 3), (4,)), (0, 1), (10, 10)))
+    critical = next(s for s in rerolled.specials if s.code == "critical")
+    expect(line.locator("[data-testid=luck-after]")).to_have_text(say(lang, "Willpower reroll:", "Repetición con Fuerza de Voluntad:"))
+    expect(line).to_contain_text(say(lang, f"better than {pct(lang, rerolled.below)} of rerolls like it",
+                                     f"mejor que el {pct(lang, rerolled.below)} de las repeticiones como esta"))
+    expect(line.locator(".luck-special")).to_have_text(say(
+        lang, f"Critical win, {pct(lang, critical.prior)} before the reroll",
+        f"Victoria crítica, {pct(lang, critical.prior)} antes de la repetición"))
+    shot(table, f"reroll-luck-{lang}")

@@ -1,5 +1,5 @@
 """Issue 23's leftovers, on the server: Exalted's stunt reward offers only what the pools have room
-for; ...
+for; after a Willpower reroll the card's luck line says it ranks the reroll;
 
 The browser side is test_browser_issue23_leftovers.py.
 """
@@ -9,13 +9,20 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.conf import settings
 from django.urls import reverse
+from django.utils import translation
 
 from gmtools import live, services
+from gmtools.formatting import percent
+from gmtools.luck import band_words
 from gmtools.games.exalted.models import ExaltedResources
 from gmtools.models import Change, Character, Roll
+from rules import v5
+from rules.luck import band
 from tests.games import Game
-from tests.web.helpers import compose_and_roll, set_resources
+from tests.web.helpers import Faces, compose_and_roll, set_resources
+from tests.web.test_luck import luck_of_card
 
 pytestmark = pytest.mark.django_db
 
@@ -103,3 +110,33 @@ def test_a_nearly_full_pool_is_offered_and_credited_what_it_takes(gm_client, sol
     assert answer.status_code == 200
     assert "Regained 1 mote" in card(answer.content.decode(), roll)  # not the 3 the stunt earned
     assert ExaltedResources.objects.get(character=solar).motes == 10
+
+
+# --- item 2: V5's luck line after a Willpower reroll --------------------------------------------
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_after_a_willpower_reroll_the_luck_line_ranks_the_reroll_and_says_so(make_character, set_ratings, gm_client,
+                                                                              lang):
+    """The card shows the reroll's dice: its luck line is the reroll's, ranked among the rerolls of
+    those dice beside the kept ones (``rules.v5.luck``), its special's chance the one before the
+    reroll, and it says so: "better than 94% of rolls like it" read as the whole roll's."""
+    lucia = make_character(Game.V5, name="Lucía", v5_hunger=1)
+    set_ratings(lucia, strength=2, brawl=1)
+    failed = compose_and_roll(lucia.campaign, lucia, (2, 3, 4), difficulty=2)  # the Hunger die last
+    reroll = services.follow_up(failed, "reroll", Faces(10, 10), dice=[0, 1])  # a critical win now
+    request = v5.Request(pool=3, hunger=1, difficulty=2)
+    expected = v5.luck(request, v5.reroll(request, v5.resolve(request, (2, 3), (4,)), (0, 1), (10, 10)))
+    assert reroll.luck == expected.as_json()
+    critical = next(s for s in expected.specials if s.code == "critical")
+    assert critical.happened and critical.prior != v5.odds(request).p_critical  # not the first roll's chance
+    gm_client.cookies[settings.LANGUAGE_COOKIE_NAME] = lang
+    line = luck_of_card(table_page(gm_client, lucia.campaign), failed)
+    with translation.override(lang):
+        n, p, word = percent(expected.below), percent(critical.prior), str(band_words(expected.band))
+        tie = percent(expected.equal) if band(expected.below) != expected.band else None
+    ranked = {"en": f"better than {n} of rerolls like it" + (f", and {tie} reroll the same" if tie else ""),
+              "es": f"mejor que el {n} de las repeticiones como esta" + (f", y el {tie} saca lo mismo" if tie else "")}
+    assert line == {
+        "en": f"Willpower reroll: {word} · {ranked['en']} · Critical win, {p} before the reroll",
+        "es": f"Repetición con Fuerza de Voluntad: {word} · {ranked['es']} · Victoria crítica, {p} antes de la repetición",
+    }[lang]
