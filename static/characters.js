@@ -15,10 +15,12 @@
   });
   // Once htmx has settled (and restored focus where it could): a refused form focuses its first
   // field in error, a new form its first field (showModal() has put the focus on ✕, the first button).
+  // A trait row's fields are marked by aria-invalid alone (their classes are the row's): a refused
+  // row far down the sheet is scrolled to, its error beside it, the summary still atop the sheet.
   document.addEventListener("htmx:afterSettle", (event) => {
     const dialog = panel();
     if (!dialog || event.detail.target !== dialog || !dialog.open) return;
-    const invalid = dialog.querySelector(".is-invalid");
+    const invalid = dialog.querySelector(".is-invalid, [aria-invalid=true]");
     const first = dialog.querySelector("input:not([type=hidden]):not([disabled]), select, textarea");
     if (invalid) invalid.focus();
     else if (first && !(dialog.contains(document.activeElement) && document.activeElement !== dialog

@@ -93,3 +93,36 @@ def test_the_luck_line_after_a_willpower_reroll_names_the_reroll(table, lang, gm
         lang, f"Critical win, {pct(lang, critical.prior)} before the reroll",
         f"Victoria crítica, {pct(lang, critical.prior)} antes de la repetición"))
     shot(table, f"reroll-luck-{lang}")
+
+
+# --- item 3: the sheet editor's error for a row, beside the row ----------------------------------
+
+def test_a_refused_row_shows_its_error_beside_it_in_view(table, lang, gm_user):
+    """A new row named like a standard trait ("Strength" again) is refused: the summary stays atop
+    the sheet, and the panel is scrolled to the row, its field marked and focused, the error beside it
+    (it was far below, out of sight, with the focus on the name at the top)."""
+    campaign = campaign_of(gm_user, Game.EXALTED)
+    ana = make_character(campaign, "Ana")
+    open_table(table, campaign)
+    table.locator(f"#character-{ana.pk} [data-testid=character-edit]").click()
+    panel = table.locator("#character-panel")
+    group = panel.locator("fieldset[data-category=attribute]")
+    group.locator("[data-testid=add-row]").click()
+    row = group.locator("[data-row-list] > .trait-row").last
+    row.locator("input[name$='-name']").fill(say(lang, "Strength", "Fuerza"))
+    row.locator("input[name$='-rating']").fill("2")
+    panel.locator("[data-testid=character-save]").click()
+    summary = panel.locator("[data-testid=sheet-errors]")
+    expect(summary).to_have_text(say(lang, "Not saved: see the fields marked in red.",
+                                     "No se ha guardado: mira los campos marcados en rojo."))
+    refused = group.locator(".trait-row.has-errors")
+    expect(refused).to_have_count(1)
+    expect(refused.locator("input[name$='-name']")).to_be_focused()
+    expect(refused.locator(".trait-errors")).to_have_text(say(
+        lang, "This is a standard trait of the game; rate that one instead.",
+        "Es un rasgo estándar del juego; puntúa ese en su lugar."))
+    expect(refused.locator(".trait-errors")).to_be_in_viewport()
+    # The summary is the sheet's first line: above the row, in the same panel.
+    assert summary.bounding_box()["y"] < refused.bounding_box()["y"]
+    shot(table, f"sheet-row-error-{lang}")
+    assert ana.traits.filter(key="strength").count() == 1 and not ana.traits.filter(key="").exists()
