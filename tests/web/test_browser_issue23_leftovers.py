@@ -126,3 +126,32 @@ def test_a_refused_row_shows_its_error_beside_it_in_view(table, lang, gm_user):
     assert summary.bounding_box()["y"] < refused.bounding_box()["y"]
     shot(table, f"sheet-row-error-{lang}")
     assert ana.traits.filter(key="strength").count() == 1 and not ana.traits.filter(key="").exists()
+
+
+# --- item 4: V5's odds panel, a messy critical among the critical wins ----------------------------
+
+def test_the_odds_say_which_share_of_the_critical_wins_is_messy(table, lang, gm_user):
+    campaign = campaign_of(gm_user, Game.V5)
+    bhavna = make_character(campaign, "Bhavna", {"strength": 3, "brawl": 3}, v5_hunger=2)
+    calm = make_character(campaign, "Calm", {"strength": 2, "brawl": 2}, v5_hunger=0)
+    open_table(table, campaign)
+    table.select_option("#composer [name=first]", trait(bhavna, "strength"))
+    table.select_option("#composer [name=second]", trait(bhavna, "brawl"))
+    o = v5.odds(v5.Request(pool=6, hunger=2, difficulty=1))
+    expect(chance(table)).to_have_text(pct(lang, o.p_win))
+    boxes = table.locator("#odds [data-testid=odds] .chance")
+    critical, messy = boxes.nth(1), boxes.nth(2)
+    expect(critical.locator(".small").first).to_have_text(say(lang, "Critical win", "Victoria crítica"))
+    expect(messy.locator(".small").first).to_have_text(say(lang, "Messy critical", "Crítico conflictivo"))
+    expect(critical.locator(".p")).to_have_text(pct(lang, o.p_critical))
+    expect(messy.locator(".p")).to_have_text(pct(lang, o.p_messy))
+    expect(messy.locator("[data-testid=chance-note]")).to_have_text(say(
+        lang, f"{pct(lang, o.p_messy / o.p_critical)} of critical wins",
+        f"el {pct(lang, o.p_messy / o.p_critical)} de las victorias críticas"))
+    expect(critical.locator("[data-testid=chance-note]")).to_have_count(0)
+    shot(table, f"v5-odds-{lang}")
+    # No Hunger die: no messy critical, and no share of it to read.
+    table.select_option("#composer [name=character]", str(calm.pk))
+    expect(chance(table)).to_have_text(pct(lang, v5.odds(v5.Request(pool=4, difficulty=1)).p_win))
+    expect(messy.locator(".p")).to_have_text(pct(lang, 0.0))
+    expect(table.locator("#odds [data-testid=chance-note]")).to_have_count(0)

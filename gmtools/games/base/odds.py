@@ -26,6 +26,7 @@ class Chance:
     label: str
     p: float
     tone: str = "main"  # main | good | bad
+    note: str = ""  # a line under the label: what the chance is part of (V5: "68% of critical wins")
 
 
 @dataclass(frozen=True)
