@@ -24,6 +24,7 @@ from tests.web.test_browser_hitches import chance, gm_table, lang, open_table, p
 from tests.web.test_browser_time import caught_up
 
 from gmtools.games.exalted.models import ExaltedResources  # noqa: E402
+from gmtools.games.fate.models import FateState  # noqa: E402
 from rules import exalted, v5  # noqa: E402
 from tests.games import Game  # noqa: E402
 
@@ -155,3 +156,32 @@ def test_the_odds_say_which_share_of_the_critical_wins_is_messy(table, lang, gm_
     expect(chance(table)).to_have_text(pct(lang, v5.odds(v5.Request(pool=4, difficulty=1)).p_win))
     expect(messy.locator(".p")).to_have_text(pct(lang, 0.0))
     expect(table.locator("#odds [data-testid=chance-note]")).to_have_count(0)
+
+
+# --- item 5: Fate's deck, its odds and mean explained ----------------------------------------------
+
+def test_the_fate_deck_odds_say_why_their_mean_moves(table, lang, gm_user, dice):
+    """Drawing from the deck, the panel says its odds and mean are the cards left's and change with
+    each draw; with four Fate dice it says nothing of a deck."""
+    campaign = campaign_of(gm_user, Game.FATE)
+    FateState.objects.filter(pk=campaign.pk).update(uses_deck=False, deck=[10, 20, 30, 40, 50])
+    make_character(campaign, "Wizard", {"clever": 3})
+    open_table(table, campaign)
+    message = table.locator("#odds [data-testid=odds-message]")
+    expect(table.locator("#odds [data-testid=odds]")).to_be_visible()
+    expect(message).to_have_count(0)
+    table.locator("#time-bar [data-testid=campaign-switch]").click()
+
+    def explained(left: int) -> str:
+        return say(lang, f"From the {left} cards left in the Fate deck: a card drawn stays out until the deck is "
+                         "shuffled, so the odds and the mean change with every draw.",
+                   f"De las {left} cartas que quedan en la Baraja Fate: una carta robada no vuelve hasta que se "
+                   "baraja de nuevo, así que las probabilidades y la media cambian con cada robo.")
+    expect(message).to_have_text(explained(5))
+    mean = table.locator("#odds .odds-chart + div")
+    before = mean.text_content()
+    roll(table, expected_cards=1)  # card 10 drawn: four cards left, another mean
+    expect(message).to_have_text(explained(4))
+    expect(mean).not_to_have_text(before)
+    assert dice.drawn == []
+    shot(table, f"fate-deck-{lang}")

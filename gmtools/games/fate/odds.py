@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from rules import fate as engine
 
@@ -31,4 +32,11 @@ def panel(comp: FateComposition) -> OddsPanel:
         # A total equal to the difficulty is a tie, not a success: only higher totals count as passing.
         bars=bars(o.distribution, lambda v: v > req.difficulty), buys=buys,
         axis=_("total"), mean=o.mean,
+        # Why the odds and the mean are not four dice's, and move from one draw to the next (issue 23:
+        # a GM read the mean shift as a mistake).
+        message=ngettext("From the %(n)s card left in the Fate deck: a card drawn stays out until the deck is "
+                         "shuffled, so the odds and the mean change with every draw.",
+                         "From the %(n)s cards left in the Fate deck: a card drawn stays out until the deck is "
+                         "shuffled, so the odds and the mean change with every draw.", o.cards) % {"n": o.cards}
+        if o.cards is not None else "",
     )
