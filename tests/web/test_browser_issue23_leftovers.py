@@ -185,3 +185,23 @@ def test_the_fate_deck_odds_say_why_their_mean_moves(table, lang, gm_user, dice)
     expect(mean).not_to_have_text(before)
     assert dice.drawn == []
     shot(table, f"fate-deck-{lang}")
+
+
+# --- item 6: Exalted's personal motes (and Willpower) say which number is which --------------------
+
+def test_personal_motes_and_willpower_read_as_now_of_most(table, lang, gm_user):
+    campaign = campaign_of(gm_user, Game.EXALTED)
+    koi = make_character(campaign, "Koi", exalted_willpower=6, exalted_willpower_temporary=4,
+                         exalted_motes_max=13, exalted_motes=7)
+    open_table(table, campaign)
+    for page, card in (("table", f"#character-{koi.pk}"), ("players", "#party")):
+        if page == "players":
+            table.goto(f"/p/{campaign.player_token}/")
+        motes = table.locator(f"{card} [data-resource=motes]")
+        expect(motes).to_have_text("7/13")
+        expect(motes).to_have_attribute("title", say(lang, "7 now of a pool of 13", "7 ahora de una reserva de 13"))
+        expect(table.locator(f"{card} .resource", has=table.locator("[data-resource=motes]"))).to_contain_text(say(lang, "Personal motes", "Motas personales"))
+        willpower = table.locator(f"{card} [data-resource=willpower]")
+        expect(willpower).to_have_text("4/6")
+        expect(willpower).to_have_attribute("title", say(lang, "4 temporary of 6 permanent", "4 temporal de 6 permanente"))
+        shot(table, f"motes-{page}-{lang}")
