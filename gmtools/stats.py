@@ -11,7 +11,7 @@ JSON is gone through once, in log order. What the numbers mean is ``rules.fairne
   left out, ``gmtools.luck.specials``: its contest judges it, not the difficulty they were priced
   against), the longest runs of successes and failures (``streaks``: each roll's last word, a
   Willpower reroll or a Fate invocation after it included; rouse checks and automatic successes
-  are no runs), and the resources spent (``BasePlay.spent``: the rolls' spends and the one-click spends, those placed
+  are no runs, and a tie ends a run), and the resources spent (``BasePlay.spent``: the rolls' spends and the one-click spends, those placed
   in the chosen scene, episode or story by when they were made).
 - **Fair dice**: every face thrown in scope, each kind of die apart (``BasePlay.dice`` and
   ``thrown``), tested with ``fair_dice``; a deck of cards by its draws in order (``fair_deck``).
@@ -57,6 +57,7 @@ from rules.fairness import Fit, MeanPercentile, Streaks, Tally, fair_deck, fair_
 FIELDS = ("id", "parent_id", "kind", "character_id", "scene_id", "outcome", "luck", "result", "spends", "voided_at",
           "hidden", "secret", "revealed_at")
 DECILES = 10
+TIE = "tie"  # a roll's outcome that is neither a success nor a failure (Fate's tie)
 
 # A p-value's verdict (``rules.fairness.verdict``) in words.
 VERDICTS: dict[str, Promise] = {
@@ -215,7 +216,7 @@ class _Tallies:
     histogram: list[int] = field(default_factory=lambda: [0] * DECILES)
     priors: dict[str, list[float]] = field(default_factory=dict)
     seen: Counter = field(default_factory=Counter)
-    finals: dict[int, bool] = field(default_factory=dict)  # each roll's last word: succeeded?
+    finals: dict[int, bool | None] = field(default_factory=dict)  # each roll's last word: succeeded? (None: a tie)
     spends: Counter = field(default_factory=Counter)
     faces: dict[str, Counter] = field(default_factory=dict)
     draws: dict[str, list[tuple[int, bool]]] = field(default_factory=dict)
@@ -246,6 +247,12 @@ def _thrown(play: BasePlay, dice: Mapping[str, Die], gathered: _Tallies, carried
     return counted
 
 
+def _final(outcome: str) -> bool | None:
+    """A roll's last word for the runs (``rules.fairness.streaks``): a success, a failure, or a tie
+    (Fate's), which is neither and ends either run (issue 23: ties lengthened the runs of successes)."""
+    return None if outcome == TIE else outcome not in FAILED_OUTCOMES
+
+
 def gather(rows: Iterable[Sequence[Any]], play: BasePlay, scope: Scope) -> _Tallies:
     """One pass over the log's rows (``FIELDS``, oldest first)."""
     gathered, roots, carried = _Tallies(), {}, {}
@@ -259,11 +266,12 @@ def gather(rows: Iterable[Sequence[Any]], play: BasePlay, scope: Scope) -> _Tall
         if not shown or voided is not None:
             continue
         gathered.spends.update(spend.get("what") for spend in spends or ())
+        gathered.spends.update(play.used(kind, result or {}))
         if root == pk:
             if kind == ROLL and luck is not None:
-                gathered.finals[pk] = outcome not in FAILED_OUTCOMES
+                gathered.finals[pk] = _final(outcome)
         elif root in gathered.finals and (result or {}).get("main"):
-            gathered.finals[root] = outcome not in FAILED_OUTCOMES  # a reroll's or an invocation's last word
+            gathered.finals[root] = _final(outcome)  # a reroll's or an invocation's last word
         if luck is None:
             continue
         percentile = luck["percentile"]

@@ -84,7 +84,7 @@ most 1.
 **The mean percentile** (``mean_percentile``): each roll's percentile has mean 1/2 and a known
 variance under fair dice (``Luck.variance``), so the z-score of their sum says whether a
 campaign is luckier than its dice should make it; a normal approximation, ``too_few`` below
-30 rolls. **Streaks** (``streaks``): the longest runs of successes and of failures.
+30 rolls. **Streaks** (``streaks``): the longest runs of successes and of failures (a tie ends both).
 """
 
 from __future__ import annotations
@@ -663,11 +663,15 @@ class Streaks:
         return {"successes": self.successes, "failures": self.failures}
 
 
-def streaks(outcomes: Iterable[bool]) -> Streaks:
-    """The longest runs of successes (True) and of failures (False), in order."""
+def streaks(outcomes: Iterable[bool | None]) -> Streaks:
+    """The longest runs of successes (True) and of failures (False), in order. None (a tie: neither
+    a success nor a failure) ends either run and starts none."""
     longest = {True: 0, False: 0}
     run, previous = 0, None
     for outcome in outcomes:
+        if outcome is None:
+            run, previous = 0, None
+            continue
         outcome = bool(outcome)
         run = run + 1 if outcome == previous else 1
         previous = outcome

@@ -541,13 +541,15 @@ def test_the_mean_percentile_needs_rolls():
 @pytest.mark.parametrize("outcomes, longest", [
     ([], (0, 0)), ([True], (1, 0)), ([False, False], (0, 2)),
     ([True, True, False, True, True, True, False, False], (3, 2)),
+    # A tie is neither: it ends the run it falls in (issue 23: Fate's ties counted as successes).
+    ([True, True, None, True, False, None, False], (2, 1)), ([None, None], (0, 0)),
 ])
 def test_streaks(outcomes, longest):
     got = streaks(outcomes)
     assert (got.successes, got.failures) == longest and got.as_json() == dict(zip(("successes", "failures"), longest))
 
 
-@given(st.lists(st.booleans()))
+@given(st.lists(st.one_of(st.booleans(), st.none())))
 def test_streaks_are_the_longest_runs(outcomes):
     def longest(value: bool) -> int:
         return max((len(list(run)) for got, run in groupby(outcomes) if got == value), default=0)

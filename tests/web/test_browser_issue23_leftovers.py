@@ -205,3 +205,34 @@ def test_personal_motes_and_willpower_read_as_now_of_most(table, lang, gm_user):
         expect(willpower).to_have_text("4/6")
         expect(willpower).to_have_attribute("title", say(lang, "4 temporary of 6 permanent", "4 temporal de 6 permanente"))
         shot(table, f"motes-{page}-{lang}")
+
+
+# --- item 7: the luck page's runs and "Spent" ---------------------------------------------------
+
+def test_the_luck_page_counts_stunts_spent_and_no_tie_in_a_run(table, lang, gm_user, dice):
+    campaign = campaign_of(gm_user, Game.FATE)
+    FateState.objects.filter(pk=campaign.pk).update(uses_deck=False)
+    make_character(campaign, "Bo", {"forceful": 1})
+    open_table(table, campaign)
+    for faces, cards in (((0, 0, 0, 0), 1), ((0, 0, 0, 0), 2), ((-1, 0, 0, 0), 3), ((0, 0, 0, 0), 4)):
+        dice.script(*faces)  # success, success, a tie, success
+        roll(table, expected_cards=cards)
+    dice.assert_all_drawn()
+    table.locator("[data-testid=luck-link]").click()
+    expect(table.locator("[data-testid=streak-successes]")).to_have_text("2")  # the tie ends the run
+    shot(table, f"luck-fate-{lang}")
+
+    exalted_campaign = campaign_of(gm_user, Game.EXALTED)
+    koi = make_character(exalted_campaign, "Koi", {"dexterity": 3, "melee": 2})
+    open_table(table, exalted_campaign)
+    table.select_option("#composer [name=first]", trait(koi, "dexterity"))
+    table.select_option("#composer [name=second]", trait(koi, "melee"))
+    table.select_option("#composer [name=stunt]", "2")
+    expect(chance(table)).to_have_text(pct(lang, exalted.odds(exalted.Request(pool=5, stunt=2)).p_success))
+    dice.script(7, 1, 2, 3, 4, 5, 6)
+    roll(table, expected_cards=1)
+    table.locator("[data-testid=luck-link]").click()
+    spent = table.locator("[data-testid=stats-spent]")
+    expect(spent.locator("dt")).to_have_text([say(lang, "Willpower", "Voluntad"), say(lang, "Stunts", "Acrobacias")])
+    expect(spent.locator("dd")).to_have_text(["0", "1"])
+    shot(table, f"luck-exalted-{lang}")

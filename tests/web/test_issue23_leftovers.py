@@ -1,5 +1,6 @@
 """Issue 23's leftovers, on the server: Exalted's stunt reward offers only what the pools have room
-for; after a Willpower reroll the card's luck line says it ranks the reroll;
+for; after a Willpower reroll the card's luck line says it ranks the reroll; the luck page's runs
+of successes end at a tie, and its "Spent" counts Exalted's stunts.
 
 The browser side is test_browser_issue23_leftovers.py.
 """
@@ -23,6 +24,7 @@ from rules.luck import band
 from tests.games import Game
 from tests.web.helpers import Faces, compose_and_roll, set_resources
 from tests.web.test_luck import luck_of_card
+from tests.web.test_stats import cold, page, shown  # noqa: F401 (cold: each luck page drawn afresh)
 
 pytestmark = pytest.mark.django_db
 
@@ -140,3 +142,30 @@ def test_after_a_willpower_reroll_the_luck_line_ranks_the_reroll_and_says_so(mak
         "en": f"Willpower reroll: {word} · {ranked['en']} · Critical win, {p} before the reroll",
         "es": f"Repetición con Fuerza de Voluntad: {word} · {ranked['es']} · Victoria crítica, {p} antes de la repetición",
     }[lang]
+
+
+# --- item 7: the luck page, ties in the runs and Exalted's stunts spent --------------------------
+
+def test_a_tie_ends_a_run_of_successes(gm_client, make_character, set_ratings):
+    hero = make_character(Game.FATE, name="Bo")
+    set_ratings(hero, forceful=1)
+    success, tie, fail = (0, 0, 0, 0), (-1, 0, 0, 0), (-1, -1, 0, 0)  # +1, 0 and −1 against Mediocre (0)
+    made = [compose_and_roll(hero.campaign, hero, faces) for faces in (success, success, tie, success, fail, tie, fail)]
+    assert [r.outcome for r in made] == ["success", "success", "tie", "success", "fail", "tie", "fail"]
+    html = page(gm_client, hero.campaign)
+    assert (shown(html, "streak-successes"), shown(html, "streak-failures")) == ("2", "1")
+
+
+def test_exalted_stunts_are_counted_as_spent(gm_client, gm, make_character, set_ratings):
+    solar = make_character(Game.EXALTED, name="Jade", exalted_willpower=5, exalted_willpower_temporary=5)
+    set_ratings(solar, dexterity=3, melee=2)
+    compose_and_roll(solar.campaign, solar, (7, 2, 3, 4, 5, 6), stunt=1)
+    compose_and_roll(solar.campaign, solar, (7, 2, 3, 4, 5, 6, 8, 9), stunt=3, willpower="on")
+    voided = compose_and_roll(solar.campaign, solar, (7, 2, 3, 4, 5, 6, 1), stunt=2)
+    services.void_roll(voided, gm)  # no longer counts
+    compose_and_roll(solar.campaign, solar, (7, 2, 3, 4, 5))  # no stunt
+    html = page(gm_client, solar.campaign)
+    spent = dict(re.findall(r'<dt[^>]*>([^<]+)</dt><dd[^>]*data-spent="\d+">(\d+)</dd>', html))
+    assert spent == {"Willpower": "1", "Stunts": "2"}
+    gm_client.cookies[settings.LANGUAGE_COOKIE_NAME] = "es"
+    assert re.search(r'<dt[^>]*>Acrobacias</dt><dd[^>]*>2</dd>', page(gm_client, solar.campaign))

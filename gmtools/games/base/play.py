@@ -272,7 +272,7 @@ class BasePlay:
     # --- luck and fair dice (issue 14) ---
     # The kinds of die its rolls throw (``thrown`` names them), tested apart for fairness.
     dice: tuple[Die, ...] = ()
-    # The resources the statistics count as spent (Willpower, fate points).
+    # The resources the statistics count as spent (Willpower, fate points, Exalted's stunts).
     spent: tuple[Spent, ...] = ()
 
     def __init__(self, game: BaseGame) -> None:
@@ -414,4 +414,9 @@ class BasePlay:
     def thrown(self, kind: str, result: Mapping[str, Any]) -> Iterable[tuple[str, Iterable[Any]]]:
         """Which faces a logged entry threw of each kind of die (``dice``): (die code, faces) pairs,
         each face once (a follow-up gives only the dice it threw anew). None thrown: no dice to test."""
+        return ()
+
+    def used(self, kind: str, result: Mapping[str, Any]) -> Iterable[str]:
+        """What a logged entry used that its spends do not hold, named as ``Spent.spends`` names it
+        (Exalted: a stunt), for the statistics' "Spent"."""
         return ()

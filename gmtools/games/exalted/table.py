@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from gmtools.games.base import (
     D10, ROLL, AdjustmentWords, BasePlay, FollowUp, FollowUpForm, Ledger, Refused, Spent, Table, character_spend,
@@ -141,7 +141,8 @@ class ExaltedPlay(BasePlay):
     hit_face = 7
     party_card = "games/exalted/play.html#party-card"
     dice = (D10,)
-    spent = (Spent(label=TERMS["Willpower"], spends=("willpower",), adjustments=("willpower-spend",)),)
+    spent = (Spent(label=TERMS["Willpower"], spends=("willpower",), adjustments=("willpower-spend",)),
+             Spent(label=pgettext_lazy("exalted", "Stunts"), spends=("stunt",)))
 
     def opposed(self, first: exalted.Result, second: exalted.Result, handicap: tuple[int, int]) -> dict[str, Any]:
         """More successes wins; ``handicap``: the successes taken from each side's roll first (never below 0)."""
@@ -184,6 +185,11 @@ class ExaltedPlay(BasePlay):
             return None
         request = rebuild(exalted, request_args(entry["request"]))
         return exalted.luck(request, exalted.resolve(request, main["faces"]))
+
+    def used(self, kind: str, result: Mapping[str, Any]) -> Iterator[str]:
+        """A stunted roll's stunt (its dice are the GM's award, not a spend the roll holds)."""
+        if kind == ROLL and (result.get("main") or {}).get("stunt"):
+            yield "stunt"
 
     def thrown(self, kind: str, result: Mapping[str, Any]) -> Iterator[tuple[str, list[int]]]:
         """Every d10 of a roll: the acting side's, the opposition's, each helper's. A reward threw none."""
