@@ -21,6 +21,8 @@ from tests.web.test_browser import (  # noqa: F401
     trait,
 )
 from tests.web.test_browser_hitches import chance, gm_table, lang, open_table, pct, say, table  # noqa: F401
+from tests.web.test_browser_issue23_fate import tv_page
+from tests.web.test_browser_players import open_live
 from tests.web.test_browser_time import caught_up
 
 from gmtools.games.exalted.models import ExaltedResources  # noqa: E402
@@ -236,3 +238,24 @@ def test_the_luck_page_counts_stunts_spent_and_no_tie_in_a_run(table, lang, gm_u
     expect(spent.locator("dt")).to_have_text([say(lang, "Willpower", "Voluntad"), say(lang, "Stunts", "Acrobacias")])
     expect(spent.locator("dd")).to_have_text(["0", "1"])
     shot(table, f"luck-exalted-{lang}")
+
+
+# --- item 8: the TV's empty log, its heading read across a room -----------------------------------
+
+def test_the_tv_log_heading_is_the_size_of_its_other_headings(browser, asgi_server, gm_user, lang):
+    campaign = campaign_of(gm_user, Game.V5)
+    make_character(campaign, "Bhavna", v5_hunger=1)
+    tv = tv_page(browser, asgi_server, {"en": "en-US", "es": "es-ES"}[lang])
+    open_live(tv, f"/p/{campaign.player_token}/tv/")
+    heading = tv.page.locator(".player-log h2")
+    expect(heading).to_have_text(say(lang, "Roll log", "Registro de tiradas"))
+    expect(tv.page.locator("#log-list [data-empty]")).to_be_visible()
+
+    def size(locator) -> float:
+        return float(locator.evaluate("el => getComputedStyle(el).fontSize").removesuffix("px"))
+    # As big as the scene line under the campaign's name, bigger than the log's own text.
+    assert size(heading) == size(tv.page.locator(".where").first)
+    assert size(heading) > size(tv.page.locator("#log-list [data-empty]"))
+    shot(tv.page, f"tv-empty-{lang}")
+    tv.check()
+    tv.page.context.close()
