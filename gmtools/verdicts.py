@@ -83,15 +83,14 @@ def _contest(roll: Roll) -> Headline:
         text, tone, count = read
         return Headline(gettext("%(outcome)s against %(them)s") % {"outcome": text, "them": them}, tone, count,
                         successes=main.get(game.judged_field), margin=net)
-    if opposed.get("winner") == "first":
-        text, tone = gettext("%(name)s wins by %(n)s") % {"name": roll.actor, "n": net}, "good"
+    if (winner := opposed.get("winner")) in ("first", "second"):
+        # "The opposition wins by 2": a verdict starts with a capital, whoever the opposing side is. A
+        # game's degree of victory (scifi's "clearly") is either side's.
+        name, tone = (roll.actor, "good") if winner == "first" else (them, "bad")
         victory, victories = opposed.get("victory"), game.victory_words
-        if victory in victories:
-            text = gettext("%(name)s wins %(how)s (by %(n)s)") % {"name": roll.actor, "how": victories[victory],
-                                                                  "n": net}
-    elif opposed.get("winner") == "second":
-        # "The opposition wins by 2": a verdict starts with a capital, whoever the opposing side is.
-        text, tone = capfirst(gettext("%(name)s wins by %(n)s") % {"name": them, "n": -net}), "bad"
+        text = (gettext("%(name)s wins %(how)s (by %(n)s)") % {"name": name, "how": victories[victory], "n": abs(net)}
+                if victory in victories else gettext("%(name)s wins by %(n)s") % {"name": name, "n": abs(net)})
+        text = capfirst(text) if winner == "second" else text
     else:
         tie = game.tie_words
         text, tone = str(tie if tie is not None else _("Tie")), "neutral"

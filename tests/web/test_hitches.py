@@ -162,6 +162,9 @@ def verdict_of(card: str) -> str:
     (Game.V5, {"strength": 2, "brawl": 1}, (6, 2, 2, 7, 7, 7), 3, "Guard wins by 2", ["margin", "Failure"]),
     # scifi: 2 vs 1, the seed's tracker: a narrow win.
     (Game.SCIFI, {"perception": 3, "survival": 2}, (4, 9, 2, 2, 7, 1, 5, 8), 3, "Koi wins narrowly (by 1)", ["margin"]),
+    # scifi: 0 vs 3: the degree is the winner's, the opposing side's too ("Guard wins by 3" said none).
+    (Game.SCIFI, {"perception": 3, "survival": 2}, (2, 2, 2, 2, 2, 8, 9, 7), 3, "Guard wins overwhelmingly (by 3)",
+     ["margin", "fumble"]),
 ])
 def test_an_opposed_roll_has_one_verdict_from_the_contest(make_character, set_ratings, gm_client, scripted_dice,
                                                          game, traits, faces, opponent, expected, not_shown):
