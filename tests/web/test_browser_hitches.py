@@ -673,7 +673,16 @@ def test_exalted_teamwork_odds_and_card_count_the_helpers(table, lang, gm_user, 
     expect(card.locator("[data-testid=verdict]")).to_have_text(say(lang, "Success", "Éxito"))
     expect(card.locator("[data-testid=count]")).to_have_text(say(
         lang, "4 successes with help (3 own) · margin 0", "4 éxitos con ayuda (3 propios) · margen 0"))
-    expect(card).to_contain_text(say(lang, "Helpers: Lyra 1 success", "Ayudantes: Lyra 1 éxito"))
+    expect_lyra_helped(card, lang)
+
+
+def expect_lyra_helped(card, lang: str) -> None:
+    """The teamwork card names Lyra with her own dice (the seed's 1 1 3 6 7) and her 1 success."""
+    helper = card.locator("[data-testid=team] [data-testid=helper]")
+    expect(card.locator("[data-testid=team]")).to_contain_text(say(lang, "Helpers:", "Ayudantes:"))
+    expect(helper.locator(".dice > span")).to_have_text(["1", "1", "3", "6", "7"])
+    expect(helper).to_contain_text("Lyra")
+    expect(helper).to_contain_text(say(lang, "1 success", "1 éxito"))
 
 
 # --- 9. no internal keys on the cards ------------------------------------------------------------

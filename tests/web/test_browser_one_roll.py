@@ -28,6 +28,7 @@ from tests.web.test_browser_hitches import (  # noqa: F401
     assert_same_page,
     chance,
     compose_teamwork,
+    expect_lyra_helped,
     lang,
     open_extras,
     open_table,
@@ -62,7 +63,7 @@ def test_exalted_teamwork_and_the_rulings_of_one_roll_reset_after_it(table, lang
     dice.script(1, 3, 4, 6, 7, 9, 9, 1, 1, 3, 6, 7)  # Smith's 7 dice, then Lyra's 5
     card = roll(table, expected_cards=1)
     dice.assert_all_drawn()
-    expect(card).to_contain_text(say(lang, "Helpers: Lyra 1 success", "Ayudantes: Lyra 1 éxito"))
+    expect_lyra_helped(card, lang)
 
     expect(helper).not_to_be_checked()
     expect(table.locator("#composer [name=reflexive]")).not_to_be_checked()

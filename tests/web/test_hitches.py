@@ -218,7 +218,11 @@ def test_exalted_teamwork_card_and_odds_count_the_helpers(make_character, set_ra
     html = gm_client.post(reverse("roll", args=[lead.campaign.pk]), data).content.decode()
     card = card_of(html, Roll.objects.get().pk)
     assert verdict_of(card) == "Success"
-    assert "4 successes with help (3 own) · margin 0" in card and "Lyra 1 success" in card
+    assert "4 successes with help (3 own) · margin 0" in card
+    # Lyra's own dice beside her count, as the opposition's are.
+    team = card.split('data-testid="team"', 1)[1].split("</div>", 1)[0]
+    assert re.findall(r'title="(\d+)"', team) == ["1", "1", "3", "6", "7"]
+    assert " ".join(re.sub(r"<[^>]+>", " ", team).split()).endswith("Helpers: Lyra 1 1 3 6 7 1 success")
 
 
 
