@@ -59,7 +59,7 @@ def card(html: str, character: Character) -> str:
 
 def resource(html: str, character: Character, name: str) -> str:
     """A resource on the character's card (``data-resource``): its value, or its track's boxes."""
-    found = re.search(rf'data-resource="{name}">((?:<span class="box[^"]*"[^>]*></span>)+|[^<]*)',
+    found = re.search(rf'data-resource="{name}"[^>]*>((?:<span class="box[^"]*"[^>]*></span>)+|[^<]*)',
                       card(html, character))
     assert found, name
     return found.group(1)
