@@ -460,7 +460,11 @@ def compose(campaign: Campaign, data: dict[str, Any], scene: Scene | None = None
     if extended is not None and (refusal := extended.refuses_roll_of(character)):
         raise RulesError(refusal)
     if extended is not None and extended.kind != ExtendedKind.SOLO and not opponent_dice:
-        raise RulesError(gettext("A race or tug-of-war needs the opposing side's dice (Opposed by)."))
+        # A race or tug-of-war knows its other side: its dice (given when it was made, or by its first
+        # roll) roll again each round, unless the GM types others (a walkthrough typed them every roll).
+        opponent_dice, opponent_name = extended.opponent_pool, opponent_name or extended.opponent
+        if not opponent_dice:
+            raise RulesError(gettext("A race or tug-of-war needs the opposing side's dice (Opposed by)."))
     team = _team_pools(data) if part.teamwork else ()
     from_sheet = data.get("pool_from") or "traits"
     if from_sheet != "traits":

@@ -333,6 +333,17 @@ def test_a_race_needs_the_opposing_sides_dice(campaign):
     assert "opposing side's dice" in refused_by_composer(campaign, dice=3, extended=race.pk)
 
 
+def test_a_race_rolls_its_other_sides_dice_unless_the_gm_types_others(campaign):
+    """A race made with its opponent's dice rolls them each round: the third walkthrough typed the
+    Raider pack's 4 dice before every roll of a 10-round race."""
+    race = make(campaign, kind="race", goal=20, opponent="Raider pack", opponent_pool=4)
+    first = roll_into(race, (7, 7, 2) + (7, 2, 2, 2), dice=3)  # the action's 4 dice, not none
+    assert first.result["opponent"]["name"] == "Raider pack" and len(first.result["opponent"]["faces"]) == 4
+    assert (fresh(race).total, fresh(race).opponent_total) == (2, 1)
+    typed = roll_into(race, (7, 2, 2) + (7, 7), dice=3, opponent_dice=2)  # the GM's 2 dice this round
+    assert len(typed.result["opponent"]["faces"]) == 2 and (fresh(race).total, fresh(race).opponent_total) == (3, 3)
+
+
 def test_a_race_is_won_by_the_first_to_the_goal(campaign):
     race = make(campaign, kind="race", goal=5, opponent="Rival", pool=3, opponent_pool=3)
     roll_into(race, (10, 10, 2) + (7, 8, 2), dice=3, opponent_dice=3)  # 4 vs 2
