@@ -164,7 +164,7 @@ class ComposerForm(forms.Form):
     once = forms.UUIDField(required=False, initial=uuid.uuid4, widget=forms.HiddenInput)
 
     OPPOSED_FIELDS = ("opponent_character", "opponent_first", "opponent_second", "opponent_dice", "opponent")
-    # Shown folded under "Opposed, teamwork, note", and the fields laid out two to a row.
+    # Shown folded (under ``extras_summary``), and the fields laid out two to a row.
     EXTRA_FIELDS = ("label", "opponent", "opponent_character", "opponent_dice", "team", "extended")
     WIDE_FIELDS = ("first", "second", "label", "opponent", "opponent_dice", "difficulty", "extended")
     # Drawn beside the Roll button, not in the grid; the opposing side's traits; drawn in the opposing
@@ -296,6 +296,15 @@ class ComposerForm(forms.Form):
     @property
     def extra_fields(self) -> list[forms.BoundField]:
         return self._group(extra=True, flags=False)
+
+    @property
+    def extras_summary(self) -> str:
+        """The fold's title names what it holds: scifi has no teamwork, Fate neither teamwork nor
+        extended actions (the third walkthrough looked for "Roll into extended action" for a while)."""
+        return str({(True, True): _("Opposed, teamwork, extended action, note"),
+                    (False, True): _("Opposed, extended action, note"),
+                    (True, False): _("Opposed, teamwork, note"),
+                    (False, False): _("Opposed, note")}["team" in self.fields, "extended" in self.fields])
 
     def _offer_traits(self, character: Character | None, names: tuple[str, str], first: str,
                       second: tuple[str, ...]) -> None:

@@ -135,7 +135,7 @@ def chance(page: Page) -> Locator:
 
 
 def open_extras(page: Page) -> None:
-    """Open the composer's "Opposed, teamwork, note"."""
+    """Open the composer's fold (opposed, teamwork, extended action, note)."""
     details = page.locator("#composer details.composer-extras")
     if not details.evaluate("d => d.open"):
         details.locator("summary").click()

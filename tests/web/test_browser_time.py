@@ -132,8 +132,8 @@ def create_wall_climb(page: Page) -> Locator:
 
 
 def roll_into_wall(page: Page, action: ExtendedAction) -> None:
-    """Choose the extended action in the composer (under "Opposed, teamwork, note")."""
-    details = page.locator("#composer details", has_text="Opposed, teamwork, note")
+    """Choose the extended action in the composer (in its fold, which says it holds it)."""
+    details = page.locator("#composer details.composer-extras", has_text="extended action")
     if not details.evaluate("d => d.open"):
         details.locator("summary").click()
     page.select_option("#composer [name=extended]", str(action.pk))

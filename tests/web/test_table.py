@@ -246,6 +246,22 @@ def test_the_odds_fragment_explains_an_unplayable_pool(gm_client, table):
     assert 'data-testid="odds"' not in fragment
 
 
+@pytest.mark.parametrize("game, en, es", [
+    (Game.EXALTED, "Opposed, teamwork, extended action, note", "Oposición, trabajo en equipo, acción extendida, nota"),
+    (Game.V5, "Opposed, teamwork, extended action, note", "Oposición, trabajo en equipo, acción extendida, nota"),
+    (Game.SCIFI, "Opposed, extended action, note", "Oposición, acción extendida, nota"),
+    (Game.FATE, "Opposed, note", "Oposición, nota"),
+])
+def test_the_composers_fold_names_what_it_holds(gm_client, table, game, en, es):
+    """Its title promised teamwork to scifi and hid "Roll into extended action" (the third walkthrough)."""
+    campaign = table(game).campaign
+    for language, said in (("en", en), ("es", es)):
+        gm_client.cookies["django_language"] = language
+        page = html(gm_client.get(reverse("table", args=[campaign.pk])))
+        assert re.search(r'class="mt-2 small composer-extras">\s*<summary>([^<]*)</summary>', page).group(1) == said
+        assert ('name="extended"' in page) == ("extended action" in en)
+
+
 @pytest.mark.parametrize("language, said, ours", [
     ("en", "Modifier: Ensure this value is less than or equal to 20.", "A character does not oppose itself: pick another."),
     ("es", "Modificador: Asegúrese de que este valor es menor o igual a 20.", "Un personaje no se opone a sí mismo: elige otro."),
