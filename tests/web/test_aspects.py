@@ -93,7 +93,16 @@ def test_a_secret_roll_cannot_create_an_aspect(hero, scene):
     form = form_for(hero, difficulty=0, action="create_advantage", advantage="Smoke everywhere", hidden="on")
     assert not form.is_valid()
     assert "A secret roll cannot create an aspect" in str(form.errors)
-    assert form_for(hero, difficulty=0, action="create_advantage", hidden="on").is_valid()  # no aspect named: a plain secret roll
+
+
+@pytest.mark.parametrize("hidden", ["", "on"])
+def test_create_an_advantage_names_its_aspect(hero, scene, hidden):
+    """Left empty, the roll went ahead and its card promised an aspect, or a boost, that nothing made
+    (the third walkthrough): refused before the dice, with where to type it."""
+    form = form_for(hero, difficulty=0, action="create_advantage", advantage="  ", hidden=hidden)
+    assert not form.is_valid()
+    assert "Create an advantage names its aspect: type it in “Aspect to create”" in str(form.errors)
+    assert form_for(hero, difficulty=0, action="overcome", hidden=hidden).is_valid()  # the other actions name none
 
 
 def test_a_failed_create_an_advantage_makes_nothing(hero, scene):

@@ -177,6 +177,10 @@ class FateComposer(BaseComposer):
         on_offer = character is not None and (points > paid or free_left)
         action = data.get("action") or "overcome"
         advantage = " ".join((data.get("advantage") or "").split()) if action == "create_advantage" else ""
+        if action == "create_advantage" and not advantage:
+            # Its card would promise an aspect (or a boost) that nothing makes: the third walkthrough's.
+            raise RulesError(gettext("Create an advantage names its aspect: type it in “Aspect to create” (a new "
+                                     "one, or one already in play to add a free invocation to)."))
         if advantage and data.get("hidden"):
             # The new aspect shows on the players' table at once, and would tell them what the secret roll gave.
             raise RulesError(gettext("A secret roll cannot create an aspect: the players see the aspects in play."))
