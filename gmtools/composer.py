@@ -260,7 +260,7 @@ class ComposerForm(forms.Form):
         if part.sheet_pools:
             # Each game's own word for a pool ("Fuerza de Voluntad" in V5).
             own["pool_from"] = forms.ChoiceField(
-                choices=[("traits", _("Traits"))] + [(p.key, p.choice or p.label) for p in part.sheet_pools],
+                choices=[("traits", _("Traits"))] + [(p.key, p.label) for p in part.sheet_pools],
                 initial="traits", label=_("Dice from"))
         own.update((name, copy.deepcopy(f)) for name, f in part.fields.items())
         self.fields.update(own)

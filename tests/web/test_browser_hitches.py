@@ -473,7 +473,7 @@ def test_v5_reroll_redraws_the_original_card_and_spends_read_as_words(table, lan
     expect(table.locator(f"#roll-{original_pk} input[type=checkbox]")).to_have_count(0)
     expect(cards(table).first).to_contain_text(say(lang, "Bhavna · Strength + Brawl", "Bhavna · Fuerza + Pelea"))
     expect(rerolled).to_contain_text(say(lang, "Willpower reroll", "Repetición con Fuerza de Voluntad"))
-    expect(rerolled.locator(".spends")).to_have_text(say(lang, "Spent: 1 Willpower", "Gastado: 1 punto de Voluntad"))
+    expect(rerolled.locator(".spends")).to_have_text(say(lang, "Spent: 1 Willpower", "Gastado: 1 punto de Fuerza de Voluntad"))
     expect(table.locator("#log-list")).not_to_contain_text("v5_willpower")
     assert_same_page(table)
 

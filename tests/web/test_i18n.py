@@ -120,6 +120,8 @@ def test_words_each_game_says_its_own_way():
     with translation.override("es"):
         assert translation.pgettext("exalted", "Willpower") == "Voluntad"
         assert translation.pgettext("v5", "Willpower") == "Fuerza de Voluntad"
+        assert translation.pgettext("exalted", "1 Willpower") == "1 punto de Voluntad"
+        assert translation.pgettext("v5", "1 Willpower") == "1 punto de Fuerza de Voluntad"
         assert translation.pgettext("exalted", "Stunt") == "Acrobacia"
         assert translation.pgettext("fate", "Stunt") == "Proeza"
         template = Template('{% load notes %}{{ "Willpower"|term:"v5" }} · {{ "Willpower"|term:"exalted" }}')

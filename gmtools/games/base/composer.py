@@ -158,9 +158,11 @@ class SheetPool:
     """A roll of one of the sheet's own ratings instead of two traits (a Willpower or Humanity roll)."""
 
     key: str  # the composer's ``pool_from`` value; ``term:<key>_roll`` names it in the log (Roll.display_label)
-    label: Promise  # its name on the character's card, in the log and in a saved roll's name
+    # Its name in the composer's choice, on the character's card, in the log and in a saved roll's
+    # name: the game's own word ("Willpower roll" is *Tirada de Voluntad* in Exalted, *Tirada de
+    # Fuerza de Voluntad* in V5), never a msgid the games share.
+    label: Promise
     dice: Callable[[Character], int]
-    choice: Promise | None = None  # its name in the composer's Roll choice, if the game says it its own way
 
 
 class BaseComposer:

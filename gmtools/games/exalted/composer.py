@@ -89,7 +89,7 @@ class ExaltedComposer(BaseComposer):
     # second chance at a task); the turn's own budget (declared actions) lives in the scene.
     reset_after_roll = ("willpower", "stunt", "handicap", "calm", "reflexive", "second_chance")
     # A Willpower roll rolls the permanent dots.
-    sheet_pools = (SheetPool(key="willpower", label=_("Willpower roll"), choice=TERMS["Willpower roll"],
+    sheet_pools = (SheetPool(key="willpower", label=TERMS["Willpower roll"],
                              dice=lambda character: resources_of(character).willpower),)
     teamwork = True
 
@@ -116,7 +116,7 @@ class ExaltedComposer(BaseComposer):
         # The turn's penalty apart from the other modifiers: a stunt cannot bring back an action it took to 0 dice.
         request = engine.Request(pool=max(0, draft.pool), difficulty=difficulty, stunt=data.get("stunt") or 0,
                                  willpower=bool(data.get("willpower")), modifiers=draft.modifiers, actions_penalty=penalty)
-        spends = ((Spend("willpower", character.pk, label=gettext("1 Willpower")),)
+        spends = ((Spend("willpower", character.pk, label=pgettext("exalted", "1 Willpower")),)
                   if data.get("willpower") and character is not None else ())
         calm = data.get("calm") and not (scene is not None and scene.combat)
         # Automatic only where a roll of the pool could reach the difficulty at all; else it is rolled.

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 
 from gmtools.games.base import (
     D10, ROLL, AdjustmentWords, BasePlay, FollowUp, FollowUpForm, Ledger, Refused, Spent, Table, character_spend,
@@ -50,7 +50,7 @@ WILLPOWER = character_spend(
     pay=ADJUSTMENTS["willpower-spend"],
     give_back=lambda c, spend: {"willpower_temporary": min(resources_of(c).willpower,
                                                            resources_of(c).willpower_temporary + 1)},
-    words=lambda spend: _("1 Willpower"),
+    words=lambda spend: pgettext("exalted", "1 Willpower"),
 )
 
 

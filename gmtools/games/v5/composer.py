@@ -49,7 +49,7 @@ class V5Composer(BaseComposer):
     reset_after_roll = ("specialty", "shortcut", "improvised", "no_equipment", "difficulty_modifier")
     difficulties = DIFFICULTIES
     # A Willpower roll rolls the undamaged boxes (never fewer than 1 die); a Humanity roll, the rating.
-    sheet_pools = (SheetPool(key="willpower", label=_("Willpower roll"), choice=TERMS["Willpower roll"],
+    sheet_pools = (SheetPool(key="willpower", label=TERMS["Willpower roll"],
                              dice=lambda character: resources_of(character).willpower_dice),
                    SheetPool(key="humanity", label=_("Humanity roll"), dice=lambda character: resources_of(character).humanity))
     teamwork = True

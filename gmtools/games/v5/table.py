@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.utils.translation import gettext_lazy
 
 from gmtools.games.base import (
@@ -102,7 +103,7 @@ SPENDS = {
     "v5_willpower": character_spend(
         pay=_spend_willpower,
         give_back=lambda c, spend: {"willpower_superficial": max(0, resources_of(c).willpower_superficial - 1)},
-        words=lambda spend: _("1 Willpower")),
+        words=lambda spend: pgettext("v5", "1 Willpower")),
     # A rouse check: the Hunger it added goes. Its card says it already ("Hunger 1 → 2"): no words.
     "hunger": character_spend(give_back=lambda c, spend: {"hunger": max(0, resources_of(c).hunger - int(spend.get("amount", 0)))},
                               words=lambda spend: ""),
