@@ -837,9 +837,9 @@ def test_the_table_fits_1366x768_and_nothing_is_cut(table, lang, gm_user, dice, 
 
     # Item 12: nothing cut, nothing overlapping, nothing stacked.
     # The log filters as they stand ("All stories"...: a scene's own title may be long), the composer's
-    # choices as chosen, and every difficulty the GM may pick.
+    # choices as chosen, and every difficulty and every way to settle it (V5's How) the GM may pick.
     cut = (cut_selects(table.locator(".log-filter select")) + cut_selects(table.locator("#composer select"))
-           + cut_selects(table.locator("#composer [name=difficulty]"), every=True))
+           + cut_selects(table.locator("#composer [name=difficulty], #composer [name=shortcut]"), every=True))
     label, time = rect(card.locator(".card-body > div").first.locator("> span").first), rect(card.locator("time"))
     assert label["right"] <= time["left"] or label["bottom"] <= time["top"], f"the time runs into the label: {label} {time}"
     for adjust in table.locator(f"#character-{character.pk} .adjust").all():

@@ -1,5 +1,6 @@
 """Issue 23, the third walkthrough's findings (V5 and wording), in a real browser, in English and in
-Spanish: each game's own word for Willpower (V5 says *Fuerza de Voluntad*, Exalted *Voluntad*).
+Spanish: each game's own word for Willpower (V5 says *Fuerza de Voluntad*, Exalted *Voluntad*); a V5
+automatic win that the pool cannot earn turns Roll off and says why.
 
 The GM's table as ``make run`` serves it (test_browser's ``asgi_server``) at 1366×768; every die is
 scripted. The server side is test_issue23_walk3.py.
@@ -13,13 +14,15 @@ from tests.web.test_browser import (  # noqa: F401
     asgi_server,
     browser,
     campaign_of,
+    cards,
     dice,
     expect,
     gm_user,
     make_character,
     pytestmark,
+    trait,
 )
-from tests.web.test_browser_hitches import gm_table, lang, open_table, say, table  # noqa: F401
+from tests.web.test_browser_hitches import assert_same_page, chance, gm_table, lang, open_table, pct, say, table  # noqa: F401
 
 from gmtools import games  # noqa: E402
 from tests.games import Game  # noqa: E402
@@ -41,3 +44,45 @@ def test_the_card_and_the_composer_name_willpower_rolls_in_the_games_own_words(t
     expect(card.locator("[data-pool=willpower]")).to_have_text(f"{say(lang, 'Willpower roll', spanish)} {dice}")
     expect(table.locator("#composer [name=pool_from] option[value=willpower]")).to_have_text(
         say(lang, "Willpower roll", spanish))
+
+
+# --- B8: an automatic win the pool cannot earn ---------------------------------------------------
+
+def test_an_automatic_win_under_twice_the_difficulty_turns_roll_off_and_says_why(table, lang, gm_user, dice):
+    campaign = campaign_of(gm_user, Game.V5)
+    ratings = {"wits": 3, "investigation": 3}
+    marcos = make_character(campaign, "Marcos", ratings)
+    open_table(table, campaign)
+    table.select_option("#composer [name=first]", trait(marcos, "wits"))
+    table.select_option("#composer [name=second]", trait(marcos, "investigation"))
+    table.select_option("#composer [name=shortcut]", "automatic")
+    pool, difficulty = sum(ratings.values()), 4
+    table.select_option("#composer [name=difficulty]", str(difficulty))
+    why = say(lang, f"An automatic win needs at least {2 * difficulty} dice (twice difficulty {difficulty}), "
+                    f"the pool has {pool}",
+              f"Una victoria automática necesita al menos {2 * difficulty} dados (el doble de la dificultad "
+              f"{difficulty}); la reserva tiene {pool}")
+    button = table.locator("#roll-button")
+    expect(table.locator("#odds [data-testid=odds-error]")).to_have_text(why)
+    expect(button).to_be_disabled()
+    expect(button).to_have_text(say(lang, "Cannot roll: see why below", "No se puede tirar: mira abajo por qué"))
+
+    # A click that gets through anyway (a stale page) is refused, nothing logged, in a box whose ✕
+    # covers none of its words.
+    button.evaluate("b => { b.disabled = false; }")
+    button.click()
+    refusal = table.locator("#composer [data-testid=refusal]")
+    expect(refusal).to_have_text(why)
+    text, close = refusal.evaluate("""box => { const range = document.createRange();
+        range.selectNodeContents(box.firstChild);
+        return [range.getBoundingClientRect().right, box.querySelector('.btn-close').getBoundingClientRect().left]; }""")
+    assert text <= close, f"the ✕ covers the refusal's text: it ends at {text}px, the ✕ starts at {close}px"
+    expect(cards(table)).to_have_count(0)
+
+    # Half the pool earns it: Roll is back, and the odds say the win is certain.
+    table.select_option("#composer [name=difficulty]", str(pool // 2))
+    expect(button).to_be_enabled()
+    expect(chance(table)).to_have_text(pct(lang, 1.0))
+    expect(table.locator("#odds [data-testid=odds] .chance").first).to_contain_text(
+        say(lang, "Automatic win", "Victoria automática"))
+    assert_same_page(table)

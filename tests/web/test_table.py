@@ -510,7 +510,7 @@ def test_an_exalted_pool_of_zero_dice_is_refused(gm_client, table):
     campaign = table(Game.EXALTED).campaign
     before = snapshot()
     response = gm_client.post(reverse("roll", args=[campaign.pk]), {**COMMON, **DEFAULTS[Game.EXALTED], "dice": 0})
-    assert "a pool of 0 dice after modifiers cannot be rolled" in refusal(response)
+    assert "A pool of 0 dice after modifiers cannot be rolled" in refusal(response)
     assert snapshot() == before
 
 
@@ -596,7 +596,7 @@ def test_an_automatic_win_the_pool_cannot_afford_is_refused(gm_client, table):
     before = snapshot()
     response = gm_client.post(reverse("roll", args=[vampire.campaign_id]),
                               form_data(vampire, shortcut="automatic", difficulty=3))
-    assert "an automatic win needs at least 6 dice" in refusal(response)
+    assert "An automatic win needs at least 6 dice" in refusal(response)
     assert snapshot() == before
 
 

@@ -44,8 +44,8 @@ class V5Composer(BaseComposer):
 
     second_categories = (TraitCategory.SKILL, TraitCategory.DISCIPLINE)
     fields = FIELDS
-    # The difficulty modifier sits in the grid beside How, wide enough for Spanish.
-    wide = ("difficulty_modifier",)
+    # How and the difficulty modifier, wide enough for Spanish ("Victoria automática").
+    wide = ("shortcut", "difficulty_modifier")
     reset_after_roll = ("specialty", "shortcut", "improvised", "no_equipment", "difficulty_modifier")
     difficulties = DIFFICULTIES
     # A Willpower roll rolls the undamaged boxes (never fewer than 1 die); a Humanity roll, the rating.
@@ -82,9 +82,10 @@ class V5Composer(BaseComposer):
                                  no_equipment=bool(data.get("no_equipment")))
         shortcut = data.get("shortcut") or "roll"
         combat = scene is not None and scene.combat
-        if shortcut != "roll" and (combat or request.no_equipment):
-            # Take half and the automatic win are for a calm moment, never in a combat scene, and win
-            # nothing impossible: the rules say why.
+        if shortcut != "roll":
+            # Take half and the automatic win are for a calm moment, never in a combat scene, win
+            # nothing impossible, and an automatic win needs twice the difficulty in dice: the rules
+            # say why, so the odds say it and Roll is off before the GM clicks it.
             (engine.take_half if shortcut == "take_half" else engine.automatic_win)(request, stressful=combat)
         return draft.composition(Composition, request=request, opponent=draft.opponent(), shortcut=shortcut,
                                  secret=bool(data.get("secret")), action="action", notes=tuple(notes), team_idle=idle)

@@ -31,10 +31,8 @@ def _chances(comp: Composition) -> OddsPanel:
         half = req.dice // 2
         return OddsPanel((Chance(_("Win") if half >= req.needed else _("Failure"), 1.0),),
                          message=_("Take half: %(n)d successes without rolling.") % {"n": half})
-    if comp.shortcut == "automatic":
-        ok = req.dice >= 2 * req.needed
-        return OddsPanel((Chance(_("Automatic win"), 1.0 if ok else 0.0),),
-                         message=_("Needs a pool of at least twice the difficulty.") if not ok else "")
+    if comp.shortcut == "automatic":  # a pool under twice the difficulty never gets here (the composer refuses it)
+        return OddsPanel((Chance(_("Automatic win"), 1.0),))
     o = engine.odds(req)
     buys = []
     if not req.specialty:
