@@ -1,6 +1,7 @@
 """Issue 23, the third walkthrough's findings (V5 and wording), in a real browser, in English and in
 Spanish: each game's own word for Willpower (V5 says *Fuerza de Voluntad*, Exalted *Voluntad*); a V5
-automatic win that the pool cannot earn turns Roll off and says why.
+automatic win that the pool cannot earn turns Roll off and says why; a failed rouse check at Hunger 5
+says it calls for a hunger frenzy test, not that Hunger rises.
 
 The GM's table as ``make run`` serves it (test_browser's ``asgi_server``) at 1366×768; every die is
 scripted. The server side is test_issue23_walk3.py.
@@ -25,6 +26,8 @@ from tests.web.test_browser import (  # noqa: F401
 from tests.web.test_browser_hitches import assert_same_page, chance, gm_table, lang, open_table, pct, say, table  # noqa: F401
 
 from gmtools import games  # noqa: E402
+from gmtools.games.v5.models import V5Resources  # noqa: E402
+from rules import v5  # noqa: E402
 from tests.games import Game  # noqa: E402
 
 
@@ -85,4 +88,30 @@ def test_an_automatic_win_under_twice_the_difficulty_turns_roll_off_and_says_why
     expect(chance(table)).to_have_text(pct(lang, 1.0))
     expect(table.locator("#odds [data-testid=odds] .chance").first).to_contain_text(
         say(lang, "Automatic win", "Victoria automática"))
+    assert_same_page(table)
+
+
+# --- C4: a failed rouse check at Hunger 5 -------------------------------------------------------
+
+@pytest.mark.parametrize("hunger", [2, 5])
+def test_a_failed_rouse_check_says_what_it_does_to_hunger(table, lang, gm_user, dice, hunger):
+    """Hunger rises after a failed rouse check; at 5 it cannot, and the failure calls for a hunger
+    frenzy test: the headline says which, beside the count of Hunger before and after."""
+    campaign = campaign_of(gm_user, Game.V5)
+    bhavna = make_character(campaign, "Bhavna", {"strength": 2}, v5_hunger=hunger)
+    open_table(table, campaign)
+    dice.script(3)  # under 6: failed
+    table.locator(f"#character-{bhavna.pk} button[hx-post$='/check/rouse/']").click()
+    expect(cards(table)).to_have_count(1)
+    dice.assert_all_drawn()
+    after = min(hunger + 1, v5.MAX_HUNGER)
+    assert V5Resources.objects.get(pk=bhavna.pk).hunger == after
+    card = cards(table).first
+    if after > hunger:
+        verdict = say(lang, "Rouse check failed: Hunger rises", "Control de Enardecimiento fallido: el Ansia sube")
+    else:
+        verdict = say(lang, "Rouse check failed: hunger frenzy test",
+                      "Control de Enardecimiento fallido: prueba de frenesí de hambre")
+    expect(card.locator("[data-testid=verdict]")).to_have_text(verdict)
+    expect(card.locator("[data-testid=count]")).to_have_text(f"{say(lang, 'Hunger', 'Ansia')} {hunger} → {after}")
     assert_same_page(table)

@@ -93,8 +93,12 @@ OUTCOME_WORDS = {"pass": (_("Rouse check passed"), "good"), "fail": (_("Rouse ch
 
 
 def verdict_of(result: Params) -> tuple[str, str] | None:
-    """A win or a failure, with what the Hunger dice and the tens made of it."""
+    """A win or a failure, with what the Hunger dice and the tens made of it; a failed rouse check
+    that finds Hunger at 5 already."""
     outcome = result.get("outcome", "")
+    if outcome == "fail" and "hunger_before" in result and result["hunger_before"] == result["hunger_after"]:
+        # Hunger cannot rise past 5: the failure calls for a hunger frenzy test instead (the card's note gives its difficulty).
+        return gettext("Rouse check failed: hunger frenzy test"), "bad"
     if outcome not in ("win", "failure"):
         return None
     if result.get("messy"):
