@@ -640,8 +640,10 @@ class TurnBudget:
         cost = _slots(kind, special)
         if cost > self.left:
             slots = "slot" if cost == 1 else "slots"
-            return RulesError(f"a {special_name or kind} action needs {cost} action {slots}, {self.left} of {SLOTS_PER_TURN} left",
-                              "budget_slots", action=special_name or str(kind), cost=cost, left=self.left,
+            action = special_name or str(kind)
+            article = "an" if action[0] in "aeiou" else "a"
+            return RulesError(f"{article} {action} action needs {cost} action {slots}, {self.left} of {SLOTS_PER_TURN} left",
+                              "budget_slots", action=action, cost=cost, left=self.left,
                               slots=SLOTS_PER_TURN)
         if special and sum(name == special.name for _, name in self.taken) >= special.per_turn:
             return RulesError(f"{special.name}: at most {special.per_turn} a turn", "budget_special",

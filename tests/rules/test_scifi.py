@@ -263,6 +263,12 @@ def test_a_long_action_takes_the_whole_turn():
     assert not TurnBudget().take("short").can_take("long")[0]
 
 
+@pytest.mark.parametrize("kind, phrase", [("long", "a long action"), ("extended", "an extended action")])
+def test_a_refusal_names_the_action_with_its_article(kind, phrase):
+    ok, reason = TurnBudget().take("short").can_take(kind)
+    assert not ok and reason.startswith(f"{phrase} needs 2 action slots, 1 of 2 left"), reason
+
+
 def test_firing_costs_one_slot_once_a_turn():
     turn = TurnBudget().take("special", "fire")
     assert turn.can_take("short") == (True, "")

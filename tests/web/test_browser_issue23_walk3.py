@@ -1,7 +1,8 @@
 """Issue 23, the third walkthrough's findings (V5 and wording), in a real browser, in English and in
 Spanish: each game's own word for Willpower (V5 says *Fuerza de Voluntad*, Exalted *Voluntad*); a V5
 automatic win that the pool cannot earn turns Roll off and says why; a failed rouse check at Hunger 5
-says it calls for a hunger frenzy test, not that Hunger rises.
+says it calls for a hunger frenzy test, not that Hunger rises; a sci-fi turn's refusal reads as one
+sentence.
 
 The GM's table as ``make run`` serves it (test_browser's ``asgi_server``) at 1366×768; every die is
 scripted. The server side is test_issue23_walk3.py.
@@ -21,11 +22,12 @@ from tests.web.test_browser import (  # noqa: F401
     gm_user,
     make_character,
     pytestmark,
+    roll,
     trait,
 )
 from tests.web.test_browser_hitches import assert_same_page, chance, gm_table, lang, open_table, pct, say, table  # noqa: F401
 
-from gmtools import games  # noqa: E402
+from gmtools import games, services  # noqa: E402
 from gmtools.games.v5.models import V5Resources  # noqa: E402
 from rules import v5  # noqa: E402
 from tests.games import Game  # noqa: E402
@@ -114,4 +116,29 @@ def test_a_failed_rouse_check_says_what_it_does_to_hunger(table, lang, gm_user, 
                       "Control de Enardecimiento fallido: prueba de frenesí de hambre")
     expect(card.locator("[data-testid=verdict]")).to_have_text(verdict)
     expect(card.locator("[data-testid=count]")).to_have_text(f"{say(lang, 'Hunger', 'Ansia')} {hunger} → {after}")
+    assert_same_page(table)
+
+
+# --- C1: a sci-fi refusal reads as a sentence ---------------------------------------------------
+
+def test_a_scifi_turn_refusal_reads_as_one_sentence(table, lang, gm_user, dice):
+    """"an extended action" (never "a extended"), and firing twice in a turn said without a second colon."""
+    campaign = campaign_of(gm_user, Game.SCIFI)
+    raider = make_character(campaign, "Raider 1", {"perception": 3, "survival": 2})
+    services.start_scene(campaign, title="Ambush at the river")
+    open_table(table, campaign)
+    table.select_option("#composer [name=first]", trait(raider, "perception"))
+    table.select_option("#composer [name=second]", trait(raider, "survival"))
+    table.select_option("#composer [name=kind]", "fire")
+    dice.script(4, 9, 2, 2, 7)
+    roll(table, expected_cards=1)
+    dice.assert_all_drawn()
+    why = table.locator("#odds [data-testid=odds-error]")
+    expect(table.locator("#composer [name=kind]")).to_have_value("fire")  # the kind of action stays
+    expect(why).to_have_text(say(lang, "Raider 1 cannot: firing a weapon is allowed once a turn.",
+                                 "Raider 1 no puede: disparar un arma solo se permite una vez por turno."))
+    table.select_option("#composer [name=kind]", "extended")
+    expect(why).to_have_text(say(lang, "Raider 1 cannot: an extended action needs 2 action slots, 1 of 2 left.",
+                                 "Raider 1 no puede: una acción extendida necesita 2 huecos de acción; quedan 1 de 2."))
+    expect(table.locator("#roll-button")).to_be_disabled()
     assert_same_page(table)

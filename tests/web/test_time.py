@@ -632,7 +632,7 @@ def test_scifi_a_long_action_after_a_short_one_is_refused(pilot):
 def test_scifi_firing_is_once_a_turn(pilot):
     scene = services.start_scene(pilot.campaign)
     assert roll(pilot, scene, (7, 2, 3), kind="fire").action == "fire"
-    assert "fire: at most 1 a turn" in refused_by_composer(pilot, scene, kind="fire")
+    assert "Pilot cannot: firing a weapon is allowed once a turn." in refused_by_composer(pilot, scene, kind="fire")
     assert roll(pilot, scene, (7, 2, 3), kind="short").action == "short"  # the other slot is still free
 
 
@@ -643,7 +643,7 @@ def test_scifi_an_extended_action_takes_both_slots(pilot):
         assert "concentrating on an extended action" in refused_by_composer(pilot, scene, kind=kind)
     scene = services.change_turn(scene, 1)
     roll(pilot, scene, (7, 2, 3), kind="short")
-    assert "needs 2 action slots, 1 of 2 left" in refused_by_composer(pilot, scene, kind="extended")
+    assert "an extended action needs 2 action slots, 1 of 2 left" in refused_by_composer(pilot, scene, kind="extended")
 
 
 def test_scifi_a_roll_into_an_extended_action_takes_both_slots_whatever_kind_was_left_selected(pilot):

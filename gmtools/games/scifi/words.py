@@ -53,21 +53,23 @@ NOTE_TEXTS: dict[str, Line] = {
     "opposed_win": _scifi_opposed_win,
 }
 
-# A scifi action, as a refusal names it.
+# A scifi action, as a refusal names it: the whole phrase, its article too ("an extended action").
 _ACTIONS = {
-    "short": pgettext_lazy("scifi action", "short"), "long": pgettext_lazy("scifi action", "long"),
-    "extended": pgettext_lazy("scifi action", "extended"), "fire": pgettext_lazy("scifi action", "fire"),
+    "short": pgettext_lazy("scifi action", "a short action"), "long": pgettext_lazy("scifi action", "a long action"),
+    "extended": pgettext_lazy("scifi action", "an extended action"),
+    "fire": pgettext_lazy("scifi action", "firing a weapon"),
 }
 
 # The engine's refusals (``RulesError.code``) that a GM meets at the table.
 REFUSAL_TEXTS: dict[str, Line] = {
     "budget_concentrating": lambda p: pgettext("scifi", "concentrating on an extended action: it takes the whole turn"),
     "budget_slots": lambda p: npgettext(
-        "scifi", "a %(action)s action needs %(cost)d action slot, %(left)d of %(slots)d left",
-        "a %(action)s action needs %(cost)d action slots, %(left)d of %(slots)d left", p["cost"]
+        "scifi", "%(action)s needs %(cost)d action slot, %(left)d of %(slots)d left",
+        "%(action)s needs %(cost)d action slots, %(left)d of %(slots)d left", p["cost"]
     ) % {**p, "action": _ACTIONS.get(p["action"], p["action"])},
-    "budget_special": lambda p: pgettext("scifi", "%(action)s: at most %(most)d a turn") % {
-        **p, "action": _ACTIONS.get(p["action"], p["action"])},
+    "budget_special": lambda p: npgettext(
+        "scifi", "%(action)s is allowed once a turn", "%(action)s is allowed at most %(most)d times a turn", p["most"]
+    ) % {**p, "action": _ACTIONS.get(p["action"], p["action"])},
     "off_rol_closed": lambda p: pgettext(
         "scifi", "Off-Rol actions are closed while the adventure is open, unless the GM stages a scene for them"),
 }
