@@ -74,6 +74,17 @@ class Line:
     def rank(self) -> str:
         """"better than 62% of rolls like it" (of rerolls like it, after a reroll)."""
         n = percent(self.below)
+        if self.below <= 0:
+            # Nothing like it scores less (a failed one-die check, a botch): "better than 0%" read as a
+            # broken number (issue 23), so it is said in words.
+            tie = {"tie": percent(self.tie or 0)}
+            if self.after is None:
+                if self.tie is None:
+                    return _("no roll like it does worse")
+                return _("no roll like it does worse, and %(tie)s roll the same") % tie
+            if self.tie is None:
+                return _("no reroll like it does worse")
+            return _("no reroll like it does worse, and %(tie)s reroll the same") % tie
         if self.after is None:
             if self.tie is None:
                 return _("better than %(n)s of rolls like it") % {"n": n}

@@ -77,7 +77,7 @@ def test_the_luck_line_after_a_willpower_reroll_names_the_reroll(table, lang, gm
     dice.script(2, 3, 4)  # 2 normal dice and the Hunger die: no success
     card = roll(table, expected_cards=1)
     line = card.locator("[data-testid=luck]")
-    expect(line).to_contain_text(say(lang, "of rolls like it", "de las tiradas como esta"))
+    expect(line).to_contain_text(say(lang, "no roll like it does worse", "ninguna tirada como esta sale peor"))  # no success
     expect(line.locator("[data-testid=luck-after]")).to_have_count(0)
     form = card.locator(".reroll-form")
     form.locator("input[name=dice][value='0']").check()

@@ -2,13 +2,16 @@
 Spanish: each game's own word for Willpower (V5 says *Fuerza de Voluntad*, Exalted *Voluntad*); a V5
 automatic win that the pool cannot earn turns Roll off and says why; a failed rouse check at Hunger 5
 says it calls for a hunger frenzy test, not that Hunger rises; a sci-fi turn's refusal reads as one
-sentence.
+sentence; the luck line says "no roll like it does worse" rather than "better than 0%".
 
 The GM's table as ``make run`` serves it (test_browser's ``asgi_server``) at 1366×768; every die is
-scripted. The server side is test_issue23_walk3.py.
+scripted. The server side sits beside the tests it extends: test_services, test_table, test_time,
+test_i18n and tests/rules/test_scifi.
 """
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
@@ -27,8 +30,12 @@ from tests.web.test_browser import (  # noqa: F401
 )
 from tests.web.test_browser_hitches import assert_same_page, chance, gm_table, lang, open_table, pct, say, table  # noqa: F401
 
+from django.utils import translation  # noqa: E402
+
 from gmtools import games, services  # noqa: E402
 from gmtools.games.v5.models import V5Resources  # noqa: E402
+from gmtools.luck import band_words  # noqa: E402
+from gmtools.models import Roll  # noqa: E402
 from rules import v5  # noqa: E402
 from tests.games import Game  # noqa: E402
 
@@ -141,4 +148,52 @@ def test_a_scifi_turn_refusal_reads_as_one_sentence(table, lang, gm_user, dice):
     expect(why).to_have_text(say(lang, "Raider 1 cannot: an extended action needs 2 action slots, 1 of 2 left.",
                                  "Raider 1 no puede: una acción extendida necesita 2 huecos de acción; quedan 1 de 2."))
     expect(table.locator("#roll-button")).to_be_disabled()
+    assert_same_page(table)
+
+
+# --- C3: the luck line of a roll no roll like it does worse than --------------------------------
+
+def band(lang: str, roll: Roll) -> str:
+    with translation.override(lang):
+        return str(band_words(roll.luck["band"]))
+
+
+def test_the_luck_line_says_in_words_when_no_roll_like_it_does_worse(table, lang, gm_user, dice):
+    """A failed rouse check (one die: half of all checks fail the same way) and an Exalted botch
+    read "no roll like it does worse", never "better than 0%"; a better roll keeps its number."""
+    campaign = campaign_of(gm_user, Game.V5)
+    bhavna = make_character(campaign, "Bhavna", {"strength": 2}, v5_hunger=1)
+    open_table(table, campaign)
+    rouse = table.locator(f"#character-{bhavna.pk} button[hx-post$='/check/rouse/']")
+    dice.script(3)  # failed
+    rouse.click()
+    expect(cards(table)).to_have_count(1)
+    failed = Roll.objects.get()
+    assert failed.luck["below"] == 0 and failed.luck["equal"] > 0
+    line = cards(table).first.locator("[data-testid=luck]")
+    expect(line).to_have_text(f"{band(lang, failed)} · " + say(
+        lang, f"no roll like it does worse, and {pct(lang, failed.luck['equal'])} roll the same",
+        f"ninguna tirada como esta sale peor, y el {pct(lang, failed.luck['equal'])} saca lo mismo"))
+    dice.script(8)  # passed: half of all checks do worse
+    rouse.click()
+    expect(cards(table)).to_have_count(2)
+    passed = Roll.objects.latest("pk")
+    assert passed.luck["below"] > 0
+    expect(cards(table).first.locator("[data-testid=luck]")).to_contain_text(say(
+        lang, f"better than {pct(lang, passed.luck['below'])} of rolls like it",
+        f"mejor que el {pct(lang, passed.luck['below'])} de las tiradas como esta"))
+
+    exalted_campaign = campaign_of(gm_user, Game.EXALTED)
+    koi = make_character(exalted_campaign, "Koi", {"dexterity": 2, "melee": 1})
+    open_table(table, exalted_campaign)
+    table.select_option("#composer [name=first]", trait(koi, "dexterity"))
+    table.select_option("#composer [name=second]", trait(koi, "melee"))
+    dice.script(1, 2, 3)  # no success and a 1: a botch
+    botch = roll(table, expected_cards=1)
+    dice.assert_all_drawn()
+    botched = Roll.objects.get(campaign=exalted_campaign)
+    assert botched.outcome == "botch" and botched.luck["below"] == 0
+    expect(botch.locator("[data-testid=luck]")).to_have_text(re.compile(
+        "^" + re.escape(f"{band(lang, botched)} · " + say(lang, "no roll like it does worse",
+                                                         "ninguna tirada como esta sale peor")) + "( · |$)"))
     assert_same_page(table)

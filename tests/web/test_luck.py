@@ -220,7 +220,9 @@ def test_each_band_reads_as_a_word(make_character, set_ratings, gm_client, faces
     # The rolls tying with it are said when "better than" alone would read as another word.
     # (Issue 23: "better than 4.7% and as good as 14%" read as two thresholds; the tie is said apart.)
     tie = f", and {percent(equal)} roll the same" if luck.band(below) != roll.luck["band"] else ""
-    assert line.startswith(f"{words} · better than {percent(below)} of rolls like it{tie}")
+    # Nothing below it (a botch) is said in words, not as "better than 0%" (issue 23).
+    beaten = "no roll like it does worse" if below == 0 else f"better than {percent(below)} of rolls like it"
+    assert line.startswith(f"{words} · {beaten}{tie}")
     assert ("Botch" in line) == (roll.outcome == "botch")
 
 
@@ -297,3 +299,20 @@ def test_an_opposed_roll_names_no_special_its_contest_does_not_judge(make_charac
     assert line.startswith("Lucky · better than") and "before the roll" not in line
     from gmtools import stats
     assert stats.of_rolls(Roll.objects.all(), zara.campaign, stats.Scope()).specials == ()
+
+
+@pytest.mark.parametrize("lang, after, tie, said", [
+    ("en", None, None, "no roll like it does worse"),
+    ("en", None, 0.5, "no roll like it does worse, and 50% roll the same"),
+    ("en", "Willpower reroll", None, "no reroll like it does worse"),
+    ("es", "Willpower reroll", 0.25, "ninguna repetición como esta sale peor, y el 25% saca lo mismo"),
+])
+def test_a_roll_nothing_scores_less_than_is_ranked_in_words(lang, after, tie, said):
+    """Nothing like it scores less (a botch, a failed one-die check): "better than 0%" read as a broken
+    number (issue 23); a roll a little above it keeps its number."""
+    from django.utils import translation
+    line = stored_luck.Line(band="very_unlucky", words="Very unlucky", tone="bad", below=0.0, special=None,
+                            tie=tie, after=after)
+    with translation.override(lang):
+        assert line.rank == said
+        assert percent(0.001) in stored_luck.Line(band="very_unlucky", words="", tone="bad", below=0.001, special=None).rank
