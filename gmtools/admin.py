@@ -135,9 +135,12 @@ def game_row_inline(columns: Columns) -> type[admin.StackedInline]:
     """A game's row of a character (its resources) or of a campaign (its state), in the game's
     fieldset: one, made with its character (campaign), never deleted; its derived values read-only."""
     return type(f"{columns.model.__name__}Inline", (admin.StackedInline,), {
-        "model": columns.model, "can_delete": False, "extra": 0, "min_num": 1, "max_num": 1,
+        "model": columns.model, "fk_name": columns.model._meta.pk.name,  # its link: its primary key
+        "can_delete": False, "extra": 0, "min_num": 1, "max_num": 1,
         "verbose_name": columns.title, "verbose_name_plural": columns.title,
         "fieldsets": [(None, {"fields": columns.rows})], "readonly_fields": columns.derived,
+        # Another character (Fate: whose free invocation a consequence is) by its id, not a list of every campaign's.
+        "raw_id_fields": tuple(columns.links.values()),
     })
 
 

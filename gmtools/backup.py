@@ -5,7 +5,7 @@ The document (version 2)::
     {"format": "gmtools-campaign", "version": 2,
      "campaign": {"name": ..., "game": ..., <the game's campaign state>},
      "characters": [{"name", "kind", "player", "concept", "notes",
-                     "resources": {<the game's resource columns>},
+                     "resources": {<the game's resource columns; one naming a character, by its position>},
                      "traits": [{"category", "key", "name", "rating", "specialties"}, ...],
                      "aspects": [{"kind", "text", "free_invocations", "boost"}, ...],
                      "saved_rolls": [{"name", "fields", "created_at"}, ...]}, ...],
@@ -197,7 +197,7 @@ def export_campaign(campaign: Campaign) -> dict[str, Any]:
 
     def character(row: Character) -> dict[str, Any]:
         mine = {**places, "traits": _positions(row.traits.all())}  # a saved roll names its character's own traits
-        return {**export_character(row),
+        return {**export_character(row, places["characters"]),
                 "saved_rolls": [_exported_json(_values(s, SAVED_ROLL_FIELDS), SAVED_ROLL_JSON_REFS, mine)
                                 for s in row.saved_rolls.all()]}
 
@@ -232,30 +232,38 @@ def export_campaign(campaign: Campaign) -> dict[str, Any]:
                               **_values(row, EXTENDED_FIELDS)} for row in actions],
         "rolls": [roll(row) for row in rolls],
         "resource_changes": [{"character": at("characters", row.character_id), **_values(row, RESOURCE_CHANGE_FIELDS),
-                              **{side: _public_keys(resources, getattr(row, side)) for side in ("before", "after")}}
+                              **{side: _public_keys(resources, getattr(row, side), places["characters"])
+                                 for side in ("before", "after")}}
                              for row in changes],
     }
 
 
-def export_character(character: Character) -> dict[str, Any]:
-    """A character's row, resources, traits and own aspects, as the file writes them."""
+def export_character(character: Character, characters: dict[int, int] | None = None) -> dict[str, Any]:
+    """A character's row, resources, traits and own aspects, as the file writes them. ``characters``:
+    the places of the file's characters, which its resources may name (none: a character alone)."""
     return {
         **_values(character, CHARACTER_FIELDS),
-        "resources": _public(games.get(character.game).resources, character.resources),
+        "resources": _public(games.get(character.game).resources, character.resources, characters),
         "traits": [_values(trait, TRAIT_FIELDS) for trait in character.traits.all()],
         "aspects": [_values(aspect, ASPECT_FIELDS) for aspect in _own(character)],
     }
 
 
-def _public(columns: Columns, row: models.Model | None) -> dict[str, Any]:
-    """A row of a game's table (a character's resources, a campaign's state) as the file writes it:
-    each column by its public name."""
-    return {columns.public(name): value for name, value in _values(row, columns.fields).items()} if row else {}
+def _public(columns: Columns, row: models.Model | None, characters: dict[int, int] | None = None) -> dict[str, Any]:
+    """A row of a game's table (a character's resources, a campaign's state) as the file writes it
+    (``_public_keys``)."""
+    if row is None:
+        return {}
+    return _public_keys(columns, {row._meta.get_field(name).attname: row.serializable_value(name) for name in columns.fields},
+                        characters or {})
 
 
-def _public_keys(columns: Columns, values: dict[str, Any]) -> dict[str, Any]:
-    """A one-click change's columns (its ``before`` or ``after``) by their public names."""
-    return {columns.public(name): value for name, value in values.items()}
+def _public_keys(columns: Columns, values: dict[str, Any], characters: dict[int, int]) -> dict[str, Any]:
+    """A row's columns (a one-click change's ``before`` and ``after`` too) by their public names; a
+    link to another character, kept by its id (``consequence_mild_free_for_id``), by its place in the
+    file's characters (null: not in it)."""
+    return {columns.public(columns.links.get(name, name)): characters.get(value) if name in columns.links else value
+            for name, value in values.items()}
 
 
 def _own(character: Character) -> list[Aspect]:
@@ -514,6 +522,9 @@ class _Writer:
         # The new rows' ids by their place in the file (an aspect's place is its path).
         self.ids: dict[str, dict[Any, int]] = {table: {} for table in ("characters", "aspects", *TABLES)}
         self.left_out = left_out  # characters of the file not imported (the GM's import of one)
+        # The characters each character's resources name (Fate: whose free invocation a consequence
+        # is), by their places in the file: set once every character has its id.
+        self.linked: dict[str, dict[str, Any]] = {}
 
     # -- characters, with their sheets, aspects and saved rolls
 
@@ -523,9 +534,11 @@ class _Writer:
             where = f"characters[{position}]"
             row = _object(row, where)
             _reject_unknown(row, (*CHARACTER_FIELDS, "resources", "traits", "aspects", "saved_rolls"), where)
-            resources = _object(row.get("resources", {}), f"{where}.resources")
+            resources = dict(_object(row.get("resources", {}), f"{where}.resources"))
             character = _build(Character, {k: v for k, v in row.items() if k in CHARACTER_FIELDS}, CHARACTER_FIELDS,
                                where, campaign=self.campaign)
+            self.linked[where] = {column: resources.pop(self.columns.public(name))
+                                  for column, name in self.columns.links.items() if self.columns.public(name) in resources}
             _columns_in(self.columns, character.resources, resources, f"{where}.resources")
             built.append((where, character))
         made = _created(Character, built, exclude=("campaign",))
@@ -562,11 +575,16 @@ class _Writer:
             return
         models.prefetch_related_objects([c for _w, c in built], Prefetch("traits", queryset=Trait.objects.order_by("id")))
         rows = []
+        made = {character.pk: character for _where, character in built}
         for where, character in built:
             row = character.resources
             row.character = character  # saved now: its id
+            for column, place in self.linked[where].items():
+                name = self.columns.links[column]
+                # The row itself, as the model's clean() reads it (its campaign) without a query.
+                setattr(row, name, made.get(self._character(place, self.columns.public(name), f"{where}.resources")))
             rows.append((where, row))
-        _created(self.columns.model, rows, exclude=("character",), names=_names(self.columns))
+        _created(self.columns.model, rows, exclude=("character", *self.columns.links.values()), names=_names(self.columns))
 
     # -- stories, episodes and scenes (with who is in each, the turns declared, the scene's aspects)
 
@@ -629,9 +647,14 @@ class _Writer:
                     where = f"resource_changes[{i}].{side}"
                     values = _object(row.get(side, {}), where)
                     _reject_unknown(values, tuple(columns.public_fields), where)
-                    row[side] = {columns.public_fields[key]: _typed(columns.model, columns.public_fields[key], value,
-                                                                    where, shown=key)
-                                 for key, value in values.items()}
+                    # A link to another character (kept by its id's column) by its place in the file.
+                    links = {name: column for column, name in columns.links.items()}
+                    row[side] = {}
+                    for key, value in values.items():
+                        name = columns.public_fields[key]
+                        row[side][links.get(name, name)] = (
+                            self._character(value, key, where) if name in links
+                            else _typed(columns.model, name, value, where, shown=key))
             stored.append(row)
         self._rows("resource_changes", ResourceChange, RESOURCE_CHANGE_FIELDS, stored,
                    {"character": ("characters", True)}, campaign=self.campaign)
@@ -653,6 +676,12 @@ class _Writer:
         for key, (table, required) in links.items():
             extra[f"{key}_id"] = self._ref(row.pop(key, None), key, table, where, required)
         return where, _build(model, row, fields, where, **extra)
+
+    def _character(self, position: Any, key: str, where: str) -> int | None:
+        """The new id of a character a game's column names (None: nobody, or one not imported)."""
+        if type(position) is int and position in self.left_out:
+            return None
+        return self._ref(position, key, "characters", where, required=False)
 
     def _ref(self, position: Any, key: str, table: str, where: str, required: bool) -> int | None:
         """The new id of the row of ``table`` at ``position`` in the file."""

@@ -89,6 +89,11 @@ class ResourcesForm(forms.ModelForm):
         self.helper.form_tag = False
         self.helper.disable_csrf = True
         self.helper.layout = Layout(Fieldset(columns.title, *(self._row(row) for row in columns.rows)))
+        character = self.instance.character
+        for name in columns.links.values():  # another character of the campaign (Fate: who inflicted a consequence)
+            field = self.fields[name]
+            assert isinstance(field, forms.ModelChoiceField)
+            field.queryset = Character.objects.filter(campaign_id=character.campaign_id).exclude(pk=character.pk)
 
     def add_prefix(self, field_name: str) -> str:
         return super().add_prefix(self.columns.public(field_name))

@@ -252,7 +252,7 @@ def adjust(request: HttpRequest, pk: int, character_pk: int) -> HttpResponse:
     campaign = _campaign(request, pk)
     character = get_object_or_404(campaign.characters, pk=character_pk)
     try:
-        services.adjust(character, request.POST.get("action", ""), request.POST.get("value", ""))
+        services.adjust(character, request.POST.get("action", ""), request.POST.get("value", ""), request.POST.get("by"))
     except services.Refused as refusal:
         return _refused(request, str(refusal))
     scene = Scene.objects.current(campaign)

@@ -20,8 +20,10 @@ NO_NUL = ProhibitNullCharactersValidator()
 
 
 @transaction.atomic
-def adjust(character: Character, action: str, value: str = "") -> Character:
-    """Apply one click (spend, regain, damage, heal, refresh) or one text (a consequence) to a character."""
+def adjust(character: Character, action: str, value: str = "", by: str | None = None) -> Character:
+    """Apply one click (spend, regain, damage, heal, refresh) or one text (a consequence) to a character.
+    ``by``: who did it, as a text change may name it (Fate: who inflicted the consequence, "" nobody
+    known); None when not said."""
     try:
         NO_NUL(value)  # PostgreSQL cannot store one (a 500), SQLite would keep it: refused on both
     except ValidationError as error:
@@ -29,7 +31,7 @@ def adjust(character: Character, action: str, value: str = "") -> Character:
     character = lock_character(character.pk)
     play = games.get(character.game).play
     if action in play.text_adjustments:
-        fields = play.text_adjustments[action](character, value)
+        fields = play.text_adjustments[action](character, value, by)
     elif action in play.adjustments:
         fields = play.adjustments[action](character)
     else:

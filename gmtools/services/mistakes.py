@@ -14,6 +14,7 @@ from gmtools.live import WritersDrawing, announce
 from gmtools.models import (
     Campaign,
     ChangeKind,
+    Character,
     ExtendedAction,
     ResourceChange,
     Roll,
@@ -90,12 +91,15 @@ def void_roll(roll: Roll, user: Any, *, streams: WritersDrawing | None = None) -
     if target.voided_at is not None:
         raise Refused(_("This roll has already been voided."))
     voiding = [entry for entry in chain if entry.voided_at is None]  # a follow-up voided before stays as it was
+    ledger = Database()
     for entry in voiding:
-        games.get(entry.system).play.give_back(entry, Database())
+        games.get(entry.system).play.give_back(entry, ledger)
     Roll.objects.filter(pk__in=[entry.pk for entry in voiding]).update(
         voided_at=timezone.now(), voided_by=user if getattr(user, "is_authenticated", False) else None)
     for action_id in sorted({entry.extended_id for entry in voiding if entry.extended_id}):
         _replay_extended(action_id)
+    for pk in sorted(ledger.touched - {target.character_id}):  # the roll's own card is redrawn with it
+        announce(target.campaign_id, ChangeKind.CHARACTER, character=Character(pk=pk, campaign_id=target.campaign_id))
     announce(target.campaign_id, ChangeKind.ROLL, roll=target, public=not (target.hidden and target.revealed_at is None),
              streams=streams)
     return voiding
@@ -121,7 +125,12 @@ def undo_last_change(campaign: Campaign, expected: int | None = None) -> Resourc
     if character is None or any(getattr(character.resources, name) != value for name, value in change.after.items()):
         raise Refused(_("%(name)s has changed since: nothing was undone.")
                       % {"name": character.name if character else "?"})
-    update_resources(character, **change.before)
+    before = dict(change.before)
+    linked = {column: pk for column, pk in before.items() if column in games.get(campaign.game).resources.links and pk}
+    if linked:  # a character named (Fate: whose free invocation a consequence was) deleted since: nobody now
+        kept = set(campaign.characters.filter(pk__in=linked.values()).values_list("pk", flat=True))
+        before.update({column: None for column, pk in linked.items() if pk not in kept})
+    update_resources(character, **before)
     ResourceChange.objects.filter(pk=change.pk).update(undone_at=timezone.now())
     announce(campaign.pk, ChangeKind.CHARACTER, character=character)
     return change

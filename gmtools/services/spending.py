@@ -28,13 +28,18 @@ def pay(table: Table, spend: Spend) -> dict[str, Any]:
 
 class Database:
     """The ``Ledger`` of a void: what an entry spent is given back to the rows themselves, each
-    locked before it is read (in the void's transaction)."""
+    locked before it is read (in the void's transaction). ``touched``: the characters whose resources
+    it wrote (their cards to redraw: Fate gives a consequence's free invocation back on another's)."""
+
+    def __init__(self) -> None:
+        self.touched: set[int] = set()
 
     def character(self, pk: int | None) -> Character | None:
         return locked_or_none(pk)
 
     def update(self, character: Character, **fields: Any) -> None:
         update_resources(character, **fields)
+        self.touched.add(character.pk)
 
     def row[M: models.Model](self, model: type[M], pk: int | None) -> M | None:
         return model._default_manager.select_for_update().filter(pk=pk).first() if pk is not None else None

@@ -21,6 +21,7 @@ from gmtools.models import (
     Change,
     Character,
     ExtendedAction,
+    ResourceChange,
     Roll,
     SavedRoll,
     Scene,
@@ -339,6 +340,9 @@ def play(campaign: Campaign, gm, gm_client: Client) -> None:
         play_roll(first, face=1, action="create_advantage", advantage="Cornered", advantage_on=second.pk)
         play_roll(second, face=1, action="create_advantage", advantage="Slippery roof")  # on the scene
         services.flip(campaign)
+        # A consequence whose free invocation is the first character's (who inflicted it): a link in
+        # the resources' row and in the one-click change's before and after.
+        services.adjust(second, "consequence-mild", "Bruised ribs", by=str(first.pk))
     for click in CLICKS[game]:
         services.adjust(first, click)
     services.undo_last_change(campaign)
@@ -362,6 +366,9 @@ JSON_IDS = {
                        (("advantage", "aspect"), Aspect)],
     (SavedRoll, "fields"): [(("first",), Trait), (("second",), Trait), (("team", "*"), Character),
                             (("advantage_on",), Character)],
+    # A one-click change keeps the columns it wrote: Fate's link to whose free invocation a consequence is.
+    **{(ResourceChange, side): [((f"consequence_{severity}_free_for_id",), Character)
+                                for severity in ("mild", "moderate", "severe")] for side in ("before", "after")},
 }
 
 
@@ -507,7 +514,8 @@ def test_the_comparison_sees_ids_inside_the_log(demo_campaign, gm, gm_client):
             (Game.EXALTED, "fields", ("team", "*")), (Game.EXALTED, "spends", ("*", "character")),
             (Game.FATE, "spends", ("*", "aspect")), (Game.FATE, "result", ("invoked", "*", "aspect")),
             (Game.FATE, "result", ("advantage", "on")), (Game.FATE, "result", ("advantage", "scene")),
-            (Game.FATE, "result", ("advantage", "aspect"))} <= found
+            (Game.FATE, "result", ("advantage", "aspect")),
+            (Game.FATE, "after", ("consequence_mild_free_for_id",))} <= found
 
 
 @pytest.fixture
@@ -539,6 +547,41 @@ def test_a_version_1_file_still_imports_with_the_other_tables_empty(other_gm):
     # (and the game's rows every campaign and character has: Fate's state, its characters' resources)
     assert {name for name, found in rows.items() if not found} == {
         name for name in rows if name not in ("Campaign", "Character", "Trait", "Aspect", "FateResources", "FateState")}
+
+
+def test_whose_free_invocation_a_consequence_is_goes_by_place_and_an_older_file_says_nobody(played, other_gm, gm):
+    """Fate (issue 23): a consequence's free invocation for whoever inflicted it is a link to a
+    character, written as its place; a file from before it imports with nobody's."""
+    document = played(Game.FATE)
+    [linked] = [(i, row) for i, row in enumerate(document["characters"])
+                if row["resources"]["fate_consequence_mild_free_for"] is not None]
+    position, row = linked
+    assert row["resources"]["fate_consequence_mild_free_for"] == 0 and position != 0  # the first character, by place
+    imported = backup.import_campaign(copy.deepcopy(document), other_gm)
+    names = dict(imported.characters.values_list("pk", "name"))
+    resources = imported.characters.get(name=row["name"]).fate
+    assert names[resources.consequence_mild_free_for_id] == document["characters"][0]["name"]
+    older = copy.deepcopy(document)
+    for character in older["characters"]:
+        for severity in ("mild", "moderate", "severe"):
+            del character["resources"][f"fate_consequence_{severity}_free_for"]
+    for change in older["resource_changes"]:
+        for side in ("before", "after"):
+            change[side].pop("fate_consequence_mild_free_for", None)
+    again = backup.import_campaign(older, other_gm, name="From an older gmtools")
+    resources = again.characters.get(name=row["name"]).fate
+    assert resources.consequence_mild == "Bruised ribs" and resources.consequence_mild_free_for_id is None
+    # One character imported alone, or copied to another campaign, names nobody the file has left out.
+    [alone] = backup.add_characters(again, document["characters"], {position})
+    assert alone.fate.consequence_mild == "Bruised ribs" and alone.fate.consequence_mild_free_for_id is None
+    original = Character.objects.get(campaign__gm=gm, name=row["name"])
+    assert original.fate.consequence_mild_free_for_id is not None
+    assert backup.export_character(original)["resources"]["fate_consequence_mild_free_for"] is None
+    # A place that is no character of the file is refused, naming it.
+    wrong = copy.deepcopy(document)
+    wrong["characters"][position]["resources"]["fate_consequence_mild_free_for"] = 99
+    with pytest.raises(backup.BackupError, match=rf"characters\[{position}\]\.resources: fate_consequence_mild_free_for must "):
+        backup.import_campaign(wrong, other_gm, name="Wrong")
 
 
 @pytest.mark.parametrize("key", backup.TABLES)

@@ -408,7 +408,8 @@ def choices_for(name: str, world: World) -> dict[str, tuple[str, ...]]:
         form = ComposerForm(world.campaign, scene=Scene.objects.current(world.campaign))
         return {field: () for field in form.fields} | {"character": characters, "first": traits, "second": traits}
     return {
-        "adjust": {"action": tuple(adjustments(game)), "value": ()},
+        # Fate's consequence names whoever inflicted it among the campaign's characters.
+        "adjust": {"action": tuple(adjustments(game)), "value": (), "by": ("", *characters)},
         "time": {"do": TIME_ACTIONS, "title": (), "downtime": ("on",), "combat": ("on",), "calm": ("on",)},
         "turn-order": {"verb": ("join", "leave", "up", "down"), "character": characters,
                        "order": (",".join(characters), ",".join(reversed(characters)))},

@@ -214,3 +214,113 @@ def test_an_invocation_keeps_the_card_the_roll_drew_on_its_card(gm_client, hero,
     entry = Roll.objects.get(parent=logged)
     assert entry.result["main"]["total"] == logged.result["main"]["total"] + 2
     assert FateState.objects.get(pk=hero.campaign_id).deck == [3]  # no card drawn for the +2
+
+
+# --- issue 23 leftovers: whoever inflicted a consequence invokes it once for free (Fate Core) ----------
+
+def write_consequence(client, character: Character, text: str, by: Character | str | None, severity: str = "moderate"):
+    """The card's consequence field as the GM changes it: its text and who inflicted it."""
+    data = {"action": f"consequence-{severity}", "value": text}
+    if by is not None:
+        data["by"] = str(getattr(by, "pk", by))
+    return client.post(reverse("adjust", args=[character.campaign_id, character.pk]), data)
+
+
+def free_for(character: Character, severity: str = "moderate") -> int | None:
+    return getattr(FateResources.objects.get(character=character), f"consequence_{severity}_free_for_id")
+
+
+def test_whoever_inflicted_a_consequence_invokes_it_once_for_free_and_a_void_gives_it_back(
+        gm_client, hero, guard, scene, scripted_dice):
+    key = f"consequence:{guard.pk}:moderate"
+    answer = write_consequence(gm_client, guard, "Broken nose", hero)
+    assert answer.status_code == 200 and free_for(guard) == hero.pk
+    # The guard's card says whose free invocation it is.
+    assert f'<option value="{hero.pk}" selected>free for Zara</option>' in text(answer.content.decode())
+    FateResources.objects.filter(character=hero).update(points=0)
+    page = text(gm_client.get(reverse("composer", args=[hero.campaign_id]), {"character": hero.pk}).content.decode())
+    assert "Broken nose (Fortress guard, moderate consequence, free)" in page  # offered without a fate point
+    logged = roll_through_table(gm_client, scripted_dice, hero, invoke_consequence=[key])
+    assert logged.result["main"]["total"] == 4 and points(hero) == 0
+    assert logged.result["invoked"] == [{"aspect": key, "paid": "free_invocation"}]
+    assert free_for(guard) is None  # once
+    page = text(gm_client.get(reverse("composer", args=[hero.campaign_id]), {"character": hero.pk}).content.decode())
+    assert "Broken nose" not in page  # a fate point now, and Zara has none
+    assert gm_client.post(reverse("void", args=[hero.campaign_id, logged.pk])).status_code == 200
+    assert free_for(guard) == hero.pk and points(hero) == 0
+
+
+def test_the_free_invocation_after_the_roll_is_once_and_the_others_pay(gm_client, hero, guard, scene, scripted_dice):
+    other = Character.objects.create_with_sheet(campaign=hero.campaign, name="Ana", kind="pc")
+    services.join_scene(scene, other)
+    write_consequence(gm_client, guard, "Broken nose", hero)
+    key = f"consequence:{guard.pk}:moderate"
+    # Ana did not inflict it: she pays a fate point, and Zara keeps her free invocation.
+    theirs = roll_through_table(gm_client, scripted_dice, other, invoke_consequence=[key], first="")
+    assert theirs.spends[0]["what"] == "fate_point" and points(other) == 2 and free_for(guard) == hero.pk
+    logged = roll_through_table(gm_client, scripted_dice, hero)
+    card = text(gm_client.get(reverse("table", args=[hero.campaign_id])).content.decode())
+    assert f'<option value="{key}">Broken nose (Fortress guard, moderate consequence, free)</option>' in card
+    assert invoke(gm_client, logged, key).status_code == 200
+    entry = Roll.objects.get(parent=logged)
+    assert entry.spends[0]["what"] == "free_invocation" and points(hero) == 3 and free_for(guard) is None
+    assert gm_client.post(reverse("void", args=[hero.campaign_id, entry.pk])).status_code == 200
+    assert free_for(guard) == hero.pk and points(hero) == 3
+    # A void gives back no free invocation that stands on it again, nor on a consequence cleared since.
+    again = roll_through_table(gm_client, scripted_dice, hero, invoke_consequence=[key])
+    write_consequence(gm_client, guard, "", None)
+    assert gm_client.post(reverse("void", args=[hero.campaign_id, again.pk])).status_code == 200
+    assert free_for(guard) is None
+
+
+def test_who_inflicted_a_consequence_is_kept_renamed_and_forgotten_cleared(gm_client, hero, guard, scene):
+    write_consequence(gm_client, guard, "Broken nose", hero)
+    write_consequence(gm_client, guard, "Broken, bleeding nose", None)  # not said: as it was
+    assert free_for(guard) == hero.pk
+    write_consequence(gm_client, guard, "Broken, bleeding nose", "")  # nobody
+    assert free_for(guard) is None
+    write_consequence(gm_client, guard, "Broken, bleeding nose", hero)
+    write_consequence(gm_client, guard, "", hero)  # healed: nobody's free invocation
+    assert free_for(guard) is None
+    # The Undo walks back to the consequence and whose free invocation it was.
+    assert gm_client.post(reverse("undo", args=[hero.campaign_id])).status_code == 200
+    assert free_for(guard) == hero.pk
+
+
+@pytest.mark.parametrize("by", ["self", "elsewhere", "12abc", "99999999999"])
+def test_who_inflicted_a_consequence_is_another_character_of_the_campaign(gm_client, hero, guard, make_character, by):
+    stranger = make_character(Game.FATE, name="Stranger")  # of another campaign
+    chosen = {"self": str(guard.pk), "elsewhere": str(stranger.pk)}.get(by, by)
+    answer = write_consequence(gm_client, guard, "Broken nose", chosen)
+    assert answer.status_code == 422
+    assert "Choose who inflicted it among the other characters of the campaign." in text(answer.content.decode())
+    row = FateResources.objects.get(character=guard)
+    assert row.consequence_moderate == "Broken nose" and row.consequence_moderate_free_for_id is None  # as it was
+
+
+def test_the_undo_of_a_consequence_cleared_forgets_a_character_deleted_since(gm_client, hero, guard, scene):
+    ana = Character.objects.create_with_sheet(campaign=hero.campaign, name="Ana", kind="pc")
+    write_consequence(gm_client, guard, "Broken nose", ana)
+    write_consequence(gm_client, guard, "", None)
+    ana.delete()
+    assert gm_client.post(reverse("undo", args=[hero.campaign_id])).status_code == 200
+    row = FateResources.objects.get(character=guard)
+    assert row.consequence_moderate == "Broken nose" and row.consequence_moderate_free_for_id is None
+
+
+def test_the_sheet_names_who_inflicted_each_consequence_among_the_campaigns_others(gm_client, hero, guard,
+                                                                                   make_character):
+    from tests.web.character_data import sheet_post
+
+    stranger = make_character(Game.FATE, name="Stranger")
+    url = reverse("character-edit", args=[hero.campaign_id, guard.pk])
+    panel = gm_client.get(url).content.decode()
+    field = panel.split('name="sheet-fate_consequence_moderate_free_for"', 1)[1].split("</select>", 1)[0]
+    assert f'value="{hero.pk}"' in field and f'value="{guard.pk}"' not in field and f'value="{stranger.pk}"' not in field
+    campaign, guard = hero.campaign, Character.objects.get(pk=guard.pk)  # its consequence as the fixture wrote it
+    refused = gm_client.post(url, sheet_post(campaign, guard, fate_consequence_moderate_free_for=str(stranger.pk)))
+    assert "Select a valid choice" in refused.content.decode() and free_for(guard) is None
+    # A consequence not taken is nobody's to invoke.
+    saved = gm_client.post(url, sheet_post(campaign, guard, fate_consequence_mild_free_for=str(hero.pk),
+                                           fate_consequence_moderate_free_for=str(hero.pk)))
+    assert saved.status_code == 200 and free_for(guard) == hero.pk and free_for(guard, "mild") is None

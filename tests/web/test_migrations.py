@@ -116,3 +116,29 @@ def test_fates_aspects_move_to_fates_app_rows_and_ids_kept_and_back(django_user_
     assert list(back.get_model("gmtools", "Aspect").objects.values("id", "text").order_by("id"))[:2] == \
         [{"id": row["id"], "text": row["text"]} for row in stored]
     _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
+def test_fates_consequences_keep_their_text_and_are_nobodys_free_invocation_and_back(django_user_model):
+    """Issue 23: whose free invocation a consequence is (Fate Core) is a new column per consequence;
+    every consequence already taken keeps its text and is nobody's, and backwards the texts stay."""
+    user = django_user_model.objects.create_user("old-consequences-gm")
+    before = [("gmtools", "0019_roll_once_key"), ("fate", "0002_aspect")]
+    after = [("fate", "0003_consequence_free_invocation")]
+    old = _migrate(before)
+    campaign = old.get_model("gmtools", "Campaign").objects.create(name="Old fate", game="fate", gm_id=user.pk,
+                                                                     player_token="token-consequences-0123456789")
+    Character, Resources = old.get_model("gmtools", "Character"), old.get_model("fate", "FateResources")
+    hurt = Resources.objects.create(character=Character.objects.create(campaign=campaign, name="Zara"), points=1,
+                                    consequence_mild="Bruised ribs", consequence_severe="Broken arm")
+    whole = Resources.objects.create(character=Character.objects.create(campaign=campaign, name="Koi"))
+    stored = list(Resources.objects.values().order_by("pk"))
+
+    new = _migrate(after)
+    rows = list(new.get_model("fate", "FateResources").objects.values().order_by("pk"))
+    nobody = {f"consequence_{severity}_free_for_id": None for severity in ("mild", "moderate", "severe")}
+    assert rows == [{**row, **nobody} for row in stored]
+    new.get_model("fate", "FateResources").objects.filter(pk=hurt.pk).update(consequence_mild_free_for_id=whole.pk)
+
+    back = _migrate(before)
+    assert list(back.get_model("fate", "FateResources").objects.values().order_by("pk")) == stored
+    _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())

@@ -249,8 +249,9 @@ class BasePlay:
     # The character card's one-click changes (spend, regain, damage, heal...), by action: the
     # resource columns to write on the (locked) character, or ``Refused``.
     adjustments: Mapping[str, Callable[[Character], dict[str, Any]]] = {}
-    # ... and those that take a text the GM types (Fate's consequences).
-    text_adjustments: Mapping[str, Callable[[Character, str], dict[str, Any]]] = {}
+    # ... and those that take a text the GM types (Fate's consequences), and who did it (Fate: who
+    # inflicted the consequence; None when not said).
+    text_adjustments: Mapping[str, Callable[[Character, str, str | None], dict[str, Any]]] = {}
     # Both kinds in words, by action; an action without words reads as its code.
     adjustment_words: Mapping[str, AdjustmentWords] = {}
 

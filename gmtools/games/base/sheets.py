@@ -200,6 +200,15 @@ class Columns:
         """The columns but the link, in the order the model declares them."""
         return tuple(f.name for f in self.model._meta.local_fields if not f.primary_key) if self.model else ()
 
+    @cached_property
+    def links(self) -> dict[str, str]:
+        """The columns naming another character of the campaign (Fate: whose free invocation a
+        consequence is), by the column of its id (``consequence_mild_free_for_id``, as the one-click
+        changes keep them): the forms offer the campaign's others, the campaign file names them by place."""
+        return {f.attname: f.name for f in self.model._meta.local_fields
+                if f.many_to_one and f.related_model is not None and f.related_model._meta.label == "gmtools.Character"
+                } if self.model else {}
+
     @property
     def relation(self) -> str:
         """The row's name on its character (campaign): the game's id, its app's label."""

@@ -20,11 +20,12 @@ Decisions, where seed 004 and RULES.md leave room:
 - **A boost** has one free invocation and is deleted when it is used.
 - **A consequence** ("Broken nose") is an aspect too (seed 004 and FAE): anyone whose roll has it in
   play invokes it, the GM for the opposition as its owner, in the composer and on the card after
-  the roll, by the rule of one roll as any aspect. It is invoked with a fate point: neither
-  RULES.md nor the seeds give a free invocation to whoever inflicted it (Fate Core's rule), and a
-  consequence is the text of the character's card (``FateResources``), with no count of free
-  invocations of its own. In play as the character's aspects are: the roller's own, and with a
-  scene those of the characters in its turn order.
+  the roll, by the rule of one roll as any aspect. It is invoked with a fate point, but for Fate
+  Core's rule: whoever inflicted it invokes it once for free. The GM names who that is where the
+  consequence is written (its card, the sheet: ``FateResources.consequence_<severity>_free_for``,
+  None once used); voiding that invocation gives it back, while the consequence is still taken and
+  nobody else's free invocation stands on it. In play as the character's aspects are: the
+  roller's own, and with a scene those of the characters in its turn order.
 - **Create an advantage** names its aspect in the composer and puts it on the scene (by default)
   or on a character. A name that matches an aspect already there (case aside, boosts aside) is a
   known aspect: tie or success +1 free invocation, style +2. A new aspect: tie a boost, success
@@ -47,7 +48,7 @@ from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from gmtools.games.base import Spend
-from gmtools.games.fate.models import Aspect, FateResources
+from gmtools.games.fate.models import SEVERITIES, Aspect, FateResources
 from gmtools.models import Campaign, Character, Scene, SceneParticipant
 from rules import fate
 
@@ -72,12 +73,14 @@ def in_play(campaign: Campaign | int, scene: Scene | None, character: Character 
 
 @dataclass(frozen=True)
 class Consequence:
-    """A consequence a character has taken, as an aspect to invoke (always with a fate point)."""
+    """A consequence a character has taken, as an aspect to invoke (with a fate point, or free for
+    whoever inflicted it, once)."""
 
     character_id: int
     owner: str  # the character's name
     severity: str  # "mild", "moderate", "severe" (``FateResources.consequences``)
     text: str
+    free_for: int | None = None  # the character whose next invocation of it is free
 
     PREFIX = "consequence"
 
@@ -87,9 +90,19 @@ class Consequence:
         return f"{self.PREFIX}:{self.character_id}:{self.severity}"
 
     def label(self, roller_id: int | None = None) -> str:
-        """"Broken nose (Fortress guard, moderate consequence)"; the roller's own without its name."""
-        kind = SEVERITY_WORDS[self.severity]
-        return f"{self.text} ({kind})" if self.character_id == roller_id else f"{self.text} ({self.owner}, {kind})"
+        """"Broken nose (Fortress guard, moderate consequence)"; the roller's own without its name;
+        ", free" when the roller's invocation of it is."""
+        parts = [] if self.character_id == roller_id else [self.owner]
+        parts.append(str(SEVERITY_WORDS[self.severity]))
+        if roller_id is not None and self.free_for == roller_id:
+            parts.append(gettext("free"))
+        return f"{self.text} ({', '.join(parts)})"
+
+    def payable(self, roller_id: int, fate_points: int) -> str | None:
+        """How the roller's next invocation of it is paid: free for whoever inflicted it, else a fate point."""
+        if self.free_for == roller_id:
+            return FREE
+        return PAID if fate_points > 0 else None
 
 
 SEVERITY_WORDS = {"mild": gettext_lazy("mild consequence"), "moderate": gettext_lazy("moderate consequence"),
@@ -108,8 +121,8 @@ def consequences_in_play(campaign: Campaign | int, scene: Scene | None,
     rows = (FateResources.objects.filter(character__in=Character.objects.filter(who, campaign_id=campaign_id))
             .exclude(consequence_mild="", consequence_moderate="", consequence_severe="")
             .select_related("character").order_by("character_id"))
-    found = [Consequence(row.character_id, row.character.name, severity, text)
-             for row in rows for severity, _label, text in row.consequences if text]
+    found = [Consequence(row.character_id, row.character.name, slot.severity, slot.text, slot.free_for)
+             for row in rows for slot in row.consequences if slot.text]
     return sorted(found, key=lambda c: c.character_id != character_id)
 
 
@@ -125,7 +138,18 @@ class ConsequenceSpend(Spend):
 
 
 def paying_for(character_id: int, consequence: Consequence) -> ConsequenceSpend:
-    return ConsequenceSpend(PAID, character_id, None, consequence.text, consequence=consequence.key)
+    """Its free invocation when it is this character's, else a fate point."""
+    paid = FREE if consequence.free_for == character_id else PAID
+    return ConsequenceSpend(paid, character_id, None, consequence.text, consequence=consequence.key)
+
+
+def consequence_slot(key: str) -> tuple[int, str] | None:
+    """A consequence's key as the log keeps it ("consequence:12:moderate"): its character and severity."""
+    prefix, _sep, rest = key.partition(":")
+    character, _sep, severity = rest.partition(":")
+    if prefix != Consequence.PREFIX or not (character.isascii() and character.isdigit()) or severity not in SEVERITIES:
+        return None
+    return int(character), severity
 
 
 def consequence_of(key: str, campaign: Campaign | int, scene: Scene | None,

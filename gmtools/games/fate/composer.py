@@ -64,9 +64,10 @@ FIELDS = {
     "invoke": AspectChoiceField(queryset=Aspect.objects.none(), required=False, widget=forms.CheckboxSelectMultiple,
                                 label=_("Invoke aspects (+2 each)"),
                                 help_text=_("A free invocation is used first, else a fate point.")),
-    # A consequence taken by a character in play: an aspect, invoked with a fate point (gmtools.games.fate.aspects).
+    # A consequence taken by a character in play: an aspect, invoked with a fate point, or free once
+    # for whoever inflicted it (gmtools.games.fate.aspects).
     "invoke_consequence": forms.MultipleChoiceField(choices=(), required=False, widget=forms.CheckboxSelectMultiple,
-                                                    label=_("Invoke consequences (+2 each, a fate point)")),
+                                                    label=_("Invoke consequences (+2 each, a fate point unless free)")),
     # The same aspect a second time on this roll: only with its second free invocation (gmtools.games.fate.aspects).
     "invoke_again": AspectChoiceField(queryset=Aspect.objects.none(), required=False,
                                       widget=forms.CheckboxSelectMultiple,
@@ -118,10 +119,11 @@ class FateComposer(BaseComposer):
         points = resources_of(character).points if character is not None else 0
         if character is not None and points < 1:
             aspects = aspects.filter(free_invocations__gte=1)
-        # A consequence is paid with a fate point: none on offer without one (nor for an unnamed NPC).
-        consequences = aspects_in_play.consequences_in_play(form.campaign, form.scene, character) if points else []
-        form_field(form, "invoke_consequence", forms.MultipleChoiceField).choices = [
-            (c.key, c.label(getattr(character, "pk", None))) for c in consequences]
+        # A consequence is paid with a fate point, or free for whoever inflicted it: none on offer
+        # otherwise (nor for an unnamed NPC).
+        form_field(form, "invoke_consequence", forms.MultipleChoiceField).choices = [] if character is None else [
+            (c.key, c.label(character.pk)) for c in aspects_in_play.consequences_in_play(form.campaign, form.scene, character)
+            if c.payable(character.pk, points) is not None]
         form_field(form, "invoke", AspectChoiceField).queryset = aspects
         form_field(form, "invoke_again", AspectChoiceField).queryset = aspects.filter(free_invocations__gte=2)
         characters = form_field(form, "character", forms.ModelChoiceField).queryset

@@ -3,7 +3,7 @@ each campaign's deck of Fate cards, and the aspects of characters and scenes."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from django.contrib import admin
 from django.core.exceptions import ValidationError
@@ -17,6 +17,8 @@ from gmtools.games.base.models import CampaignState, CharacterResources, bounded
 from gmtools.nulfree import NulFree
 
 if TYPE_CHECKING:  # the table's rows are named, never imported, here
+    from django.utils.functional import _StrPromise
+
     from gmtools.models import Campaign, Character
 
 BOUNDS = {
@@ -34,6 +36,22 @@ class AspectKind(models.TextChoices):
 
 # A consequence is a short aspect: its column's length, which a change from the card checks first.
 CONSEQUENCE_LENGTH = 120
+SEVERITIES = ("mild", "moderate", "severe")
+
+
+class ConsequenceSlot(NamedTuple):
+    """One of a character's three consequences as its card shows it (``FateResources.consequences``)."""
+
+    severity: str  # "mild", "moderate", "severe"
+    label: Promise  # "Moderate (4)"
+    text: str  # "" while free
+    free_for: int | None  # the character whose next invocation of it costs no fate point
+
+
+def _free_for(label: _StrPromise) -> models.ForeignKey[Any, Any]:
+    return models.ForeignKey(
+        "gmtools.Character", on_delete=models.SET_NULL, null=True, blank=True, related_name="+", verbose_name=label,
+        help_text=_("Whoever inflicted it: their next invocation of it costs no fate point (once)."))
 
 
 class FateResources(CharacterResources):
@@ -47,6 +65,11 @@ class FateResources(CharacterResources):
     consequence_mild = models.CharField(_("mild consequence (2)"), max_length=CONSEQUENCE_LENGTH, blank=True)
     consequence_moderate = models.CharField(_("moderate consequence (4)"), max_length=CONSEQUENCE_LENGTH, blank=True)
     consequence_severe = models.CharField(_("severe consequence (6)"), max_length=CONSEQUENCE_LENGTH, blank=True)
+    # Fate Core: whoever inflicted a consequence invokes it once for free. Who that is until they
+    # have (None: nobody, or used; gmtools.games.fate.aspects).
+    consequence_mild_free_for = _free_for(_("mild: free invocation for"))
+    consequence_moderate_free_for = _free_for(_("moderate: free invocation for"))
+    consequence_severe_free_for = _free_for(_("severe: free invocation for"))
 
     class Meta:
         verbose_name = _("Fate points, stress and consequences")
@@ -63,10 +86,25 @@ class FateResources(CharacterResources):
         return [(1, self.stress_1), (2, self.stress_2), (3, self.stress_3)]
 
     @property
-    def consequences(self) -> list[tuple[str, Promise, str]]:
-        return [("mild", _("Mild (2)"), self.consequence_mild),
-                ("moderate", _("Moderate (4)"), self.consequence_moderate),
-                ("severe", _("Severe (6)"), self.consequence_severe)]
+    def consequences(self) -> list[ConsequenceSlot]:
+        return [ConsequenceSlot(severity, label, getattr(self, f"consequence_{severity}"),
+                                getattr(self, f"consequence_{severity}_free_for_id"))
+                for severity, label in zip(SEVERITIES, (_("Mild (2)"), _("Moderate (4)"), _("Severe (6)")), strict=True)]
+
+    def clean(self) -> None:
+        """A consequence not taken has no free invocation; one is another character's of the campaign
+        (read from the character the sheet, the admin or an import has set: no query)."""
+        for severity in SEVERITIES:
+            name = f"consequence_{severity}_free_for"
+            if not getattr(self, f"consequence_{severity}"):
+                setattr(self, name, None)
+                continue
+            by = getattr(self, name)
+            if by is not None and (by.pk == self.character_id or by.campaign_id != self.character.campaign_id):
+                raise ValidationError({name: FREE_FOR_REFUSAL})
+
+
+FREE_FOR_REFUSAL = _("Choose who inflicted it among the other characters of the campaign.")
 
 
 # One card per ordered combination of four Fate dice (3 ** 4).

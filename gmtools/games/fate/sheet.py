@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from gmtools.games.base import Bounds, CharacterKind, Columns, SheetRows, SheetRules, StateColumns
 from gmtools.games.base import TraitCategory as C
-from gmtools.games.fate.models import Aspect, AspectKind, FateResources, FateState, cards_left
+from gmtools.games.fate.models import SEVERITIES, Aspect, AspectKind, FateResources, FateState, cards_left
 
 if TYPE_CHECKING:  # the table's rows are named, never imported, here
     from gmtools.models import Character
@@ -67,9 +67,8 @@ RESOURCES = Columns(
     rows=(
         ("points", "refresh"),
         ("stress_1", "stress_2", "stress_3"),
-        "consequence_mild",
-        "consequence_moderate",
-        "consequence_severe",
+        # Each consequence with whoever inflicted it, until they invoke it for free.
+        *((f"consequence_{s}", f"consequence_{s}_free_for") for s in SEVERITIES),
     ),
 )
 

@@ -28,7 +28,9 @@ from gmtools.games.base import (
 )
 from gmtools.games.fate import aspects
 from gmtools.games.fate.composer import FateComposition
-from gmtools.games.fate.models import BOUNDS, CONSEQUENCE_LENGTH, Aspect, FateState, resources_of
+from gmtools.games.fate.models import (
+    BOUNDS, CONSEQUENCE_LENGTH, FREE_FOR_REFUSAL, SEVERITIES, Aspect, FateResources, FateState, resources_of,
+)
 from gmtools.models import Campaign, Character, Roll, Scene
 from rules import fate
 from rules.dice import RandomSource
@@ -149,6 +151,8 @@ def _advance_advantage(table: Table, campaign_id: int, roller_id: int | None, st
 
 def _use_free_invocation(table: Table, character: Character, spend: Spend) -> dict[str, Any]:
     """One free invocation of an aspect in play for this character's roll; a boost is gone once used."""
+    if isinstance(spend, aspects.ConsequenceSpend):
+        return _use_free_consequence(table, character, spend)
     campaign = character.campaign
     in_play = aspects.in_play(campaign, Scene.objects.current(campaign), character)
     aspect = in_play.filter(pk=spend.aspect_id).first() if spend.aspect_id is not None else None
@@ -166,7 +170,37 @@ def _use_free_invocation(table: Table, character: Character, spend: Spend) -> di
     return {"boost": {"text": aspect.text, "scene": aspect.scene_id, "character": aspect.character_id}} if aspect.boost else {}
 
 
+def _use_free_consequence(table: Table, character: Character, spend: aspects.ConsequenceSpend) -> dict[str, Any]:
+    """The free invocation of a consequence by whoever inflicted it: theirs no more (Fate Core's once)."""
+    owner, severity = aspects.consequence_slot(spend.consequence) or (None, "")
+    field = f"consequence_{severity}"
+    # Atomic in the database: two rolls never use the same free invocation.
+    if owner is None or not FateResources.objects.filter(
+            character_id=owner, character__campaign_id=character.campaign_id, **{f"{field}_free_for": character.pk}
+    ).exclude(**{field: ""}).update(**{f"{field}_free_for": None}):
+        raise Refused(_("“%(aspect)s” has no free invocation left.") % {"aspect": spend.label})
+    if owner != character.pk:
+        # The card of the character who has the consequence no longer says it is free for the roller.
+        table.character_changed(Character(pk=owner, campaign_id=character.campaign_id))
+    return {}
+
+
+def _give_back_free_consequence(key: str, invoker: int | None, ledger: Ledger) -> None:
+    """A consequence's free invocation back to whoever used it, while both are characters of one
+    campaign, the consequence is still taken and nobody else's free invocation stands on it."""
+    owner, severity = aspects.consequence_slot(key) or (None, "")
+    character, used_by = ledger.character(owner), ledger.character(invoker)
+    if character is None or used_by is None or character.campaign_id != used_by.campaign_id:
+        return
+    row, field = resources_of(character), f"consequence_{severity}"
+    if getattr(row, field) and getattr(row, f"{field}_free_for_id") is None:
+        ledger.update(character, **{f"{field}_free_for_id": used_by.pk})
+
+
 def _give_back_free_invocation(entry: Roll, spend: dict[str, Any], ledger: Ledger) -> None:
+    if key := spend.get("consequence"):
+        _give_back_free_consequence(key, spend.get("character"), ledger)
+        return
     if boost := spend.get("boost"):
         # A boost used up: back as it was, while its scene is still in play (it would have ended with it).
         if ledger.scene_open(boost["scene"]) or (boost["scene"] is None and ledger.character(boost["character"])):
@@ -179,15 +213,29 @@ def _give_back_free_invocation(entry: Roll, spend: dict[str, Any], ledger: Ledge
         ledger.update_row(aspect, free_invocations=aspect.free_invocations + 1)
 
 
-def _consequence(severity: str) -> Callable[[Character, str], dict[str, Any]]:
+def _consequence(severity: str) -> Callable[[Character, str, str | None], dict[str, Any]]:
+    """A consequence written on the card, with whoever inflicted it (``by``: a character's id, ""
+    nobody; None: as it was), whose next invocation of it is free (Fate Core). None once cleared."""
     field = f"consequence_{severity}"
 
-    def change(c: Character, value: str = "") -> dict[str, Any]:
+    def change(c: Character, value: str = "", by: str | None = None) -> dict[str, Any]:
         text = " ".join(value.split())
         if len(text) > CONSEQUENCE_LENGTH:
             raise Refused(_("A consequence is a short aspect: at most 120 characters."))
-        return {field: text}
+        free_for = getattr(resources_of(c), f"{field}_free_for_id") if by is None else _inflicter(c, by)
+        return {field: text, f"{field}_free_for_id": free_for if text else None}
     return change
+
+
+def _inflicter(c: Character, by: str) -> int | None:
+    """The character the GM chose as who inflicted a consequence on ``c``: another of its campaign ("" nobody)."""
+    if by == "":
+        return None
+    found: int | None = (Character.objects.filter(pk=int(by), campaign_id=c.campaign_id).exclude(pk=c.pk)
+             .values_list("pk", flat=True).first() if by.isascii() and by.isdigit() and len(by) < 10 else None)
+    if found is None:
+        raise Refused(str(FREE_FOR_REFUSAL))
+    return found
 
 
 ADJUSTMENTS = {
@@ -196,7 +244,7 @@ ADJUSTMENTS = {
     "refresh": lambda c: {"points": max(resources_of(c).points, resources_of(c).refresh)},
     **{f"stress-{n}": toggle(f"stress_{n}") for n in (1, 2, 3)},
 }
-CONSEQUENCES = {f"consequence-{severity}": _consequence(severity) for severity in ("mild", "moderate", "severe")}
+CONSEQUENCES = {f"consequence-{severity}": _consequence(severity) for severity in SEVERITIES}
 ADJUSTMENT_WORDS = {
     "fate-point-spend": AdjustmentWords(gettext_lazy("Fate points −1"), gettext_lazy("Spend a fate point")),
     "fate-point-gain": AdjustmentWords(gettext_lazy("Fate points +1"), gettext_lazy("Gain a fate point")),

@@ -8,7 +8,7 @@ from django import template
 
 from gmtools.games.fate import aspects
 from gmtools.games.fate.models import Aspect, resources_of
-from gmtools.models import Roll, Scene
+from gmtools.models import Character, Roll, Scene
 
 register = template.Library()
 
@@ -44,6 +44,17 @@ def _consequences_around(campaign: Any) -> list[aspects.Consequence]:
     return cached
 
 
+@register.simple_tag
+def cast_names(campaign: Any) -> list[tuple[int, str]]:
+    """The campaign's characters (id, name), for a consequence's "free for" choice: once per drawing
+    of the page, whatever the number of cards (kept as ``_in_play_around`` keeps its own)."""
+    cached = getattr(campaign, "_cast_names", None)
+    if cached is None:
+        cached = list(Character.objects.filter(campaign=campaign).in_table_order().values_list("pk", "name"))
+        campaign._cast_names = cached
+    return cached
+
+
 @register.simple_tag(takes_context=True)
 def invoke_choices(context: template.Context, roll: Roll) -> list[tuple[str, str]]:
     """What the card's Invoke may use on this roll, as (value, label): an aspect in play or a
@@ -66,9 +77,11 @@ def invoke_choices(context: template.Context, roll: Roll) -> list[tuple[str, str
         paying = aspects.payable(aspect, points)
         if aspect.pk != made and paying is not None and allowed(aspect.pk, paying):
             offered.append((str(aspect.pk), aspects.label(aspect, character.pk)))
-    if points:
-        mine = [aspects.Consequence(character.pk, character.name, severity, text)
-                for severity, _label, text in resources_of(character).consequences if text]
-        others = [c for c in _consequences_around(context["campaign"]) if c.character_id != character.pk]
-        offered += [(c.key, c.label(character.pk)) for c in mine + others if allowed(c.key, aspects.PAID)]
+    mine = [aspects.Consequence(character.pk, character.name, slot.severity, slot.text, slot.free_for)
+            for slot in resources_of(character).consequences if slot.text]
+    others = [c for c in _consequences_around(context["campaign"]) if c.character_id != character.pk]
+    for consequence in mine + others:
+        paying = consequence.payable(character.pk, points)
+        if paying is not None and allowed(consequence.key, paying):
+            offered.append((consequence.key, consequence.label(character.pk)))
     return offered
