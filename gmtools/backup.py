@@ -16,7 +16,8 @@ The document (version 2)::
                  "participants": [{"character": 0, "position": 0}, ...],
                  "declarations": [{"turn": 1, "character": 0, "actions": 2}, ...],
                  "aspects": [{"character": null, "kind", "text", "free_invocations", "boost"}, ...]}, ...],
-     "extended_actions": [{"scene": null, "character": 0, "name", "goal", "total", ...}, ...],
+     "extended_actions": [{"scene": null, "character": 0, "first": "characters[0].traits[1]", "second": null,
+                           "name", "goal", "total", ...}, ...],
      "rolls": [{"character": 0, "parent": null, "scene": 2, "extended": null, "voided_by": "gm",
                 "actor", "system", "kind", "label", "label_parts", "request", "result", "outcome",
                 "spends", "secret", "hidden", "revealed_at", "turn", "action", "willpower_spent", "luck",
@@ -25,7 +26,8 @@ The document (version 2)::
 
 Every table of a campaign is there, with every column of its rows but their ids; a row names
 another by its position in that table's list (``"character": 0`` is the first character), an
-aspect by its place (``"characters[2].aspects[0]"``, ``"scenes[4].aspects[1]"``), a roll only an
+aspect by its place (``"characters[2].aspects[0]"``, ``"scenes[4].aspects[1]"``), a trait named
+outside its character's sheet (an extended action's) too (``"characters[0].traits[1]"``), a roll only an
 earlier roll as its parent. The ids the game's code keeps inside JSON columns (a roll's spends
 name the character and aspect paid, a Fate roll the aspects invoked and the advantage made, a
 saved roll its traits: ``ROLL_JSON_REFS``, ``SAVED_ROLL_JSON_REFS``) are written the same way
@@ -186,6 +188,8 @@ def export_campaign(campaign: Campaign) -> dict[str, Any]:
     places: dict[str, dict[int, Any]] = {
         "characters": _positions(characters), "stories": _positions(stories), "episodes": _positions(episodes),
         "scenes": _positions(scenes), "extended_actions": _positions(actions), "rolls": _positions(rolls),
+        # A trait named outside its character's sheet (an extended action's) by its place, as an aspect.
+        "traits": {t.pk: f"characters[{i}].traits[{k}]" for i, c in enumerate(characters) for k, t in enumerate(c.traits.all())},
         "aspects": {
             **{a.pk: f"characters[{i}].aspects[{k}]" for i, c in enumerate(characters) for k, a in enumerate(_own(c))},
             **{a.pk: f"scenes[{j}].aspects[{k}]" for j, s in enumerate(scenes) for k, a in enumerate(s.aspects.all())},
@@ -229,6 +233,7 @@ def export_campaign(campaign: Campaign) -> dict[str, Any]:
         "episodes": [{"story": at("stories", row.story_id), **_values(row, EPISODE_FIELDS)} for row in episodes],
         "scenes": [scene(row) for row in scenes],
         "extended_actions": [{"scene": at("scenes", row.scene_id), "character": at("characters", row.character_id),
+                              "first": at("traits", row.first_id), "second": at("traits", row.second_id),
                               **_values(row, EXTENDED_FIELDS)} for row in actions],
         "rolls": [roll(row) for row in rolls],
         "resource_changes": [{"character": at("characters", row.character_id), **_values(row, RESOURCE_CHANGE_FIELDS),
@@ -520,7 +525,7 @@ class _Writer:
         self.game = campaign.game
         self.columns = games.get(self.game).resources
         # The new rows' ids by their place in the file (an aspect's place is its path).
-        self.ids: dict[str, dict[Any, int]] = {table: {} for table in ("characters", "aspects", *TABLES)}
+        self.ids: dict[str, dict[Any, int]] = {table: {} for table in ("characters", "traits", "aspects", *TABLES)}
         self.left_out = left_out  # characters of the file not imported (the GM's import of one)
         # The characters each character's resources name (Fate: whose free invocation a consequence
         # is), by their places in the file: set once every character has its id.
@@ -552,6 +557,7 @@ class _Writer:
         traits = [(position, (place, _build(Trait, item, TRAIT_FIELDS, place, character=character)))
                   for position, place, character, item in each("traits")]
         _created(Trait, [trait for _position, trait in traits], exclude=("character",))
+        self.ids["traits"].update((place, trait.pk) for _position, (place, trait) in traits)
         self._resources(built)
         own: dict[int, list[int]] = {position: [] for position, _row in rows}
         for position, (_place, trait) in traits:
@@ -610,7 +616,8 @@ class _Writer:
 
     def extended_actions(self, rows: list[Any]) -> None:
         self._rows("extended_actions", ExtendedAction, EXTENDED_FIELDS, rows,
-                   {"scene": ("scenes", False), "character": ("characters", False)}, campaign=self.campaign)
+                   {"scene": ("scenes", False), "character": ("characters", False), "first": ("traits", False),
+                    "second": ("traits", False)}, campaign=self.campaign)
 
     def rolls(self, rows: list[Any]) -> None:
         voiders = self._users(rows)
@@ -687,7 +694,7 @@ class _Writer:
         """The new id of the row of ``table`` at ``position`` in the file."""
         if position is None and not required:
             return None
-        if type(position) is not int or position not in self.ids[table]:
+        if type(position) not in (int, str) or position not in self.ids[table]:  # a trait's place is its path
             raise BackupError(_("%(where)s: %(key)s must be the position of a row of “%(table)s” in the file.")
                               % {"where": where, "key": key, "table": table})
         return self.ids[table][position]

@@ -97,13 +97,16 @@ class Cast(forms.Form):
 class RollerSelect(forms.Select):
     """The running extended actions, each marked with whose rolls it takes (``ExtendedAction.roller``):
     static/gmtools.js offers only those of the composer's character, whoever redrew the list (a live
-    change, drawn once for every tab, knows no tab's composer)."""
+    change, drawn once for every tab, knows no tab's composer). And with its traits, which picking it
+    selects in the composer (static/gmtools.js)."""
 
     def create_option(self, name: str, value: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
         option = super().create_option(name, value, *args, **kwargs)
         action = getattr(value, "instance", None)
         if action is not None:
             option["attrs"]["data-roller"] = action.roller
+            if action.first_id is not None or action.second_id is not None:
+                option["attrs"].update({"data-first": action.first_id or "", "data-second": action.second_id or ""})
         return option
 
 
@@ -486,7 +489,8 @@ def compose(campaign: Campaign, data: dict[str, Any], scene: Scene | None = None
         raise RulesError(_too_many_dice(data, pool, part.sheet_pool(from_sheet) if from_sheet != "traits" else None))
     shared = dict(game=campaign.game, engine=system.engine, character=character, label=label, label_parts=label_parts,
                   opponent_name=opponent_name, opponent_parts=opponent_parts, scene=scene, earlier_actions=len(earlier),
-                  extended=extended, hidden=bool(data.get("hidden")), team_names=tuple(c.name for c, _, _ in team))
+                  extended=extended, hidden=bool(data.get("hidden")), team_names=tuple(c.name for c, _, _ in team),
+                  traits=(data.get("first"), data.get("second")) if from_sheet == "traits" else (None, None))
     return part.compose(Draft(
         game=system, campaign=campaign, scene=scene, data=data, character=character, pool=pool,
         modifiers=(data["modifier"],) if data.get("modifier") else (), opponent_dice=opponent_dice,

@@ -317,6 +317,24 @@
   document.addEventListener("DOMContentLoaded", fit);
   document.addEventListener("htmx:afterSettle", fit);
   document.addEventListener("live-applied", fit);
+
+  // Picking an action selects the traits it is rolled with (its option's data-first and data-second):
+  // the composer's character is already its roller (fit, above); the odds follow the traits' change.
+  document.addEventListener("change", (event) => {
+    const list = event.target;
+    const form = list.closest && list.closest("#composer");
+    const option = form && list.name === "extended" ? list.selectedOptions[0] : null;
+    if (!option || !("first" in option.dataset)) return;
+    const from = form.querySelector("[name=pool_from]");
+    if (from) from.value = "traits";
+    let changed = null;
+    ["first", "second"].forEach((name) => {
+      const field = form.querySelector(`[name=${name}]`);
+      const value = option.dataset[name];
+      if (field && [...field.options].some((o) => o.value === value)) { field.value = value; changed = field; }
+    });
+    if (changed) changed.dispatchEvent(new Event("change", { bubbles: true }));
+  });
 })();
 
 // One click, one roll: the second click of a double click on Roll is not a second roll, even when

@@ -26,7 +26,7 @@ from rules.extended import (
 )
 
 from gmtools.models.campaigns import Campaign
-from gmtools.models.characters import Character
+from gmtools.models.characters import Character, Trait
 from gmtools.models.time import Scene
 from gmtools.nulfree import NulFree
 
@@ -84,6 +84,13 @@ class ExtendedAction(NulFree):
     character = models.ForeignKey(Character, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
                                   verbose_name=_("character"))
     traits = models.CharField(_("traits"), max_length=200, blank=True)
+    # ... those traits themselves (its character's): what picking it in the composer selects. Read
+    # from ``traits`` when it is made (``named_traits``), else taken from the first roll into it
+    # with traits (an action made before these columns, from its next such roll).
+    first = models.ForeignKey(Trait, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+                              verbose_name=_("first trait"))
+    second = models.ForeignKey(Trait, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+                               verbose_name=_("second trait"))
     kind = models.CharField(_("kind"), max_length=5, choices=ExtendedKind.choices, default=ExtendedKind.SOLO)
     # The bounds are the engine's (rules.extended), so that the odds beside the bar answer within a second.
     goal = models.PositiveSmallIntegerField(_("goal"), validators=[MinValueValidator(1), MaxValueValidator(MAX_GOAL)])
@@ -127,6 +134,18 @@ class ExtendedAction(NulFree):
 
     def __str__(self) -> str:
         return self.name
+
+    def named_traits(self) -> tuple[Trait | None, Trait | None]:
+        """The character's traits that ``traits`` names ("Strength + Athletics", as the composer labels
+        a roll, each by its name in the active language), or none unless it names one or two, all found."""
+        names = [name.strip().casefold() for name in self.traits.split("+")]
+        if self.character is None or not 1 <= len(names) <= 2:
+            return None, None
+        sheet = {str(trait.label).casefold(): trait for trait in self.character.traits.all()}
+        found = [sheet.get(name) for name in names]
+        if None in found:
+            return None, None
+        return found[0], found[1] if len(found) > 1 else None
 
     def clean(self) -> None:
         super().clean()

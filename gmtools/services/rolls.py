@@ -83,6 +83,8 @@ def _advance_extended(action: ExtendedAction, comp: Composition, play: BasePlay,
         fields["character"] = comp.character
     if not action.traits:
         fields["traits"] = comp.label[:200]
+    if action.first_id is None and action.second_id is None and any(comp.traits):
+        fields["first"], fields["second"] = comp.traits  # what picking it in the composer selects
     if not action.pool:
         fields["pool"] = min(100, comp.request.dice)
     if action.kind != ExtendedKind.SOLO and not action.opponent_pool:

@@ -189,6 +189,7 @@ def create_extended(campaign: Campaign, scene: Scene | None, **fields: Any) -> E
     if not game.extended_actions:
         raise Refused(game.play.extended_refusal)
     action = ExtendedAction(campaign=campaign, scene=scene, **fields)
+    action.first, action.second = action.named_traits()
     action.full_clean()
     action.save()
     announce(campaign.pk, ChangeKind.EXTENDED)

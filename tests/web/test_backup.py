@@ -484,6 +484,9 @@ def test_a_campaign_played_comes_back_whole_table_by_table(demo_campaign, gm, gm
     assert log.filter(hidden=True, revealed_at__isnull=False).exists() and log.filter(scene__isnull=True).exists()
     assert original.resource_changes.filter(undone_at__isnull=False).exists()
     assert any(scene["notes"] for scene in before["Scene"])
+    # The traits an extended action is rolled with (links to traits, by place), from its first roll.
+    assert any(row["first"] is not None and row["second"] is not None for row in before["ExtendedAction"]) == (
+        game != Game.FATE)
 
     exported = backup.export_campaign(Campaign.objects.get(pk=original.pk))  # as the export view reads it
     imported = backup.import_campaign(backup.loads(backup.dumps(exported)), other_gm)

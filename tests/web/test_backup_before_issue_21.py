@@ -18,7 +18,8 @@ BEFORE = Path(__file__).parent / "fixtures" / "before-issue-21"
 
 def with_columns_added_since(document: dict, game: str) -> dict:
     """The file as this version writes the same campaign: a column gained since the file was written
-    (V5's nature in a game's table, a saved roll's names by language, a roll's one-click key: issue 23), at its default,
+    (V5's nature in a game's table, a saved roll's names by language, a roll's one-click key, Fate's free
+    invocation of a consequence, an extended action's traits: issue 23), at its default,
     which is what an old file's row gets."""
     resources = games.get(game).resources
     for row in document["characters"]:
@@ -28,6 +29,9 @@ def with_columns_added_since(document: dict, game: str) -> dict:
             saved.setdefault("names", SavedRoll._meta.get_field("names").get_default())
     for roll in document["rolls"]:
         roll.setdefault("once_key", None)  # the one-click key: none on a roll made before it
+    for action in document.get("extended_actions", ()):
+        for trait in ("first", "second"):  # its traits (issue 23): none until its next roll
+            action.setdefault(trait, None)
     return document
 
 

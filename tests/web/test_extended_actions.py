@@ -733,3 +733,47 @@ def test_the_tie_break_is_chosen_on_creating_a_race_and_refused_elsewhere(campai
     assert ExtendedAction.objects.count() == 1
     gm_client.post(url, VALID)  # left out: a tie, as before
     assert ExtendedAction.objects.latest("id").tie_break == "tie"
+
+
+# --- its traits: what picking it in the composer selects (issue 23 leftovers) ---------------------------
+
+@pytest.mark.parametrize("lang, typed", [("en", "Dexterity + Athletics"), ("es", " destreza+ATLETISMO ")])
+def test_an_action_made_for_a_character_keeps_the_traits_its_text_names(campaign, climber, gm_client, lang, typed):
+    gm_client.cookies["django_language"] = lang
+    response = gm_client.post(reverse("extended-create", args=[campaign.pk]),
+                              {**VALID, "character": climber.pk, "traits": typed}, headers={"accept-language": lang})
+    assert response.status_code == 200, html(response)[:500]
+    action = ExtendedAction.objects.get()
+    assert (action.first, action.second) == (climber.traits.get(key="dexterity"), climber.traits.get(key="athletics"))
+    assert action.traits == typed.strip()  # as the GM typed it
+    # The composer's list offers it with them, for static/gmtools.js to select.
+    page = html(gm_client.get(reverse("composer", args=[campaign.pk]), {"character": climber.pk}))
+    listed = page.split('name="extended"', 1)[1].split("</select>", 1)[0]
+    option = re.search(rf'<option value="{action.pk}"[^>]*>', listed).group(0)
+    assert f'data-first="{action.first_id}"' in option and f'data-second="{action.second_id}"' in option
+
+
+@pytest.mark.parametrize("typed", ["", "Dexterity", "Dexterity + Flying", "Dexterity + Athletics + Melee", "Str + Ath"])
+def test_a_text_naming_no_pair_of_its_characters_traits_keeps_none_until_a_roll(campaign, climber, typed):
+    one = typed == "Dexterity"
+    action = make(campaign, character=climber, traits=typed)
+    assert (action.first, action.second) == ((climber.traits.get(key="dexterity"), None) if one else (None, None))
+    # None without a character to read them from.
+    assert (make(campaign, traits="Dexterity + Athletics").first_id, make(campaign).second_id) == (None, None)
+    if not one:
+        roll_into(action, (7, 8, 9, 2, 3, 4), climber)
+        assert (fresh(action).first, fresh(action).second) == (climber.traits.get(key="dexterity"),
+                                                                climber.traits.get(key="athletics"))
+
+
+def test_the_first_roll_with_traits_names_them_and_the_next_ones_change_nothing(campaign, climber, set_ratings):
+    action = make(campaign)
+    set_ratings(climber, strength=2)
+    roll_into(action, (7, 8, 9, 2, 3, 4), climber)  # Dexterity + Athletics
+    roll_into(action, (7, 8, 9, 2, 3), climber, first=climber.traits.get(key="strength").pk)  # Strength + Athletics
+    action = fresh(action)
+    assert (action.character, action.traits) == (climber, "Dexterity + Athletics")
+    assert (action.first, action.second) == (climber.traits.get(key="dexterity"), climber.traits.get(key="athletics"))
+    # A trait deleted since leaves its place empty (the action stays).
+    climber.traits.filter(key="athletics").delete()
+    assert (fresh(action).first_id, fresh(action).second_id) == (climber.traits.get(key="dexterity").pk, None)

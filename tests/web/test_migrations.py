@@ -118,6 +118,12 @@ def test_fates_aspects_move_to_fates_app_rows_and_ids_kept_and_back(django_user_
     _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
 
 
+def _old_campaign(apps, user, game: str):
+    """A campaign of ``game`` written through the historical models."""
+    return apps.get_model("gmtools", "Campaign").objects.create(name=f"Old {game}", game=game, gm_id=user.pk,
+                                                                player_token=f"token-old-{game}-0123456789")
+
+
 def test_fates_consequences_keep_their_text_and_are_nobodys_free_invocation_and_back(django_user_model):
     """Issue 23: whose free invocation a consequence is (Fate Core) is a new column per consequence;
     every consequence already taken keeps its text and is nobody's, and backwards the texts stay."""
@@ -125,8 +131,7 @@ def test_fates_consequences_keep_their_text_and_are_nobodys_free_invocation_and_
     before = [("gmtools", "0019_roll_once_key"), ("fate", "0002_aspect")]
     after = [("fate", "0003_consequence_free_invocation")]
     old = _migrate(before)
-    campaign = old.get_model("gmtools", "Campaign").objects.create(name="Old fate", game="fate", gm_id=user.pk,
-                                                                     player_token="token-consequences-0123456789")
+    campaign = _old_campaign(old, user, "fate")
     Character, Resources = old.get_model("gmtools", "Character"), old.get_model("fate", "FateResources")
     hurt = Resources.objects.create(character=Character.objects.create(campaign=campaign, name="Zara"), points=1,
                                     consequence_mild="Bruised ribs", consequence_severe="Broken arm")
@@ -141,4 +146,28 @@ def test_fates_consequences_keep_their_text_and_are_nobodys_free_invocation_and_
 
     back = _migrate(before)
     assert list(back.get_model("fate", "FateResources").objects.values().order_by("pk")) == stored
+    _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
+def test_an_extended_actions_traits_are_new_columns_empty_on_the_actions_made_before(django_user_model):
+    """Issue 23: an extended action keeps the traits it is rolled with; an action made before keeps
+    every column and names none (its next roll with traits will), and backwards it is as it was."""
+    user = django_user_model.objects.create_user("old-extended-gm")
+    before = [("gmtools", "0019_roll_once_key"), ("fate", "0003_consequence_free_invocation")]
+    after = [("gmtools", "0020_extended_action_traits")]
+    old = _migrate(before)
+    campaign = _old_campaign(old, user, "exalted")
+    koi = old.get_model("gmtools", "Character").objects.create(campaign=campaign, name="Koi")
+    Action = old.get_model("gmtools", "ExtendedAction")
+    Action.objects.create(campaign=campaign, character=koi, name="Climb the wall", traits="Strength + Athletics",
+                          goal=10, pool=4, total=3, rolls=2)
+    Action.objects.create(campaign=campaign, name="Research", goal=5)
+    stored = list(Action.objects.values().order_by("id"))
+
+    new = _migrate(after)
+    assert list(new.get_model("gmtools", "ExtendedAction").objects.values().order_by("id")) == [
+        {**row, "first_id": None, "second_id": None} for row in stored]
+
+    back = _migrate(before)
+    assert list(back.get_model("gmtools", "ExtendedAction").objects.values().order_by("id")) == stored
     _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())

@@ -27,7 +27,7 @@ from gmtools.games.base.odds import OddsPanel, pool_panel
 if TYPE_CHECKING:  # the table's rows and the core's form are named, never imported, here
     from gmtools.composer import ComposerForm
     from gmtools.games.base.game import BaseGame
-    from gmtools.models import Campaign, Character, ExtendedAction, Roll, Scene
+    from gmtools.models import Campaign, Character, ExtendedAction, Roll, Scene, Trait
 
 # A difficulty as successes needed, for a game with no scale of its own.
 NUMERIC_DIFFICULTIES = tuple((d, str(d)) for d in range(0, 11))
@@ -95,6 +95,7 @@ class Composition:
     scene: Scene | None = None
     earlier_actions: int = 0  # the character's rolls already logged this turn, re-checked when rolling
     extended: ExtendedAction | None = None
+    traits: tuple[Trait | None, Trait | None] = (None, None)  # the character's traits rolled (none: a sheet's pool)
     notes: tuple[str, ...] = ()  # what the turn did to the roll, e.g. "second of 3 actions: −4 dice"
     handicap: tuple[int, int] = (0, 0)  # opposed: successes taken from (this side, the opponent) first (Exalted)
     # A game's own values (what its odds and its play read) are fields of its subclass (``Draft.composition``).
