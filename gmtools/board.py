@@ -257,7 +257,7 @@ def time_context(campaign: Campaign, player: bool = False, cards: bool = True) -
 
 
 def extended_context(campaign: Campaign) -> dict:
-    actions = list(campaign.extended_actions.select_related("character")[:20])
+    actions = list(campaign.extended_actions.select_related("character", "first__character", "second__character")[:20])
     for action in actions:
         action.panel = extended_panel(action, campaign.game)
     return {"campaign": campaign, "extended_actions": actions,

@@ -9,7 +9,9 @@ import re
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.conf import settings
 from django.db.models import Q
+from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
@@ -134,6 +136,23 @@ class ExtendedAction(NulFree):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def traits_label(self) -> str:
+        """Its traits in the viewer's language when ``traits`` only names its linked traits (as the
+        composer labelled its first roll, or the GM typed them, in the language of then: the third
+        walkthrough read "Strength + Melee" on a Spanish table); else ``traits`` as written."""
+        linked = [trait for trait in (self.first, self.second) if trait is not None]
+
+        written = [name.strip().casefold() for name in self.traits.split("+")]
+
+        def written_in(code: str) -> bool:
+            with translation.override(code):
+                return [str(trait.label).casefold() for trait in linked] == written
+
+        if linked and any(written_in(code) for code, _name in settings.LANGUAGES):
+            return " + ".join(str(trait.label) for trait in linked)
+        return self.traits
 
     def named_traits(self) -> tuple[Trait | None, Trait | None]:
         """The character's traits that ``traits`` names ("Strength + Athletics", as the composer labels

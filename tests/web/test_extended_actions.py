@@ -16,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.db import close_old_connections, connection
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from gmtools import recap, services
 from gmtools.composer import ComposerForm, Composition
@@ -777,3 +778,22 @@ def test_the_first_roll_with_traits_names_them_and_the_next_ones_change_nothing(
     # A trait deleted since leaves its place empty (the action stays).
     climber.traits.filter(key="athletics").delete()
     assert (fresh(action).first_id, fresh(action).second_id) == (climber.traits.get(key="dexterity").pk, None)
+
+
+@pytest.mark.parametrize("made_in, typed, shown", [
+    ("en", "Dexterity + Athletics", {"en": "Dexterity + Athletics", "es": "{dexterity} + {athletics}"}),
+    ("es", "destreza+ATLETISMO", {"en": "Dexterity + Athletics", "es": "{dexterity} + {athletics}"}),
+    ("en", "Dexterity + Athletics, climbing", {"en": "Dexterity + Athletics, climbing", "es": "Dexterity + Athletics, climbing"}),
+])
+def test_the_list_says_the_actions_traits_in_the_viewers_language(campaign, climber, gm_client, made_in, typed, shown):
+    """The third walkthrough read "Strength + Melee" on a Spanish table: the traits the text names are
+    said in the viewer's language; a text that says more is shown as written."""
+    with translation.override(made_in):
+        make(campaign, character=climber, traits=typed)
+    for lang in ("en", "es"):
+        gm_client.cookies["django_language"] = lang
+        with translation.override(lang):
+            expected = shown[lang].format(**{key: str(climber.traits.get(key=key).label) for key in ("dexterity", "athletics")})
+        page = html(gm_client.get(reverse("table", args=[campaign.pk])))
+        listed = page.split('id="extended-list"', 1)[1]
+        assert f"{climber.name} · {expected}</span>" in listed, lang
