@@ -284,7 +284,7 @@ def test_a_refused_reroll_shows_on_its_card(table, lang, gm_user, dice):
     assert answer.value.status == 422
     refusal = card.locator("[data-testid=refusal]")
     expect(refusal).to_contain_text(say(lang, "Willpower rerolls 1 to 3 normal dice, not 4",
-                                        "la Fuerza de Voluntad repite de 1 a 3 dados normales, no 4"))
+                                        "La Fuerza de Voluntad repite de 1 a 3 dados normales, no 4"))
     expect(refusal).to_have_attribute("role", "alert")
     expect(cards(table)).to_have_count(1)
     expect(form.locator("input[name=dice]:checked")).to_have_count(4)
