@@ -528,3 +528,22 @@ def test_a_rouse_checks_card_counts_its_hunger_in_the_games_words(vampire, langu
         assert headline(failed).count == f"{word} 2 → 3"
         assert headline(passed).count == f"{word} 3 → 3"
         assert word not in headline(roll(vampire, (6, 7, 8, 9, 10))).count  # a roll counts its successes
+
+
+@pytest.mark.parametrize("first_voided", ["tie", "invocation"])
+def test_a_boost_whose_roll_is_voided_stays_gone_whichever_is_voided_first(hero, gm, first_voided):
+    """A tie made a boost; another roll invoked it (gone). Voided in either order, the boost stays off
+    the table: the third walkthrough voided the tie, then the invocation, and the boost came back.
+    Voiding the invocation alone brings it back, as the same row."""
+    scene = services.start_scene(hero.campaign, title="The docks")
+    tie = roll(hero, (0, 0, 0, 0), scene=scene, difficulty=2, action="create_advantage", advantage="Dazzled guard")
+    boost = Aspect.objects.get(text="Dazzled guard")
+    assert (tie.outcome, boost.boost, boost.free_invocations) == ("tie", True, 1)
+    invoked = roll(hero, (0, 0, 0, 0), scene=scene, invoke=[boost.pk])
+    assert not Aspect.objects.filter(text="Dazzled guard").exists()
+    order = [tie, invoked] if first_voided == "tie" else [invoked, tie]
+    services.void_roll(order[0], gm)
+    if first_voided == "invocation":
+        assert (fresh(boost).boost, fresh(boost).free_invocations, fresh(boost).scene_id) == (True, 1, scene.pk)
+    services.void_roll(order[1], gm)
+    assert not Aspect.objects.filter(text="Dazzled guard").exists()

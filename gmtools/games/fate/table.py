@@ -197,15 +197,29 @@ def _give_back_free_consequence(key: str, invoker: int | None, ledger: Ledger) -
         ledger.update(character, **{f"{field}_free_for_id": used_by.pk})
 
 
+def _made_by_a_voided_roll(entry: Roll, aspect_id: int | None) -> bool:
+    """Whether the aspect was made by a log entry (a Create an advantage, or the invocation that made
+    it succeed: the first entry naming it) that has been voided since, taking what it made off."""
+    if aspect_id is None:
+        return False
+    maker = (Roll.objects.filter(campaign_id=entry.campaign_id, result__advantage__aspect=aspect_id)
+             .order_by("pk").values("voided_at").first())
+    return maker is not None and maker["voided_at"] is not None
+
+
 def _give_back_free_invocation(entry: Roll, spend: dict[str, Any], ledger: Ledger) -> None:
     if key := spend.get("consequence"):
         _give_back_free_consequence(key, spend.get("character"), ledger)
         return
     if boost := spend.get("boost"):
-        # A boost used up: back as it was, while its scene is still in play (it would have ended with it).
+        # A boost used up: back as it was, while its scene is still in play (it would have ended with it),
+        # as the same row, so that voiding the roll that made it takes it off again; and not at all once
+        # that roll is voided (the third walkthrough voided the tie, then the invocation: the boost was back).
+        if _made_by_a_voided_roll(entry, spend.get("aspect")):
+            return
         if ledger.scene_open(boost["scene"]) or (boost["scene"] is None and ledger.character(boost["character"])):
-            ledger.make_row(Aspect, text=boost["text"], scene_id=boost["scene"], character_id=boost["character"],
-                            boost=True, free_invocations=1)
+            ledger.make_row(Aspect, pk=spend.get("aspect"), text=boost["text"], scene_id=boost["scene"],
+                            character_id=boost["character"], boost=True, free_invocations=1)
         return
     # At most 9, as the aspect's constraint says; an aspect deleted since gets nothing back.
     aspect = ledger.row(Aspect, spend.get("aspect"))
