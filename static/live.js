@@ -274,8 +274,6 @@
       const field = form.querySelector(`[name=${name}]`);
       if (field && field.value) params.set(name, field.value);
     }
-    const before = snapshot(form);
-    const open = [...form.querySelectorAll("details")].map((d) => d.open);
     const request = asked = {};
     const response = await fetch(`${select.dataset.url}?${params}`, { headers: { "HX-Request": "true" } });
     // A later change, or the GM's own pick of another character, has asked since: that answer wins.
@@ -283,6 +281,12 @@
     if (request !== asked || !response.ok || !current || current.value !== params.get("character")) return;
     const fresh = document.createElement("template");
     fresh.innerHTML = await response.text();
+    // What the GM has now, read once the answer is here: a trait chip clicked while it was on its way
+    // (a cast change redrawn late, on a loaded machine) stays chosen, not undone by the state before it.
+    const now = document.getElementById("composer");
+    if (!now) return;
+    const before = snapshot(now);
+    const open = [...now.querySelectorAll("details")].map((d) => d.open);
     const changed = restore(fresh.content, before);
     fresh.content.querySelectorAll("#composer details").forEach((d, i) => d.toggleAttribute("open", Boolean(open[i])));
     htmx.swap(document.getElementById("composer-wrap"), fresh.innerHTML, { swapStyle: "innerHTML" }, {

@@ -226,3 +226,30 @@ def test_an_edit_elsewhere_reaches_the_composer_teamwork_and_extended_lists(tabl
     # The odds are the composer's: a roll of Dexterity 5 + Dodge 4 with the modifier kept.
     shot(page, f"after-edit-elsewhere-{lang}")
     assert_same_page(page)
+
+
+def test_a_choice_made_while_an_edit_elsewhere_is_on_its_way_stays(table, gm_user):
+    """An edit elsewhere redraws the composer for its character, the GM's choices put back: those the GM
+    had once the redraw is here, not when it was asked. A trait picked meanwhile was undone (a full run
+    on a loaded machine: the GM's click on a trait chip came back to the best pool)."""
+    page = table
+    campaign = campaign_of(gm_user, Game.EXALTED)
+    koi = make_character(campaign, "Koi", {"strength": 4, "dexterity": 3, "dodge": 3, "melee": 4})
+    strength, dexterity = (str(Trait.objects.get(character=koi, key=k).pk) for k in ("strength", "dexterity"))
+    open_table(page, campaign)
+    first = page.locator("#composer [name=first]")
+    expect(first).to_have_value(strength)  # the best pool
+    held = []
+    page.route(f"**/campaigns/{campaign.pk}/composer/?*", lambda route: held.append(route))
+    staff = User.objects.create_superuser("boss", password="admin-secret-1")
+    client = Client()
+    client.force_login(staff)
+    with page.expect_request(lambda request: f"/campaigns/{campaign.pk}/composer/?" in request.url):
+        admin_edit(client, koi, {"dexterity": 5})
+    first.select_option(dexterity)  # while the redraw is on its way
+    expect(page.locator("#odds [data-testid=odds]")).to_be_visible()
+    held[0].continue_()
+    page.unroute(f"**/campaigns/{campaign.pk}/composer/?*")
+    expect(first.locator("option:checked")).to_contain_text("5")  # the redraw is in
+    expect(first).to_have_value(dexterity)
+    assert_same_page(page)
