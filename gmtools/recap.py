@@ -315,6 +315,8 @@ def to_markdown(rolls: Iterable[Roll], player: bool, luck: Iterable[str] = ()) -
             mark = " " + (gettext("(revealed)") if roll.revealed_at else gettext("(secret roll)"))
         elif roll.revealed_at:
             mark = " " + gettext("(revealed)")
+        if roll.result.get("physical"):
+            mark += " " + gettext("(physical dice)")
         label = md(roll.display_label) + (f" · {roll.kind_label}" if roll.parent_id else "")
         last = _standing(roll, follow_ups)
         faces = dice_text(last)
@@ -353,11 +355,19 @@ def _cell(value: Any) -> Any:
     return value
 
 
+def thrown_text(roll: Roll) -> str:
+    """How the dice of an entry came, as data: "physical" (entered from real dice), "drawn", or ""
+    when it threw none (a stunt reward, taking half)."""
+    if not dice_text(roll):
+        return ""
+    return "physical" if roll.result.get("physical") else "drawn"
+
+
 def to_csv(rolls: Iterable[Roll], player: bool) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(["id", "when", "story", "episode", "scene", "turn", "who", "what", "kind", "dice", "result",
-                     "successes", "margin", "details", "secret", "revealed", "voided"])
+                     "successes", "margin", "details", "secret", "revealed", "voided", "thrown"])
     for roll in rolls:
         scene = roll.scene
         line = headline(roll, player)
@@ -371,5 +381,6 @@ def to_csv(rolls: Iterable[Roll], player: bool) -> str:
             "secret roll" if roll.hidden else "secret difficulty" if roll.secret else "",
             roll.revealed_at.isoformat() if roll.revealed_at else "",
             voided_text(roll, player) if roll.voided_at else "",
+            thrown_text(roll),
         )])
     return out.getvalue()

@@ -174,11 +174,17 @@ class DiceFit:
     die: Die
     fit: Fit
     chart: Chart
+    # Where the dice came from, when the scope has physical dice (issue 24): "physical" (thrown at the
+    # table, their faces entered) or "drawn" (by the server), tested apart; "" when all were drawn.
+    source: str = ""
 
     @property
     def sentence(self) -> str:
-        """"1,204 d10s: nothing unusual, p = 0.43"."""
+        """"1,204 d10s: nothing unusual, p = 0.43", "Physical dice, 340 d10s: nothing unusual, p = 0.21"."""
         dice = self.die.name % {"count": self.fit.dice, "dice": grouped(self.fit.dice)}
+        if self.source:
+            dice = (gettext("Physical dice, %(dice)s") if self.source == PHYSICAL
+                    else gettext("Drawn by the server, %(dice)s")) % {"dice": dice}
         return gettext("%(dice)s: %(verdict)s") % {"dice": dice, "verdict": verdict_text(self.fit.verdict, self.fit.p_value)}
 
 
@@ -218,7 +224,7 @@ class _Tallies:
     seen: Counter = field(default_factory=Counter)
     finals: dict[int, bool | None] = field(default_factory=dict)  # each roll's last word: succeeded? (None: a tie)
     spends: Counter = field(default_factory=Counter)
-    faces: dict[str, Counter] = field(default_factory=dict)
+    faces: dict[tuple[str, bool], Counter] = field(default_factory=dict)  # by (die code, physical)
     draws: dict[str, list[tuple[int, bool]]] = field(default_factory=dict)
     voided_thrown: int = 0  # voided rolls in scope whose dice were counted
 
@@ -228,13 +234,18 @@ def _thrown(play: BasePlay, dice: Mapping[str, Die], gathered: _Tallies, carried
     """Count the faces an entry threw (whether it threw any in scope); a deck's draw left out passes
     on its reshuffle to the next draw."""
     counted = False
+    physical = _physical_faces(play, kind, result) if shown else {}
     for code, faces in play.thrown(kind, result):
         die = dice.get(code)
         if die is None:
             continue
         if die.faces:
             if shown:
-                gathered.faces.setdefault(code, Counter()).update(faces)
+                thrown = Counter(faces)
+                real = physical.get(code, Counter()) & thrown
+                physical[code] = physical.get(code, Counter()) - real
+                gathered.faces.setdefault((code, True), Counter()).update(real)
+                gathered.faces.setdefault((code, False), Counter()).update(thrown - real)
                 counted = counted or bool(faces)
             continue
         for card, reshuffled in faces:
@@ -245,6 +256,23 @@ def _thrown(play: BasePlay, dice: Mapping[str, Die], gathered: _Tallies, carried
             elif reshuffled:
                 carried[code] = True
     return counted
+
+
+PHYSICAL, DRAWN = "physical", "drawn"
+# What of a roll's result holds dice that are not the acting side's: drawn even when it was physical.
+_OTHER_SIDES = ("opponent", "team")
+
+
+def _physical_faces(play: BasePlay, kind: str, result: Mapping[str, Any]) -> dict[str, Counter]:
+    """The faces of an entry entered from physical dice, by die code: the acting side's of a roll
+    made with "I rolled real dice" (``result["physical"]``); the opposition and helpers are drawn."""
+    if not result.get("physical"):
+        return {}
+    own = {key: value for key, value in result.items() if key not in _OTHER_SIDES}
+    faces: dict[str, Counter] = {}
+    for code, thrown in play.thrown(kind, own):
+        faces.setdefault(code, Counter()).update(thrown)
+    return faces
 
 
 def _final(outcome: str) -> bool | None:
@@ -285,20 +313,23 @@ def gather(rows: Iterable[Sequence[Any]], play: BasePlay, scope: Scope) -> _Tall
 
 def _fits(play: BasePlay, gathered: _Tallies) -> tuple[DiceFit, ...]:
     fits = []
+    # Physical dice are the ones a GM wants to test: when the scope has any, each source apart.
+    split = any(sum(counts.values()) for (_, real), counts in gathered.faces.items() if real)
     for die in play.dice:
-        try:
-            if die.faces:
-                counts = gathered.faces.get(die.code, Counter())
-                fit = fair_dice({face: n for face, n in counts.items() if face in die.faces}, die.faces)
-            else:
-                fit = fair_deck(gathered.draws.get(die.code, ()))
-        except RulesError:  # pragma: no cover - the log holds only faces the engine threw
-            continue
-        if not fit.dice:
-            continue
-        labels = _labels([face for face, _ in fit.counts], pooled=not die.faces)
-        chart = columns([(label, n, expected) for label, (_, n), (_, expected) in zip(labels, fit.counts, fit.expected)])
-        fits.append(DiceFit(die, fit, chart))
+        for source in ((PHYSICAL, DRAWN) if split and die.faces else ("",)):
+            try:
+                if die.faces:
+                    counts = gathered.faces.get((die.code, source == PHYSICAL), Counter())
+                    fit = fair_dice({face: n for face, n in counts.items() if face in die.faces}, die.faces)
+                else:
+                    fit = fair_deck(gathered.draws.get(die.code, ()))
+            except RulesError:  # pragma: no cover - the log holds only faces the engine threw
+                continue
+            if not fit.dice:
+                continue
+            labels = _labels([face for face, _ in fit.counts], pooled=not die.faces)
+            chart = columns([(label, n, expected) for label, (_, n), (_, expected) in zip(labels, fit.counts, fit.expected)])
+            fits.append(DiceFit(die, fit, chart, source))
     return tuple(fits)
 
 

@@ -29,6 +29,7 @@ from gmtools.composer import ComposerForm
 from gmtools.models import Campaign, ChangeKind, Character, Roll, Scene
 from gmtools.forms import ExtendedForm, LogFilter, SceneForm
 from gmtools.odds import odds_panel
+from gmtools.physical import PhysicalForm, entry_of
 
 LOG_PAGE = 25
 
@@ -116,8 +117,9 @@ def _composer(campaign: Campaign, character: Character | int | None, scene: Scen
             for name, value in ((n, form.get_initial_for_field(f, n)) for n, f in form.fields.items())
             if value not in (None, "", [])}
     bound = ComposerForm(campaign, data, scene=scene)
-    panel = odds_panel(bound.cleaned_data["composition"]) if bound.is_valid() else None
-    return {"form": form, "odds": panel, "odds_errors": bound.messages()}
+    composition = bound.cleaned_data["composition"] if bound.is_valid() else None
+    return {"form": form, "odds": odds_panel(composition) if composition else None, "odds_errors": bound.messages(),
+            "physical": PhysicalForm(), "physical_entry": entry_of(composition) if composition else None}
 
 
 @login_required
@@ -143,10 +145,11 @@ def composer(request: HttpRequest, pk: int) -> HttpResponse:
 def odds(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = _campaign(request, pk)
     form = ComposerForm(campaign, request.GET, scene=Scene.objects.current(campaign))
-    panel = odds_panel(form.cleaned_data["composition"]) if form.is_valid() else None
-    composition = form.cleaned_data.get("composition") if form.is_valid() else None
-    return render(request, "table.html#odds", {"campaign": campaign, "odds": panel, "odds_errors": form.messages(),
-                                               "turn_notes": composition.notes if composition else ()})
+    composition = form.cleaned_data["composition"] if form.is_valid() else None
+    return render(request, "table.html#odds", {"campaign": campaign, "odds": odds_panel(composition) if composition else None,
+                                               "odds_errors": form.messages(),
+                                               "turn_notes": composition.notes if composition else (),
+                                               "physical_entry": entry_of(composition) if composition else None})
 
 
 # A refusal is a 422 (the request was understood and refused), never a 400: under DEBUG, which
@@ -194,17 +197,18 @@ def _next_key(request: HttpRequest, response: HttpResponse) -> HttpResponse:
 def roll(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = _campaign(request, pk)
     form = ComposerForm(campaign, request.POST, scene=Scene.objects.current(campaign))
-    valid = form.is_valid()
+    thrown = PhysicalForm(request.POST)  # "I rolled real dice": the faces entered (gmtools.physical)
+    valid = form.is_valid() and thrown.is_valid()
     try:
         services.refuse_made(campaign, form.cleaned_data.get("once"))  # what a second click is told first
     except services.Refused as refusal:
         return _next_key(request, _refused(request, str(refusal)))
     if not valid:
-        return _next_key(request, _refused(request, " ".join(form.messages())))
+        return _next_key(request, _refused(request, " ".join(form.messages() + thrown.messages())))
     streams = live.WritersDrawing.of(request)
     try:
         logged = services.record_roll(campaign, form.cleaned_data["composition"], once=form.cleaned_data.get("once"),
-                                      streams=streams)
+                                      streams=streams, physical=thrown.entered())
     except services.Refused as refusal:
         return _next_key(request, _refused(request, str(refusal)))
     return _next_key(request, _after_roll(request, campaign, logged, streams))

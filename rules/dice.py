@@ -110,3 +110,48 @@ def note(code: str, text: str, **params: int | str) -> Note:
 
 def count_at_least(faces: Sequence[int], threshold: int) -> int:
     return sum(1 for face in faces if face >= threshold)
+
+
+class Thrown:
+    """A random source that gives the faces of physical dice, as they were entered, in draw order:
+    the rules read a roll of real dice exactly as one drawn. Asked for more, or for a face outside
+    the die asked for, it raises ``RulesError`` (the entry is checked against the roll before)."""
+
+    def __init__(self, faces: Iterable[int]) -> None:
+        self.faces = list(faces)
+        self.used = 0
+
+    def randint(self, a: int, b: int) -> int:
+        if self.used >= len(self.faces):
+            raise RulesError(f"the roll asked for die {self.used + 1}; {len(self.faces)} were entered")
+        face = self.faces[self.used]
+        if not a <= face <= b:
+            raise RulesError(f"die {self.used + 1}: {face} is not a face from {a} to {b}")
+        self.used += 1
+        return face
+
+    @property
+    def left(self) -> int:
+        """The faces entered that the roll did not read."""
+        return len(self.faces) - self.used
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """The physical dice a roll reads, as a thrower enters them: ``dice`` normal dice, then ``hunger``
+    Hunger dice (V5, entered apart); Fate dice (−1, 0, +1) when ``fate``, else d10s. ``explodes``: the
+    face that asks for one more die, that die too (scifi's 10s), so the count grows as they are entered."""
+
+    dice: int
+    hunger: int = 0
+    fate: bool = False
+    explodes: int | None = None
+
+    def wanted(self, faces: Sequence[int]) -> int:
+        """How many normal dice the faces entered so far call for: the pool, and one more for each
+        exploding face among the dice it calls for (an explosion die's own included)."""
+        wanted, i = self.dice, 0
+        while self.explodes is not None and i < min(wanted, len(faces)):
+            wanted += faces[i] == self.explodes
+            i += 1
+        return wanted

@@ -23,20 +23,29 @@ from gmtools.models import (
     Scene,
 )
 from gmtools.notes import refusal_text
+from gmtools.physical import Physical, entry_of, thrown
 from gmtools.services.locks import Refused, lock_character
 from gmtools.services.spending import pay
 from gmtools.services.table import TABLE
-from rules.dice import RandomSource, RulesError
+from rules.dice import RandomSource, RulesError, Thrown
 
 
-def _roll_main(campaign: Campaign, comp: Composition, play: BasePlay,
-               rng: RandomSource | None) -> tuple[Any, dict[str, Any]]:
-    """The acting side's result, and what the log adds of how it fell (a Fate card drawn)."""
+def _roll_main(campaign: Campaign, comp: Composition, play: BasePlay, rng: RandomSource | None,
+               physical: Thrown | None) -> tuple[Any, dict[str, Any]]:
+    """The acting side's result, and what the log adds of how it fell (a Fate card drawn), from the
+    physical dice entered if any (checked by ``gmtools.physical.thrown``), else drawn from ``rng``."""
     shortcut = play.shortcuts.get(comp.shortcut)
     if shortcut is not None:
         # The shortcuts are never for a stressful (combat) scene.
         return shortcut(comp.request, comp.scene is not None and comp.scene.combat), {}
-    return play.roll(campaign.pk, comp.request, rng)
+    if physical is None:
+        return play.roll(campaign.pk, comp.request, rng)
+    rolled = play.roll(campaign.pk, comp.request, physical)
+    if physical.left:  # pragma: no cover - ``thrown`` counted them as the engine draws them
+        raise Refused(_("The roll read fewer dice than were entered: nothing was rolled."))
+    return rolled[0], {**rolled[1], "physical": True}
+
+
 
 
 def _check_turn(comp: Composition) -> tuple[Scene | None, int | None]:
@@ -106,13 +115,16 @@ def refuse_made(campaign: Campaign, once: UUID | None) -> None:
 
 
 def record_roll(campaign: Campaign, comp: Composition, rng: RandomSource | None = None, *,
-                once: UUID | None = None, streams: WritersDrawing | None = None) -> Roll:
+                once: UUID | None = None, streams: WritersDrawing | None = None,
+                physical: Physical | None = None) -> Roll:
     """Pay the spends, roll, and log it: all of it or none of it. ``once``: the composer's key of the
     roll (``Roll.once_key``): a second request with it is refused, nothing rolled or spent again.
     ``streams``: the drawing of the request that rolls, which claims the roll for the live streams
-    (``gmtools.live.WritersDrawing``)."""
+    (``gmtools.live.WritersDrawing``). ``physical``: the faces of real dice thrown for the acting
+    side (``gmtools.physical``), read instead of drawing; the opposition's and the helpers' dice are
+    still drawn from ``rng``."""
     try:
-        return _record_roll(campaign, comp, rng, once, streams)
+        return _record_roll(campaign, comp, rng, once, streams, physical)
     except IntegrityError:
         # Two requests with one key at once that no character's lock queued (an unnamed NPC's roll):
         # the unique key let the first in and rolled the second back, spends and all.
@@ -122,16 +134,18 @@ def record_roll(campaign: Campaign, comp: Composition, rng: RandomSource | None 
 
 @transaction.atomic
 def _record_roll(campaign: Campaign, comp: Composition, rng: RandomSource | None, once: UUID | None,
-                 streams: WritersDrawing | None) -> Roll:
+                 streams: WritersDrawing | None, entered: Physical | None) -> Roll:
     if comp.character is not None:
         lock_character(comp.character.pk)  # one roll of a character at a time: budgets and spends stay exact
     refuse_made(campaign, once)  # before the turn's check, which would only say the character has acted
     scene, turn = _check_turn(comp)
     extended = _lock_extended(comp) if comp.extended is not None else None  # before a die is drawn
     play = games.get(comp.game).play
+    # The physical dice entered, checked against the roll: a wrong entry is refused before anything is spent.
+    physical = thrown(entry_of(comp), entered) if entered is not None else None
     paid = [pay(TABLE, spend) for spend in comp.spends]
     try:
-        main, extra = _roll_main(campaign, comp, play, rng)
+        main, extra = _roll_main(campaign, comp, play, rng, physical)
         document: dict[str, Any] = {"main": main.as_json(), **extra}
         other = comp.engine.roll(comp.opponent, rng) if comp.opponent is not None else None
         first = main

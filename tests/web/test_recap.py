@@ -40,7 +40,7 @@ pytestmark = pytest.mark.django_db
 
 # The CSV's columns, in order: one row per roll.
 HEADER = ["id", "when", "story", "episode", "scene", "turn", "who", "what", "kind", "dice", "result",
-          "successes", "margin", "details", "secret", "revealed", "voided"]
+          "successes", "margin", "details", "secret", "revealed", "voided", "thrown"]
 
 EVIL = "**@everyone** [x](http://evil) <script>"
 # The same name with what Markdown (and Discord) would act on mid-line backslash-escaped: emphasis,

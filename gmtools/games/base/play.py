@@ -21,7 +21,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext, ngettext_lazy, pgettext
 
 from gmtools.games.base.table import Table, contest
-from rules.dice import RandomSource
+from rules.dice import Entry, RandomSource
 from rules.fairness import D10 as D10_FACES
 from rules.luck import Luck
 
@@ -285,6 +285,11 @@ class BasePlay:
         """How the dice fall, and what the log adds of it (Fate: the card drawn from the campaign's
         deck). Runs in the roll's transaction (it may lock the campaign)."""
         return self.game.engine.roll(request, rng), {}
+
+    def entry(self, request: Any) -> Entry | None:
+        """The physical dice its roll of ``request`` reads (``rules.dice.Entry``), for "I rolled real
+        dice"; None: the game takes no physical dice."""
+        return None
 
     def opposed(self, first: Any, second: Any, handicap: tuple[int, int]) -> dict[str, Any]:
         """A contest's summary (``{"net", "winner", ...}``: ``contest``) from both sides' results and

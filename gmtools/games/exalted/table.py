@@ -20,7 +20,7 @@ from gmtools.games.base import (
 from gmtools.games.exalted.models import ExaltedResources, resources_of
 from gmtools.games.exalted.words import TERMS
 from rules import exalted
-from rules.dice import RandomSource
+from rules.dice import Entry, RandomSource
 from rules.luck import Luck
 
 if TYPE_CHECKING:  # the table's rows are named, never imported, here
@@ -143,6 +143,10 @@ class ExaltedPlay(BasePlay):
     dice = (D10,)
     spent = (Spent(label=TERMS["Willpower"], spends=("willpower",), adjustments=("willpower-spend",)),
              Spent(label=pgettext_lazy("exalted", "Stunts"), spends=("stunt",)))
+
+    def entry(self, request: exalted.Request) -> Entry:
+        """The pool's d10s; a 10 is two successes, not one more die (RULES.md): nothing explodes."""
+        return Entry(dice=request.dice)
 
     def opposed(self, first: exalted.Result, second: exalted.Result, handicap: tuple[int, int]) -> dict[str, Any]:
         """More successes wins; ``handicap``: the successes taken from each side's roll first (never below 0)."""

@@ -33,7 +33,7 @@ from gmtools.games.fate.models import (
 )
 from gmtools.models import Campaign, Character, Roll, Scene
 from rules import fate
-from rules.dice import RandomSource
+from rules.dice import Entry, RandomSource, Thrown
 from rules.fairness import FATE_DIE
 from rules.luck import Luck
 
@@ -49,7 +49,8 @@ def draw(campaign_id: int, req: fate.Request, rng: RandomSource | None) -> tuple
     The campaign row is locked first: two draws at once must not take the same card.
     """
     uses_deck, deck = FateState.objects.select_for_update().values_list("uses_deck", "deck").get(pk=campaign_id)
-    if not uses_deck:
+    # Physical dice were thrown at the table whatever the campaign draws from: no card leaves the deck.
+    if not uses_deck or isinstance(rng, Thrown):
         return fate.roll(req, rng), {}
     result, drawn = fate.roll_deck(req, fate.Deck.from_list(deck), rng)
     FateState.objects.filter(pk=campaign_id).update(deck=drawn.deck.as_list())
@@ -458,6 +459,10 @@ class FatePlay(BasePlay):
 
     def roll(self, campaign_id: int, request: fate.Request, rng: RandomSource | None) -> tuple[fate.Result, dict[str, Any]]:
         return draw(campaign_id, request, rng)
+
+    def entry(self, request: fate.Request) -> Entry:
+        """The four Fate dice."""
+        return Entry(dice=fate.DICE, fate=True)
 
     def scene_rows(self, scene: Scene) -> QuerySet[Aspect]:
         return scene.aspects.filter(character__isnull=True)  # those put on a character show on its card

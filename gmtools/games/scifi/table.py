@@ -12,6 +12,7 @@ from gmtools.games.scifi.models import resources_of
 from gmtools.games.scifi.slots import turn_budget
 from gmtools.games.base import ROLL, D10, AdjustmentWords, BasePlay, contest, rebuild, request_args, step, toggle
 from rules import scifi
+from rules.dice import Entry
 from rules.luck import Luck
 
 if TYPE_CHECKING:  # the table's rows are named, never imported, here
@@ -43,6 +44,10 @@ class ScifiPlay(BasePlay):
     party_card = "games/scifi/play.html#party-card"
     player_where = "games/scifi/play.html#player-where"
     dice = (D10,)
+
+    def entry(self, request: scifi.Request) -> Entry:
+        """The pool's d10s, then one more for every 10 as it comes (an action not rolled throws none)."""
+        return Entry(dice=request.dice if request.rolls else 0, explodes=10)
 
     def opposed(self, first: scifi.Result, second: scifi.Result, handicap: tuple[int, int]) -> dict[str, Any]:
         """More successes wins, narrowly, clearly or overwhelmingly."""

@@ -21,7 +21,7 @@ from gmtools.games.base import (
 from gmtools.games.v5.models import resources_of
 from gmtools.games.v5.words import TERMS
 from rules import v5
-from rules.dice import RandomSource, RulesError
+from rules.dice import Entry, RandomSource, RulesError
 from rules.luck import Luck
 
 if TYPE_CHECKING:  # the table's rows are named, never imported, here
@@ -197,6 +197,10 @@ class V5Play(BasePlay):
     dice = (D10,)
     # A Willpower reroll's point; the one-click Willpower damage is damage too (a social blow), so it is not counted.
     spent = (Spent(label=TERMS["Willpower"], spends=("v5_willpower",)),)
+
+    def entry(self, request: v5.Request) -> Entry:
+        """The normal dice, then the Hunger dice, entered apart (the engine draws them in that order)."""
+        return Entry(dice=request.normal_dice, hunger=request.hunger_dice)
 
     # --- luck and fair dice (issue 14) ---
 
