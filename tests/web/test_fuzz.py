@@ -406,7 +406,11 @@ def choices_for(name: str, world: World) -> dict[str, tuple[str, ...]]:
     traits = tuple(str(pk) for pk in Trait.objects.filter(character=world.pc).values_list("pk", flat=True)[:6])
     if name in ("roll", "saved-roll-create", "odds", "composer", "composer-field"):
         form = ComposerForm(world.campaign, scene=Scene.objects.current(world.campaign))
-        return {field: () for field in form.fields} | {"character": characters, "first": traits, "second": traits}
+        fields = {field: () for field in form.fields} | {"character": characters, "first": traits, "second": traits}
+        if name == "roll":  # "I rolled real dice" (gmtools.physical, issue 24): faces as typed, right and wrong
+            fields |= {"physical": ("on",), "faces": ("7 8 2 0", "0 0 0 0 0", "- 0 + +", "11", "7,8"),
+                       "hunger_faces": ("1 0", "12", "")}
+        return fields
     return {
         # Fate's consequence names whoever inflicted it among the campaign's characters.
         "adjust": {"action": tuple(adjustments(game)), "value": (), "by": ("", *characters)},
