@@ -105,7 +105,12 @@
     if (!box || event.target.matches("input[type=text]")) return;
     if (event.key === "Enter" && !event.target.matches("[data-physical-toggle]")) {
       event.preventDefault();
-      box.closest("form").requestSubmit();
+      const form = box.closest("form");
+      const button = form.querySelector("button[type=submit]");
+      if (!button || button.disabled) return;
+      // As keys.js's R: a form swapped in a moment ago is wired by htmx now, so the roll is never the browser's own post.
+      if (window.htmx) htmx.process(form);
+      button.click();
     } else if (event.target.matches("[data-key]") && /^([0-9+\-]|Backspace)$/.test(event.key)) {
       event.preventDefault();
       press(box, event.key);
