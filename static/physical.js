@@ -31,7 +31,7 @@
 
   // Each list's count, the explosions, which keypad; what each list still wants (Infinity: unknown).
   function update(box) {
-    const on = box.querySelector("[data-physical-toggle]").checked;
+    const on = toggleOf(box).checked;
     box.querySelector("[data-physical-entry]").hidden = !on;
     const entry = wanted(box);
     const fate = Boolean(entry && entry.fate);
@@ -78,7 +78,12 @@
     update(box);
   }
 
-  const boxOf = (element) => element && element.closest && element.closest("[data-physical]");
+  // The entry of the form the element is in (its toggle is beside the form's Roll button, outside the entry).
+  const boxOf = (element) => {
+    const form = element && element.closest && element.closest("form");
+    return form && form.querySelector("[data-physical]");
+  };
+  const toggleOf = (box) => box.closest("form").querySelector("[data-physical-toggle]");
 
   document.addEventListener("click", (event) => {
     const key = event.target.closest && event.target.closest("[data-physical] [data-key]");
@@ -88,7 +93,10 @@
     const row = event.target.closest && event.target.closest("[data-physical-row]");
     if (row) boxOf(row).dataset.active = row.dataset.physicalRow;
   });
-  document.addEventListener("input", (event) => { const box = boxOf(event.target); if (box) update(box); });
+  document.addEventListener("input", (event) => {
+    const box = event.target.closest && event.target.closest("[data-physical]");
+    if (box) update(box);
+  });
   document.addEventListener("change", (event) => {
     const box = boxOf(event.target);
     if (!box || !event.target.matches("[data-physical-toggle]")) return;
@@ -101,9 +109,9 @@
   // Enter rolls from anywhere in the entry (a keypad button would otherwise press itself again); the
   // keyboard's faces and Backspace work on the keypad as on its buttons.
   document.addEventListener("keydown", (event) => {
-    const box = boxOf(event.target);
+    const box = event.target.closest && event.target.closest("[data-physical]");
     if (!box || event.target.matches("input[type=text]")) return;
-    if (event.key === "Enter" && !event.target.matches("[data-physical-toggle]")) {
+    if (event.key === "Enter") {
       event.preventDefault();
       const form = box.closest("form");
       const button = form.querySelector("button[type=submit]");
@@ -119,7 +127,7 @@
 
   function drawn() {
     document.querySelectorAll("[data-physical]").forEach((box) => {
-      const toggle = box.querySelector("[data-physical-toggle]");
+      const toggle = toggleOf(box);
       if (!("drawnOnce" in box.dataset)) {
         box.dataset.drawnOnce = "";
         toggle.checked = toggle.checked || sessionStorage.getItem("physical-dice") === "on";
@@ -133,7 +141,7 @@
   document.addEventListener("htmx:afterRequest", (event) => {
     const form = event.detail.elt;
     if (!form.matches || !event.detail.successful || event.detail.xhr.status !== 200) return;
-    const box = form.querySelector && form.querySelector(":scope [data-physical]");
+    const box = form.querySelector && form.querySelector("[data-physical]");
     if (!box || (event.detail.requestConfig && event.detail.requestConfig.verb) !== "post") return;
     box.querySelectorAll("[data-physical-row] input").forEach((input) => { input.value = ""; });
     delete box.dataset.active;

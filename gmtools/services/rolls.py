@@ -46,8 +46,6 @@ def _roll_main(campaign: Campaign, comp: Composition, play: BasePlay, rng: Rando
     return rolled[0], {**rolled[1], "physical": True}
 
 
-
-
 def _check_turn(comp: Composition) -> tuple[Scene | None, int | None]:
     """Re-check, under the character's lock, that the turn is as the composer priced it."""
     if comp.scene is None:

@@ -137,6 +137,20 @@ def test_scifi_explosions_are_asked_for_as_they_come(table, lang, gm_user, dice)
     shot(table, f"scifi-card-{lang}")
     assert_same_page(table)
 
+    # A roll the server draws, then the luck page tests the two kinds apart.
+    table.get_by_label(say(lang, "I rolled real dice", "Tiré dados reales")).uncheck()
+    expect(table.locator("[data-physical-entry]")).to_be_hidden()
+    dice.script(2, 3, 8)
+    table.click("#roll-button")
+    expect(cards(table)).to_have_count(2)
+    expect(cards(table).first.locator("[data-testid=physical-mark]")).to_have_count(0)
+    table.click("[data-testid=luck-link]")
+    sentences = table.locator("[data-testid=fair-sentence]")
+    expect(sentences).to_have_count(2)
+    expect(sentences.nth(0)).to_contain_text(say(lang, "Physical dice, 5 d10s: ", "Dados físicos, 5 d10: "))
+    expect(sentences.nth(1)).to_contain_text(say(lang, "Drawn by the server, 3 d10s: ", "Sacados por el servidor, 3 d10: "))
+    shot(table, f"scifi-luck-{lang}")
+
 
 def test_fate_dice_on_their_own_keypad(table, lang, gm_user, dice):
     campaign = campaign_of(gm_user, Game.FATE)
