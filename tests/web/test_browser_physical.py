@@ -171,3 +171,23 @@ def test_fate_dice_on_their_own_keypad(table, lang, gm_user, dice):
     expect(cards(table).first.locator("[data-testid=physical-mark]")).to_be_visible()
     same_as_cli(Roll.objects.get(), "fate", ["--bonus", "2", "--difficulty", "0"], [1, 1, 0, -1])
     assert_same_page(table)
+
+
+def test_exalted_faces_typed_and_enter_rolls(table, lang, gm_user, dice):
+    """The keyboard alone: "7 8 2 0 1" typed (the 0 a 10: two successes in Exalted), Enter in the field rolls."""
+    campaign = campaign_of(gm_user, Game.EXALTED)
+    koi = make_character(campaign, "Koi", {"dexterity": 3, "melee": 2})
+    open_table(table, campaign)
+    compose(table, koi, "dexterity", "melee")
+    tick(table, lang)
+    field = table.locator("[data-testid=physical-faces]")
+    field.press_sequentially("7 8 2 0 1")
+    count(table, lang, 5, 5)
+    expect(table.locator("[data-testid=physical-explosions]")).to_be_hidden()  # a 10 explodes in scifi alone
+    field.press("Enter")
+    expect(cards(table)).to_have_count(1)
+    card = cards(table).first
+    expect(card.locator("[data-testid=physical-mark]")).to_be_visible()
+    expect(card.locator("[data-testid=dice] .die")).to_have_count(5)
+    assert card.locator("[data-testid=dice] .die").evaluate_all("els => els.map(e => Number(e.title))") == [7, 8, 2, 10, 1]
+    same_as_cli(Roll.objects.get(), "exalted", ["--pool", "5", "--difficulty", "1"], [7, 8, 2, 10, 1])
