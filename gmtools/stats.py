@@ -209,6 +209,11 @@ class Stats:
         return verdict_text(self.mean.verdict, self.mean.p_value)
 
     @property
+    def physical_apart(self) -> bool:
+        """Physical dice are in scope: each kind of die is tested twice, physical and drawn (issue 24)."""
+        return any(fit.source for fit in self.dice)
+
+    @property
     def dice_sentence(self) -> str:
         """Every kind of die in one sentence (the recap's line)."""
         return "; ".join(fit.sentence for fit in self.dice if fit.fit.dice)

@@ -187,12 +187,29 @@ def test_the_exports_say_physical_dice(character_of, gm_client):
 @pytest.mark.django_db
 def test_the_fair_dice_test_reports_physical_and_drawn_dice_apart(character_of, gm_client):
     character = character_of(Game.EXALTED)
+    compose_and_roll(character.campaign, character, [4, 4, 4, 4, 4])
+    page = html(gm_client.get(reverse("luck", args=[character.campaign.pk])))
+    assert ">5 d10s: " in page and "Physical dice" not in page and "tested apart" not in page  # all drawn: as before
     for _ in range(3):
         assert post_physical(gm_client, character, "0 7 1 2 3", once="").status_code == 200
-    compose_and_roll(character.campaign, character, [4, 4, 4, 4, 4])
     page = html(gm_client.get(reverse("luck", args=[character.campaign.pk])))
     assert "Physical dice, 15 d10s" in page
     assert "Drawn by the server, 5 d10s" in page
+    assert "are tested apart from those the server draws" in page
     gm_client.cookies["django_language"] = "es"
     page = html(gm_client.get(reverse("luck", args=[character.campaign.pk])))
     assert "Dados físicos, 15 d10" in page
+
+
+@pytest.mark.django_db
+def test_the_opposition_is_drawn_and_tested_as_drawn(character_of, gm_client, scripted_dice):
+    """Physical dice are the acting side's (README, Decisions): an unnamed opposition's 3 dice are
+    drawn by the server, and the fair-dice test counts them among the drawn dice."""
+    character = character_of(Game.EXALTED)
+    scripted_dice(8, 8, 1)
+    assert post_physical(gm_client, character, "0 7 1 2 3", opponent_dice=3).status_code == 200
+    roll = Roll.objects.get()
+    assert roll.result["main"]["faces"] == [10, 7, 1, 2, 3] and roll.result["opponent"]["faces"] == [8, 8, 1]
+    assert roll.result["opposed"]["winner"] == "first"  # 3 successes against 2
+    page = html(gm_client.get(reverse("luck", args=[character.campaign.pk])))
+    assert "Physical dice, 5 d10s" in page and "Drawn by the server, 3 d10s" in page
