@@ -39,6 +39,7 @@
     const normal = box.querySelector("[data-physical-row=faces]");
     const hunger = box.querySelector("[data-physical-row=hunger_faces]");
     hunger.hidden = !(entry && entry.hunger);
+    if (entry && !entry.hunger) hunger.querySelector("input").value = "";  // a roll without Hunger dice posts none
     const given = tokens(normal.querySelector("input"));
     const want = entry ? normalWanted(entry, given.map((t) => face(t, fate))) : null;
     const count = (row, n, of) => {
