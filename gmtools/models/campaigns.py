@@ -109,6 +109,9 @@ class Campaign(NulFree):
     # cuts off the old link at once, open streams included.
     player_token = models.CharField(_("player link token"), max_length=64, unique=True, default=new_player_token,
                                     editable=False)
+    # Players roll their own characters from their phones, through each character's own link
+    # (``Character.player_token``); off, every link stays read-only.
+    players_roll = models.BooleanField(_("players roll their own characters"), default=False)
     # The game whose demo this campaign was loaded from (gmtools.demo), else None: the demo knows
     # its campaigns by this, not by their names, which the GM may change.
     demo = models.CharField(_("demo of"), max_length=10, null=True, blank=True, editable=False)

@@ -65,6 +65,11 @@ class Character(NulFree):
     player = models.CharField(_("player"), max_length=120, blank=True)
     concept = models.CharField(_("concept"), max_length=200, blank=True)
     notes = models.TextField(_("notes"), blank=True)
+    # The character's own player link (``/p/<token>/``), from which its player rolls for it when the
+    # campaign lets players roll (``Campaign.players_roll``); none until the GM makes one. A new
+    # token, or none, cuts off the old link at once, open streams included.
+    player_token = models.CharField(_("player's link token"), max_length=64, unique=True, null=True, blank=True,
+                                    editable=False)
 
     objects = CharacterManager()
 
@@ -131,6 +136,7 @@ class Character(NulFree):
             copy = Character.objects.select_related("campaign").with_resources(self.game).get(pk=self.pk)
             resources = copy.resources
             copy.pk, copy._state.adding = None, True
+            copy.player_token = None  # another character: the original's player link is not its
             if resources is not None:
                 resources.pk, resources._state.adding = None, True
             copy.name = gettext("%(name)s (copy)") % {"name": self.name}

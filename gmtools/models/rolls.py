@@ -142,6 +142,8 @@ class Roll(NulFree):
     voided_at = models.DateTimeField(_("voided"), null=True, blank=True)
     voided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                   related_name="+", verbose_name=_("voided by"))
+    # Who rolled it from a phone (the character's player, else its name), empty for the GM's own.
+    rolled_by = models.CharField(_("rolled by"), max_length=120, blank=True)
     # The composer's key of the roll it drew (a fresh one after each roll and each redraw): a second
     # request with the same key (two clicks on Roll, a retry) is the same roll, refused, never rolled
     # twice. Empty for follow-ups, checks and rolls posted without one.
