@@ -21,7 +21,7 @@ The document (version 2)::
      "rolls": [{"character": 0, "parent": null, "scene": 2, "extended": null, "voided_by": "gm",
                 "actor", "system", "kind", "label", "label_parts", "request", "result", "outcome",
                 "spends", "secret", "hidden", "revealed_at", "turn", "action", "willpower_spent", "luck",
-                "created_at", "voided_at"}, ...],
+                "created_at", "voided_at", "rolled_by"}, ...],
      "resource_changes": [{"character": 0, "action", "before", "after", "created_at", "undone_at"}, ...]}
 
 Every table of a campaign is there, with every column of its rows but their ids; a row names
@@ -36,8 +36,9 @@ voided a roll is a username, kept where the importing server has that user and n
 Times are ISO 8601 with their offset. Rows keep their order, so the log and the turn order read
 as they did. Only the columns of the campaign's own game are written (its ``state`` and each
 character's ``resources``, in tables of the game's own), each by its public name (``v5_hunger``:
-``gmtools.games.base.models``), in a one-click change's ``before`` and ``after`` too. Not in the file: the player link (an import gets a new one, so a
-backup opens nothing), whether the campaign was a demo (``Campaign.demo``, this server's), and the
+``gmtools.games.base.models``), in a one-click change's ``before`` and ``after`` too. Not in the file: the player link and the characters' own links (an import gets a new one
+and none, so a backup opens nothing), whether players roll from their phones (an import starts with
+the GM rolling), whether the campaign was a demo (``Campaign.demo``, this server's), and the
 live streams' log of changes (``Change``: what each open page has drawn, meaningless elsewhere;
 an imported table starts with none and its pages start from there).
 

@@ -374,6 +374,13 @@ class ComposerForm(forms.Form):
                 for name, errors in self.errors.as_data().items() for error in errors for text in error.messages]
 
 
+def initial_values(form: ComposerForm) -> dict[str, Any]:
+    """A composer drawn (unbound) as the data it would post: what its odds price before any change."""
+    return {name: (value.pk if hasattr(value, "pk") else value)
+            for name, value in ((n, form.get_initial_for_field(f, n)) for n, f in form.fields.items())
+            if value not in (None, "", [])}
+
+
 # The codes of the errors Django's fields and validators raise, whose messages name no field.
 DJANGOS_OWN = frozenset({"required", "invalid", "invalid_choice", "invalid_pk_value", "invalid_list", "max_value",
                          "min_value", "step_size", "max_length", "min_length", "max_digits", "max_decimal_places",

@@ -18,7 +18,8 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
-from gmtools.models import Campaign
+from gmtools.models import Campaign, Character
+from gmtools.sheets import CharacterKind
 
 def base_url(request: HttpRequest) -> str:
     """Where phones should go: the configured public address, else the one the GM's browser used."""
@@ -33,7 +34,25 @@ class PlayerLink:
 
 
 def player_link(campaign: Campaign, base: str) -> PlayerLink:
-    url = base.rstrip("/") + reverse("player", args=[campaign.player_token])
+    return _link(campaign.player_token, base)
+
+
+@dataclass(frozen=True)
+class CharacterLink:
+    """A character's own player link (None: it has none), for the GM's Players' link panel."""
+
+    character: Character
+    link: PlayerLink | None
+
+
+def character_links(campaign: Campaign, base: str) -> list[CharacterLink]:
+    """The links of the campaign's player characters, each its own (``Character.player_token``)."""
+    return [CharacterLink(c, _link(c.player_token, base) if c.player_token else None)
+            for c in campaign.characters.filter(kind=CharacterKind.PC).order_by("name")]
+
+
+def _link(token: str, base: str) -> PlayerLink:
+    url = base.rstrip("/") + reverse("player", args=[token])
     host = url.split("//", 1)[-1].split("/", 1)[0].rsplit(":", 1)[0].strip("[]")
     local_only = host in ("localhost", "testserver") or _is_loopback(host)
     return PlayerLink(url=url, qr=qr_code(url), local_only=local_only)

@@ -1,24 +1,31 @@
-"""The player link: what the players see of a table, read-only, with no account.
+"""The player link: what the players see of a table, with no account.
 
-Every view finds the campaign by its player token (404 for any other string, and for the old
-token once the GM makes a new link). Nothing here writes: every view is a GET, and the rolls
-come through ``Roll.objects.for_players()``, which leaves out the secret rolls not yet revealed.
+Every view finds the campaign by a player token: the campaign's own, or one of its characters'
+(``Character.player_token``, the same page with that character's composer when the campaign lets
+players roll: ``gmtools.player_rolls``); 404 for any other string, and for an old token once the GM
+makes a new link or cuts one off. Nothing here writes but a player's roll of their own character
+(``player_roll``, a POST); the rolls shown come through ``Roll.objects.for_players()``, which leaves
+out the secret rolls not yet revealed.
 """
 
 from __future__ import annotations
 
+import uuid
 from functools import wraps
 
 from asgiref.sync import sync_to_async
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
-from django.views.decorators.http import require_GET
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
 
-from gmtools import board, live, recap, stats, throttle
-from gmtools.models import Campaign, Roll, Scene
+from gmtools import board, live, player_rolls, recap, services, stats, throttle
+from gmtools.models import Campaign, ChangeKind, Character, Roll, Scene
+from gmtools.views import REFUSED
 
 LOG_PAGE = 25
 TV_LOG = 7  # the last roll big, and the six before it
@@ -39,8 +46,20 @@ def guarded(view):
     return guarded_view
 
 
+def link(token: str) -> tuple[Campaign, Character | None]:
+    """The campaign a player token opens, and the character it is the link of (None: the campaign's
+    own link). ``Campaign.DoesNotExist`` for a token that is neither (``guarded`` answers 404)."""
+    campaign = Campaign.objects.filter(player_token=token).first()
+    if campaign is not None:
+        return campaign, None
+    character = Character.objects.select_related("campaign").filter(player_token=token).first()
+    if character is None:
+        raise Campaign.DoesNotExist
+    return character.campaign, character
+
+
 def _campaign(token: str) -> Campaign:
-    return Campaign.objects.get(player_token=token)
+    return link(token)[0]
 
 
 def _log(campaign: Campaign, page: object = 1, size: int = LOG_PAGE):
@@ -54,12 +73,13 @@ def _urls(token: str) -> dict[str, str]:
 @require_GET
 @guarded
 def player(request: HttpRequest, token: str, tv: bool = False) -> HttpResponse:
-    campaign = _campaign(token)
+    campaign, character = link(token)
     cursor = board.cursor(campaign)  # first: the stream resumes after what the page shows
-    return render(request, "player.html", {
-        **board.time_context(campaign, player=True), **board.extended_context(campaign), "cursor": cursor, "player": True,
-        "tv": tv, "log": _log(campaign, size=TV_LOG if tv else LOG_PAGE), "urls": _urls(token),
-    })
+    context = {**board.time_context(campaign, player=True), **board.extended_context(campaign), "cursor": cursor,
+               "player": True, "tv": tv, "log": _log(campaign, size=TV_LOG if tv else LOG_PAGE), "urls": _urls(token)}
+    if character is not None and not tv:
+        context.update(player_rolls.composer_context(campaign, character, token, context["scene"]))
+    return render(request, "player.html", context)
 
 
 @require_GET
@@ -109,8 +129,13 @@ async def player_stream(request: HttpRequest, token: str) -> HttpResponse:
     if await sync_to_async(throttle.held_back)(request):
         return await sync_to_async(throttle.held_back_page)(request)
     # Not the async ORM: it would hold a connection for as long as the stream is open (live.read).
-    campaign_id = await live.lookup(
-        request, lambda: Campaign.objects.filter(player_token=token).values_list("pk", flat=True).first())
+    def campaign_of() -> int | None:
+        try:
+            return link(token)[0].pk
+        except Campaign.DoesNotExist:
+            return None
+
+    campaign_id = await live.lookup(request, campaign_of)
     if campaign_id is None:
         await sync_to_async(throttle.missed)(request)
         raise Http404
@@ -121,3 +146,90 @@ async def player_stream(request: HttpRequest, token: str) -> HttpResponse:
 @guarded
 def player_poll(request: HttpRequest, token: str) -> HttpResponse:
     return live.poll_response(request, _campaign(token).pk, "player")
+
+
+# --- a player rolls their character (gmtools.player_rolls) --------------------------------------
+
+def _roller(token: str) -> tuple[Campaign, Character]:
+    """The campaign and the character of a character's link, while the campaign lets players roll;
+    ``Refused`` for the campaign's own link (it rolls for no character) or when the GM rolls."""
+    campaign, character = link(token)
+    if character is None:
+        raise services.Refused(_("This link follows the table: it rolls for no character."))
+    if not campaign.players_roll:
+        raise services.Refused(player_rolls.closed_text())
+    return campaign, character
+
+
+def _refused(request: HttpRequest, message: str, once: bool = False) -> HttpResponse:
+    """A refusal beside the player's Roll (static/gmtools.js), the composer kept as it was; ``once``:
+    with the composer's key for its next roll, after a refusal that judged the key (views._next_key)."""
+    response = render(request, "table.html#refusal", {"message": message}, status=REFUSED)
+    if once:
+        response.write(render_to_string("table.html#once-key", {"once": uuid.uuid4(), "oob": True}, request))
+    return response
+
+
+@require_GET
+@guarded
+def player_odds(request: HttpRequest, token: str) -> HttpResponse:
+    """The odds of what the player composed, as the GM's composer prices them."""
+    try:
+        campaign, character = _roller(token)
+    except services.Refused as refusal:
+        return render(request, "table.html#odds", {"odds": None, "odds_errors": [str(refusal)]})
+    form = player_rolls.PlayerComposerForm(campaign, character, request.GET, scene=Scene.objects.current(campaign))
+    return render(request, "table.html#odds", {"campaign": campaign, **player_rolls.odds_context(form)})
+
+
+@require_GET
+@guarded
+def player_composer_field(request: HttpRequest, token: str, name: str) -> HttpResponse:
+    """A composer field its game draws itself (Fate's aspects to invoke), again, for the player's
+    character (``scene_views.composer_field``); empty for any other field, or when rolling is off."""
+    try:
+        campaign, character = _roller(token)
+    except services.Refused:
+        return HttpResponse("")
+    form = player_rolls.PlayerComposerForm(campaign, character, request.GET, scene=Scene.objects.current(campaign))
+    if name not in form.fields or name not in form.part.drawn_by:
+        return HttpResponse("")
+    return render(request, form.part.drawn_by[name], {"campaign": campaign, "form": form, "field": form[name],
+                                                       "player_token": token})
+
+
+@require_POST
+@guarded
+def player_roll(request: HttpRequest, token: str) -> HttpResponse:
+    """The player's roll of their character, through the GM's own service: into the same log, scene
+    and turn, with the same refusals and spends; the GM's table and every phone get it live. The
+    answer is the composer again, fresh (its one-roll choices back to their defaults, a new key)."""
+    try:
+        campaign, character = _roller(token)
+        if throttle.player_roll_refused(character.pk):
+            raise services.Refused(_("Too many rolls in a minute from this phone: nothing was rolled. "
+                                     "Wait a moment, then roll again."))
+    except services.Refused as refusal:
+        return _refused(request, str(refusal))
+    scene = Scene.objects.current(campaign)
+    form = player_rolls.PlayerComposerForm(campaign, character, request.POST, scene=scene)
+    valid = form.is_valid()
+    try:
+        services.refuse_made(campaign, form.cleaned_data.get("once"))  # a second click is told this first
+    except services.Refused as refusal:
+        return _refused(request, str(refusal), once=True)
+    if not valid:
+        return _refused(request, " ".join(form.messages()), once=True)
+    streams = live.WritersDrawing.of(request)
+    try:
+        logged = services.record_roll(campaign, form.cleaned_data["composition"], once=form.cleaned_data.get("once"),
+                                      streams=streams, rolled_by=character.player or character.name)
+    except services.Refused as refusal:
+        return _refused(request, str(refusal), once=True)
+    campaign.refresh_from_db()  # the roll changed the row (a Fate card drawn): draw what it is now
+    drawn = board.Redraw(campaign, ChangeKind.ROLL, roll=logged)
+    streams.store(logged, lambda viewer: live.render_drawn(drawn, viewer))
+    character.refresh_from_db()
+    return render(request, "player.html#composer", {
+        "campaign": campaign, "rolled": logged,
+        **player_rolls.composer_context(campaign, character, token, Scene.objects.current(campaign))})

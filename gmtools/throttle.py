@@ -1,4 +1,4 @@
-"""Limits per address: guessing the player link, and exporting the roll log.
+"""Limits per address: guessing the player link, and exporting the roll log; per character link: rolling.
 
 Guessing: a token is 192 random bits (``models.new_player_token``), so guessing one is hopeless;
 the limit keeps a scanner from costing the server anything. An address that tries too many wrong
@@ -10,6 +10,9 @@ Exporting: a whole campaign's log in Markdown or CSV takes seconds to write on a
 0.03 s to 1.35 s a page. Each export is drawn once per change at the table (gmtools.recap), and each
 address, and each campaign's player link whatever addresses share it, may ask for a few a minute;
 past that it is answered 429 until its minute is over.
+
+Rolling: a player's rolls from their character's link are counted per character, a few a minute
+(``player_roll_refused``); past that a roll is refused inline and nothing is rolled or spent.
 
 The counts live in the "default" cache (Redis when ``REDIS_URL`` is set, so every worker shares them;
 else each process counts its own). Each count's window starts at its first use.
@@ -29,6 +32,11 @@ WINDOW = 10 * 60  # seconds, counted from its first wrong token
 EXPORTS_PER_ADDRESS = 10
 EXPORTS_PER_LINK = 30
 EXPORT_WINDOW = 60  # seconds, counted from the first export
+
+# A player's rolls from their character's link (gmtools.player_rolls): far above a player's pace at a
+# table (a combat round is a roll or two each), low enough that a stuck button cannot flood the log.
+PLAYER_ROLLS = 10
+PLAYER_ROLL_WINDOW = 60  # seconds, counted from the first roll
 
 
 def _address(request: HttpRequest) -> str:
@@ -78,3 +86,9 @@ def export_refused_page(request: HttpRequest) -> HttpResponse:
     response = render(request, "too_many_exports.html", {"minutes": max(1, EXPORT_WINDOW // 60)}, status=429)
     response["Retry-After"] = str(EXPORT_WINDOW)
     return response
+
+
+def player_roll_refused(character_id: int) -> bool:
+    """Count one roll from a character's player link; True past its share of this minute (a stuck
+    button, a script): that roll is refused, nothing rolled or spent, and the player told to wait."""
+    return _count(f"player-rolls:{character_id}", PLAYER_ROLL_WINDOW) > PLAYER_ROLLS

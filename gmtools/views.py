@@ -25,7 +25,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget, trigger_client_event
 
 from gmtools import board, links, live, recap, services, stats, throttle, undo
-from gmtools.composer import ComposerForm
+from gmtools.composer import ComposerForm, initial_values
 from gmtools.models import Campaign, ChangeKind, Character, Roll, Scene
 from gmtools.forms import ExtendedForm, LogFilter, SceneForm
 from gmtools.odds import odds_panel
@@ -113,10 +113,7 @@ def _composer(campaign: Campaign, character: Character | int | None, scene: Scen
     """A fresh composer for a character, with the odds of its initial values (``asked``: the traits
     clicked on its card, or a saved roll's fields)."""
     form = ComposerForm(campaign, initial={**(asked or {}), "character": character}, scene=scene)
-    data = {name: (value.pk if hasattr(value, "pk") else value)
-            for name, value in ((n, form.get_initial_for_field(f, n)) for n, f in form.fields.items())
-            if value not in (None, "", [])}
-    bound = ComposerForm(campaign, data, scene=scene)
+    bound = ComposerForm(campaign, initial_values(form), scene=scene)
     composition = bound.cleaned_data["composition"] if bound.is_valid() else None
     return {"form": form, "odds": odds_panel(composition) if composition else None, "odds_errors": bound.messages(),
             "physical": PhysicalForm(), "physical_entry": entry_of(composition) if composition else None}
@@ -456,6 +453,30 @@ def player_link(request: HttpRequest, pk: int) -> HttpResponse:
     """A new player link: the old one stops working at once, open streams included."""
     campaign = _campaign(request, pk)
     services.regenerate_player_link(campaign)
+    return render(request, "table.html#player-link", {"campaign": campaign, "base_url": links.base_url(request),
+                                                      "link_open": True})
+
+
+@login_required
+@require_POST
+def players_roll(request: HttpRequest, pk: int) -> HttpResponse:
+    """Let the players roll their own characters from their phones (each character's link), or not."""
+    campaign = _campaign(request, pk)
+    services.set_players_roll(campaign, request.POST.get("on") == "1")
+    return render(request, "table.html#player-link", {"campaign": campaign, "base_url": links.base_url(request),
+                                                      "link_open": True})
+
+
+@login_required
+@require_POST
+def character_link(request: HttpRequest, pk: int, character_pk: int) -> HttpResponse:
+    """A character's own player link: a new one (``do=new``: the old one stops working at once), or
+    none (``do=cut``)."""
+    campaign = _campaign(request, pk)
+    character = get_object_or_404(campaign.characters, pk=character_pk)
+    if request.POST.get("do") not in ("new", "cut"):
+        return _refused(request, str(_("Make a new link, or cut this one off.")))
+    services.set_character_link(character, request.POST["do"] == "new")
     return render(request, "table.html#player-link", {"campaign": campaign, "base_url": links.base_url(request),
                                                       "link_open": True})
 

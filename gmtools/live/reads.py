@@ -13,7 +13,7 @@ from django.db import connection
 from django.http import HttpRequest
 
 from gmtools.live.drawing import Row, Viewer, _cache, cached, render_change
-from gmtools.models import Campaign, Change, ChangeKind
+from gmtools.models import Campaign, Change, ChangeKind, Character
 
 
 async def read(function, *args):
@@ -47,19 +47,26 @@ def _kept(function):
     return call
 
 
-def _start(campaign_id: int) -> tuple[int, str]:
-    token = Campaign.objects.filter(pk=campaign_id).values_list("player_token", flat=True).first() or ""
+def _tokens(campaign_id: int) -> frozenset[str]:
+    """The campaign's open player links: its own, and each of its characters' (``Character.player_token``)."""
+    own = Campaign.objects.filter(pk=campaign_id).values_list("player_token", flat=True)
+    characters = Character.objects.filter(campaign_id=campaign_id, player_token__isnull=False).values_list(
+        "player_token", flat=True)
+    return frozenset((*own, *characters))
+
+
+def _start(campaign_id: int) -> tuple[int, frozenset[str]]:
+    tokens = _tokens(campaign_id)
     latest = Change.objects.filter(campaign_id=campaign_id).order_by("-id").values_list("id", flat=True).first() or 0
-    return latest, token
+    return latest, tokens
 
 
-def _after(campaign_id: int, cursor: int, limit: int | None) -> tuple[list[Row], str | None]:
+def _after(campaign_id: int, cursor: int, limit: int | None) -> tuple[list[Row], frozenset[str] | None]:
+    """The changes after ``cursor``, and the open player links when a link changed among them (else None)."""
     rows = Change.objects.filter(campaign_id=campaign_id, id__gt=cursor).order_by("id").values_list("id", "kind", "public")
     found = [Row(*row) for row in (rows[:limit] if limit else rows)]
-    token = None
-    if any(row.kind == ChangeKind.LINK for row in found):
-        token = Campaign.objects.filter(pk=campaign_id).values_list("player_token", flat=True).first() or ""
-    return found, token
+    tokens = _tokens(campaign_id) if any(row.kind == ChangeKind.LINK for row in found) else None
+    return found, tokens
 
 
 _drawing: dict[tuple[asyncio.AbstractEventLoop, int, Viewer], asyncio.Future] = {}

@@ -35,7 +35,8 @@ def _change_event(change_id: int, html: str) -> str:
 async def stream(campaign_id: int, cursor: int, viewer: Viewer, token: str = "") -> AsyncIterator[str]:
     """Server-sent events: each change after ``cursor`` drawn for the audience, then each new one.
 
-    A player stream ends with a ``gone`` event as soon as its link is regenerated; a viewer too
+    A player stream ends with a ``gone`` event as soon as its link (the campaign's or a character's)
+    is regenerated or cut off; a viewer too
     far behind gets ``reload``.
     """
     audience = viewer.audience
@@ -46,14 +47,14 @@ async def stream(campaign_id: int, cursor: int, viewer: Viewer, token: str = "")
         yield f"retry: {RETRY_MS}\n\n"
         while True:
             waiter.clear()
-            if audience == "player" and shared.loaded and shared.token != token:
+            if audience == "player" and shared.loaded and token not in shared.tokens:
                 yield event("gone")
                 return
             rows = await shared.after(cursor)
             if rows is None:
                 yield event("reload")
                 return
-            if audience == "player" and shared.token != token:
+            if audience == "player" and token not in shared.tokens:
                 yield event("gone")
                 return
             for row in rows:

@@ -29,7 +29,7 @@ class Hub:
         self.loop = loop
         self.floor = 0  # every change above this id is in ``recent`` (once loaded)
         self.recent: list[Row] = []
-        self.token = ""
+        self.tokens: frozenset[str] = frozenset()  # the open player links (``reads._tokens``)
         self.loaded = False
         self.waiters: set[asyncio.Event] = set()
         self.lock = asyncio.Lock()
@@ -51,11 +51,11 @@ class Hub:
         """Read the changes committed since the last read (one query), then wake every stream."""
         async with self.lock:
             if not self.loaded:
-                self.floor, self.token = await read(_start, self.campaign_id)
+                self.floor, self.tokens = await read(_start, self.campaign_id)
                 self.loaded = True
-            rows, token = await read(_after, self.campaign_id, self.latest, None)
-            if token is not None:
-                self.token = token
+            rows, tokens = await read(_after, self.campaign_id, self.latest, None)
+            if tokens is not None:
+                self.tokens = tokens
             self.recent.extend(rows)
             if len(self.recent) > self.KEEP:
                 self.floor = self.recent[-self.KEEP - 1].id
@@ -69,9 +69,9 @@ class Hub:
             await self.refresh()
         if cursor >= self.floor:
             return [row for row in self.recent if row.id > cursor]
-        rows, token = await read(_after, self.campaign_id, cursor, REPLAY_LIMIT + 1)
-        if token is not None:  # a new link among the replayed changes: its streams end before they send them
-            self.token = token
+        rows, tokens = await read(_after, self.campaign_id, cursor, REPLAY_LIMIT + 1)
+        if tokens is not None:  # a new link among the replayed changes: its streams end before they send them
+            self.tokens = tokens
         return None if len(rows) > REPLAY_LIMIT else rows
 
     def poke(self) -> None:

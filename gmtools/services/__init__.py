@@ -22,7 +22,7 @@ from gmtools.services.adjustments import NO_NUL, adjust
 from gmtools.services.follow_ups import change_scene, check, follow_up, follow_up_of, scene_change_of
 from gmtools.services.locks import Refused, lock_character, locked_or_none, update_resources
 from gmtools.services.mistakes import undo_last_change, void_roll
-from gmtools.services.players import regenerate_player_link, reveal
+from gmtools.services.players import regenerate_player_link, reveal, set_character_link, set_players_roll
 from gmtools.services.rolls import record_roll, refuse_made
 from gmtools.services.scene import set_scene_notes
 from gmtools.services.spending import Database, pay
@@ -48,7 +48,7 @@ __all__ = [
     "create_extended", "declare_actions", "end_episode", "end_scene", "flip",
     "follow_up", "follow_up_of", "join_scene", "leave_scene", "lock_character", "locked_or_none",
     "move_in_order", "pay", "record_roll", "refuse_made", "regenerate_player_link",
-    "reorder", "reveal", "scene_change_of", "set_scene_notes",
+    "reorder", "reveal", "scene_change_of", "set_character_link", "set_players_roll", "set_scene_notes",
     "start_episode", "start_scene", "start_story", "stop_extended", "undo_last_change",
     "update_resources", "void_roll",
 ]

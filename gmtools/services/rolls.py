@@ -114,15 +114,15 @@ def refuse_made(campaign: Campaign, once: UUID | None) -> None:
 
 def record_roll(campaign: Campaign, comp: Composition, rng: RandomSource | None = None, *,
                 once: UUID | None = None, streams: WritersDrawing | None = None,
-                physical: Physical | None = None) -> Roll:
+                physical: Physical | None = None, rolled_by: str = "") -> Roll:
     """Pay the spends, roll, and log it: all of it or none of it. ``once``: the composer's key of the
     roll (``Roll.once_key``): a second request with it is refused, nothing rolled or spent again.
     ``streams``: the drawing of the request that rolls, which claims the roll for the live streams
     (``gmtools.live.WritersDrawing``). ``physical``: the faces of real dice thrown for the acting
     side (``gmtools.physical``), read instead of drawing; the opposition's and the helpers' dice are
-    still drawn from ``rng``."""
+    still drawn from ``rng``. ``rolled_by``: who rolled it from a phone (``Roll.rolled_by``)."""
     try:
-        return _record_roll(campaign, comp, rng, once, streams, physical)
+        return _record_roll(campaign, comp, rng, once, streams, physical, rolled_by)
     except IntegrityError:
         # Two requests with one key at once that no character's lock queued (an unnamed NPC's roll):
         # the unique key let the first in and rolled the second back, spends and all.
@@ -132,7 +132,7 @@ def record_roll(campaign: Campaign, comp: Composition, rng: RandomSource | None 
 
 @transaction.atomic
 def _record_roll(campaign: Campaign, comp: Composition, rng: RandomSource | None, once: UUID | None,
-                 streams: WritersDrawing | None, entered: Physical | None) -> Roll:
+                 streams: WritersDrawing | None, entered: Physical | None, rolled_by: str = "") -> Roll:
     if comp.character is not None:
         lock_character(comp.character.pk)  # one roll of a character at a time: budgets and spends stay exact
     refuse_made(campaign, once)  # before the turn's check, which would only say the character has acted
@@ -180,6 +180,7 @@ def _record_roll(campaign: Campaign, comp: Composition, rng: RandomSource | None
         hidden=comp.hidden, scene=scene, turn=turn, extended=comp.extended,
         action=play.logged_action if play.logged_action is not None else comp.action,
         willpower_spent=any(s.what == "willpower" for s in comp.spends), luck=stored(luck), once_key=once,
+        rolled_by=rolled_by,
     )
     announce(campaign.pk, ChangeKind.ROLL, roll=logged, public=not logged.hidden, streams=streams)
     return logged

@@ -75,6 +75,11 @@ def player_link(campaign: models.Campaign, base: str) -> links.PlayerLink:
 
 
 @register.filter
+def character_links(campaign: models.Campaign, base: str) -> list[links.CharacterLink]:
+    return links.character_links(campaign, base)
+
+
+@register.filter
 def spends_text(roll: models.Roll) -> str:
     """What a roll spent, in its game's words: "1 Willpower, Daring pilot" (never a stored key)."""
     return ", ".join(games.get(roll.system).play.spends_text(roll.spends))

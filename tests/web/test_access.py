@@ -7,7 +7,9 @@ test of the walk, so a new view cannot slip past it. The visitors:
 
 - anonymous: no login, no player token;
 - another GM: a second user with a campaign of their own;
-- a player: someone who has only the campaign's player link (a session without a login);
+- a player: someone who has only the campaign's player link (a session without a login); a
+  character's own link, from which its player rolls it (issue 24), has its walk in
+  tests/web/test_player_rolls.py;
 - the same player after the GM makes a new link (the old one must be dead: 404);
 - the owning GM, with and without the CSRF token.
 
@@ -180,7 +182,7 @@ def make_world(gm, other_gm):
 # --- how to request each URL, and who may ---------------------------------------------------------
 
 CAMPAIGN = "campaign"  # a GM URL of one campaign: its owner only (staff aside: see test_table.py)
-PLAYER = "player"  # a player-link URL: whoever has the campaign's current token, read-only
+PLAYER = "player"  # a player-link URL: whoever has the campaign's current token, read-only (a roll is refused)
 SITE = "site"  # not about one campaign: the home page, creating a campaign, accounts, language
 
 ANONYMOUS, OTHER_GM, PLAYER_VISITOR, OWNER = "anonymous", "another GM", "player link", "owner"
@@ -232,8 +234,9 @@ def _gm(method: str, **fields) -> Entry:
     return Entry(CAMPAIGN, method, kwargs=kwargs, **fields)
 
 
-def _player(**fields) -> Entry:
-    return Entry(PLAYER, "get", kwargs=_token, **fields)
+def _player(method: str = "get", **fields) -> Entry:
+    kwargs = fields.pop("kwargs", _token)
+    return Entry(PLAYER, method, kwargs=kwargs, **fields)
 
 
 def _character(world: World) -> dict:
@@ -308,6 +311,9 @@ ACCESS: dict[str, Entry] = {
     "composer-field": _gm("get", kwargs=lambda w: {"pk": w.campaign.pk, "name": "invoke"},
                           data=lambda w: {"character": w.pc.pk}),
     "player-link": _gm("post", writes=True),
+    # Issue 24: the players roll their own characters (the switch), each through its own link.
+    "players-roll": _gm("post", data=lambda w: {"on": "1"}, writes=True),
+    "character-link": _gm("post", kwargs=_character, data=lambda w: {"do": "new"}, writes=True),
     "export": _gm("get", data=lambda w: {"part": "campaign", "format": "md"}),
     # Streams answer 204 under the test client (not ASGI): the page falls back to polling.
     "stream": _gm("get", owner=frozenset({204})),
@@ -320,6 +326,12 @@ ACCESS: dict[str, Entry] = {
     "player-luck": _player(data=lambda w: {"scene": w.scene.pk, "character": w.pc.pk}),
     "player-stream": _player(owner=frozenset({204})),
     "player-poll": _player(data=lambda w: {"after": 0}),
+    # A character's link rolls it (issue 24); the campaign's own link, walked here, rolls for no one:
+    # its odds say so, its composer's fields are empty, its roll is refused (422), nothing written.
+    "player-odds": _player(data=lambda w: composer_data(w.pc)),
+    "player-composer-field": _player(kwargs=lambda w: {**_token(w), "name": "invoke"},
+                                     data=lambda w: {"character": w.pc.pk}),
+    "player-roll": _player("post", data=lambda w: composer_data(w.pc), owner=frozenset({422})),
 }
 
 PLAYER_NAMES = [name for name in WALKED if name in ACCESS and ACCESS[name].scope == PLAYER]
@@ -327,7 +339,8 @@ CAMPAIGN_NAMES = [name for name in WALKED if name in ACCESS and ACCESS[name].sco
 POST_NAMES = [name for name in WALKED if name in ACCESS and (ACCESS[name].method == "post" or ACCESS[name].post_data)]
 # The player pages show the log: the public roll is there (so its absence would not hide a leak).
 SHOWS_THE_LOG = {"player", "player-tv", "player-log", "player-recap", "player-poll"}
-# Where a player page may post: the language switch, and nothing else.
+# Where a player page may post: the language switch, and nothing else (a character's link's page
+# posts its roll: tests/web/test_player_rolls.py).
 PLAYER_POST_TARGETS = {"set_language"}
 
 
@@ -470,7 +483,7 @@ def test_every_url_pattern_is_in_the_walk():
         scope = ACCESS[name].scope
         assert (scope == PLAYER) == routes[name].startswith("p/<token:token>/"), name
         assert (scope == CAMPAIGN) == routes[name].startswith("campaigns/<int:pk>/"), name
-    assert len(PLAYER_NAMES) == 7 and len(WALKED) == len(ACCESS)
+    assert len(PLAYER_NAMES) == 10 and len(WALKED) == len(ACCESS)
 
 
 def secrets_in(response, world: World) -> list[str]:
@@ -492,7 +505,7 @@ def test_anonymous_visitors_read_and_change_nothing(name, make_world):
     before = snapshot()
     if entry.scope == PLAYER:
         # Without the link there is nothing to see: a well-formed token that is nobody's.
-        response = send(client, "get", url_of(name, world, token=UNKNOWN_TOKEN), entry.data(world))
+        response = send(client, entry.method, url_of(name, world, token=UNKNOWN_TOKEN), entry.data(world))
         assert response.status_code == 404, (name, response.status_code)
     elif entry.scope == CAMPAIGN:
         url, data = url_of(name, world), entry.data(world)
@@ -528,7 +541,7 @@ def test_another_gm_finds_nothing_of_the_campaign(name, make_world, gm, other_gm
     elif entry.scope == PLAYER:
         # The player URLs are keyed by the token alone (whoever holds it reads, by design); without
         # this campaign's token, which no answer to this GM contains, there is nothing.
-        response = send(client, "get", url_of(name, world, token=UNKNOWN_TOKEN), entry.data(world))
+        response = send(client, entry.method, url_of(name, world, token=UNKNOWN_TOKEN), entry.data(world))
         assert response.status_code == 404, (name, response.status_code)
     else:
         response = send(client, entry.method, url_of(name, world), entry.data(world))
@@ -562,11 +575,11 @@ def test_a_player_link_reads_its_pages_and_nothing_else(name, make_world):
     url, data = url_of(name, world), entry.data(world)
     before = snapshot()
     if entry.scope == PLAYER:
-        response = send(client, "get", url, data)
-        assert response.status_code == (204 if name == "player-stream" else 200), (name, response.status_code)
+        response = send(client, entry.method, url, data)
+        assert response.status_code in entry.owner, (name, response.status_code)
         assert player_page_problems(name, response, world) == [], name
-        response = send(client, "post", url, data)
-        assert response.status_code == 405, (name, "post", response.status_code)
+        response = send(client, other_method(entry.method), url, data)
+        assert response.status_code == 405, (name, other_method(entry.method), response.status_code)
     elif entry.scope == CAMPAIGN:
         # Holding the token opens nothing of the GM's: every GM URL of the campaign, either method.
         for method, allowed in ((entry.method, {404}), (other_method(entry.method), {404, 405})):
@@ -591,10 +604,10 @@ def test_the_old_player_link_is_dead_after_a_new_one(name, make_world):
     new = world.token
     assert new != old
     before = snapshot()
-    response = send(client, "get", url_of(name, world, token=old), entry.data(world))
+    response = send(client, entry.method, url_of(name, world, token=old), entry.data(world))
     assert response.status_code == 404, (name, "old token", response.status_code)
     assert changed(before, snapshot()) == [], name
-    response = send(Client(), "get", url_of(name, world, token=new), entry.data(world))
+    response = send(Client(), entry.method, url_of(name, world, token=new), entry.data(world))
     assert response.status_code in entry.owner, (name, "new token", response.status_code)
 
 

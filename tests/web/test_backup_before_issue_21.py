@@ -19,7 +19,8 @@ BEFORE = Path(__file__).parent / "fixtures" / "before-issue-21"
 def with_columns_added_since(document: dict, game: str) -> dict:
     """The file as this version writes the same campaign: a column gained since the file was written
     (V5's nature in a game's table, a saved roll's names by language, a roll's one-click key, Fate's free
-    invocation of a consequence, an extended action's traits: issue 23), at its default,
+    invocation of a consequence, an extended action's traits: issue 23; who rolled a roll from a phone:
+    issue 24), at its default,
     which is what an old file's row gets."""
     resources = games.get(game).resources
     for row in document["characters"]:
@@ -29,6 +30,7 @@ def with_columns_added_since(document: dict, game: str) -> dict:
             saved.setdefault("names", SavedRoll._meta.get_field("names").get_default())
     for roll in document["rolls"]:
         roll.setdefault("once_key", None)  # the one-click key: none on a roll made before it
+        roll.setdefault("rolled_by", "")  # who rolled it from a phone (issue 24): the GM, before
     for action in document.get("extended_actions", ()):
         for trait in ("first", "second"):  # its traits (issue 23): none until its next roll
             action.setdefault(trait, None)

@@ -1,0 +1,75 @@
+"""A player rolls their own character from the phone (issue 24): the GM's composer, for that character only.
+
+The campaign lets players roll (``Campaign.players_roll``) and the GM hands a player the character's
+own link (``Character.player_token``). Its page (``gmtools.player_views``) shows, above the log, the
+composer of the character's game for that character alone (``PlayerComposerForm``), its exact odds as
+the player chooses, and Roll, which records through the GM's own service (``services.record_roll``):
+the same refusals, spends, turn budgets and one-click keys, into the same log, scene and turn.
+
+What the player's composer leaves out is the GM's: another character (the opposition, teamwork, a
+Fate aspect put on another), the extended actions, and whatever keeps a roll from the players (a
+secret roll, V5's secret difficulty). The difficulty is the game's default until the player picks
+the one the GM announces (the GM keeps no per-character difficulty to read; README, Decisions).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext as _
+
+from gmtools.composer import ComposerForm, initial_values
+from gmtools.models import Campaign, Character, Scene
+from gmtools.odds import odds_panel
+
+
+class PlayerComposerForm(ComposerForm):
+    """The composer of the campaign's game for one character, as its player sees it on the phone.
+
+    The character is fixed: the list offers that one alone, so a request for another (a forged
+    POST) is refused as "not one of the choices", nothing rolled; no character at all is refused
+    too (an unnamed NPC's roll is the GM's)."""
+
+    # The GM's alone: what involves another character, the extended actions, and what hides a roll.
+    GM_ONLY = ComposerForm.OPPOSED_FIELDS + ("team", "extended", "hidden", "secret", "handicap")
+
+    def __init__(self, campaign: Campaign, character: Character, *args: Any, **kwargs: Any) -> None:
+        if not args and "initial" not in kwargs:
+            kwargs["initial"] = {"character": character}
+        super().__init__(campaign, *args, **kwargs)
+        self.character = character
+        for name in self.GM_ONLY:
+            self.fields.pop(name, None)
+        own = campaign.characters.filter(pk=character.pk)
+        chosen = self.fields["character"]
+        assert isinstance(chosen, forms.ModelChoiceField)
+        chosen.queryset, chosen.required, chosen.empty_label = own, True, None
+        where = self.fields.get("advantage_on")  # Fate: a created aspect goes on the scene or on the character
+        if isinstance(where, forms.ModelChoiceField):
+            where.queryset = own
+
+    @property
+    def extras_summary(self) -> str:
+        return str(self.fields["label"].label)  # the fold holds the note alone
+
+
+def composer_context(campaign: Campaign, character: Character, token: str, scene: Scene | None) -> dict[str, Any]:
+    """What the player page draws of the character's composer: none while the campaign keeps the
+    dice to the GM; else a fresh composer, with the odds of its initial values (as the GM's)."""
+    context: dict[str, Any] = {"roller": character, "player_token": token}
+    if not campaign.players_roll:
+        return {**context, "closed": closed_text()}
+    form = PlayerComposerForm(campaign, character, scene=scene)
+    bound = PlayerComposerForm(campaign, character, initial_values(form), scene=scene)
+    return {**context, "form": form, **odds_context(bound)}
+
+
+def odds_context(form: ComposerForm) -> dict[str, Any]:
+    """The odds panel of a bound composer (``table.html#odds``), or why it cannot be rolled."""
+    panel = odds_panel(form.cleaned_data["composition"]) if form.is_valid() else None
+    return {"odds": panel, "odds_errors": form.messages()}
+
+
+def closed_text() -> str:
+    return _("The GM rolls for now: rolling from the phone is off at this table.")

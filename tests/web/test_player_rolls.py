@@ -1,0 +1,214 @@
+"""Players roll their own characters from the phone (issue 24): each character's own link, the GM's
+switch, the composer restricted to the character, the same service, and every refusal with rows unchanged."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from gmtools import backup, services, throttle
+from gmtools.games.exalted.models import ExaltedResources
+from gmtools.models import Campaign, Change, ChangeKind, Character, CharacterKind, Roll, Scene
+from tests.games import Game
+from tests.web.helpers import COMMON, DEFAULTS, POOL_TRAITS, set_resources
+from tests.web.test_access import changed, snapshot
+
+pytestmark = pytest.mark.django_db
+
+GAMES = [Game.EXALTED, Game.V5, Game.FATE, Game.SCIFI]
+# Faces that make each game's usual pool (3 + 2 dice; Fate's four dF) a success.
+FACES = {Game.EXALTED: (8, 8, 3, 2, 1), Game.V5: (7, 8, 2, 3, 4), Game.FATE: (1, 1, 0, 0), Game.SCIFI: (9, 8, 3, 2, 1)}
+
+
+def table(gm, game: str = Game.V5, *, players_roll: bool = True) -> tuple[Campaign, Character, Character]:
+    """A campaign where players roll, with Ana (Lucía's, with a link of her own) and a guard NPC."""
+    campaign = Campaign.objects.create(name=f"{game} table", game=game, gm=gm, players_roll=players_roll)
+    characters = []
+    for name, kind, player in (("Ana", CharacterKind.PC, "Lucía"), ("Guard", CharacterKind.NPC, "")):
+        character = Character.objects.create_with_sheet(campaign=campaign, name=name, kind=kind, player=player)
+        first, second = POOL_TRAITS[game]
+        character.traits.filter(key=first).update(rating=3)
+        if second:
+            character.traits.filter(key=second).update(rating=2)
+        characters.append(character)
+    ana, guard = characters
+    services.set_character_link(ana, True)
+    return campaign, ana, guard
+
+
+def posted(character: Character, **data) -> dict:
+    game = character.campaign.game
+    first, second = POOL_TRAITS[game]
+    out = {**COMMON, **DEFAULTS[game], "character": character.pk, "first": character.traits.get(key=first).pk}
+    if second:
+        out["second"] = character.traits.get(key=second).pk
+    return {**out, **data}
+
+
+def roll_url(character: Character) -> str:
+    return reverse("player-roll", args=[Character.objects.get(pk=character.pk).player_token])
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_player_rolls_their_character_into_the_log_scene_and_turn(game, gm, scripted_dice):
+    campaign, ana, _guard = table(gm, game)
+    scene = services.start_scene(campaign, title="The docks")
+    phone = Client()
+    page = phone.get(reverse("player", args=[ana.player_token]))
+    assert page.status_code == 200
+    assert b'data-testid="player-composer"' in page.content and b"Roll for Ana" in page.content
+    scripted_dice(*FACES[game])
+    response = phone.post(roll_url(ana), posted(ana, once="7c9e6679-7425-40de-944b-e07fc1f90ae7"))
+    assert response.status_code == 200, response.content[:500]
+    roll = Roll.objects.get(campaign=campaign)
+    assert (roll.character, roll.rolled_by, roll.scene, roll.turn) == (ana, "Lucía", scene, scene.turn)
+    assert not roll.hidden and not roll.secret
+    assert Change.objects.filter(campaign=campaign, kind=ChangeKind.ROLL, roll=roll, public=True).exists()
+    assert b'data-testid="rolled"' in response.content  # the composer again, fresh, saying it rolled
+    # The GM's table says who rolled it.
+    gm_client = Client()
+    gm_client.force_login(gm)
+    assert "rolled by Lucía" in gm_client.get(reverse("table", args=[campaign.pk])).content.decode()
+
+
+def test_a_character_without_a_player_is_rolled_by_its_name(gm, scripted_dice):
+    campaign, ana, _guard = table(gm)
+    Character.objects.filter(pk=ana.pk).update(player="")
+    scripted_dice(*FACES[Game.V5])
+    assert Client().post(roll_url(ana), posted(ana)).status_code == 200
+    assert Roll.objects.get(campaign=campaign).rolled_by == "Ana"
+
+
+def test_forged_posts_for_another_character_or_campaign_are_refused_rows_unchanged(gm, other_gm):
+    campaign, ana, guard = table(gm)
+    theirs, bea, _ = table(other_gm)
+    phone = Client()
+    forged = [
+        posted(guard),  # another character of the campaign
+        {**posted(ana), "first": guard.traits.get(key="strength").pk},  # another character's trait
+        posted(bea),  # another campaign's character
+        {**posted(ana), "character": ""},  # an unnamed NPC's roll
+        {**posted(ana), "opponent_character": guard.pk, "team": [guard.pk]},  # these fields are the GM's...
+    ]
+    for data in forged[:4]:
+        before = snapshot()
+        response = phone.post(roll_url(ana), data)
+        assert response.status_code == 422, (data, response.status_code)
+        assert changed(before, snapshot()) == [], data
+    # ...not the player's: ignored, the roll is Ana's own, unopposed, alone.
+    before = Roll.objects.count()
+    # (no dice scripted: the system's own; what is checked is what the roll was made of)
+    assert phone.post(roll_url(ana), {**forged[4], "hidden": "on", "secret": "on"}).status_code == 200
+    roll = Roll.objects.get(campaign=campaign)
+    assert Roll.objects.count() == before + 1
+    assert "opponent" not in roll.result and "helpers" not in roll.result and not roll.hidden and not roll.secret
+    assert not Roll.objects.filter(campaign=theirs).exists()
+
+
+def test_the_campaigns_link_and_a_closed_table_roll_nothing(gm):
+    campaign, ana, _guard = table(gm, players_roll=False)
+    phone = Client()
+    before = snapshot()
+    response = phone.post(roll_url(ana), posted(ana))
+    assert response.status_code == 422 and b"rolling from the phone is off" in response.content
+    page = phone.get(reverse("player", args=[ana.player_token]))
+    assert b'data-testid="rolling-closed"' in page.content and b"hx-post" not in page.content
+    services.set_players_roll(campaign, True)
+    response = phone.post(reverse("player-roll", args=[campaign.player_token]), posted(ana))
+    assert response.status_code == 422 and b"rolls for no character" in response.content
+    assert b"player-composer" not in phone.get(reverse("player", args=[campaign.player_token])).content
+    assert [t for t in changed(before, snapshot()) if t != "Campaign by pk" and not t.startswith("Change")] == []
+    assert not Roll.objects.exists()
+
+
+def test_a_cut_off_or_renewed_character_link_is_dead_at_once(gm):
+    campaign, ana, _guard = table(gm)
+    old = Character.objects.get(pk=ana.pk).player_token
+    services.set_character_link(ana, True)
+    new = Character.objects.get(pk=ana.pk).player_token
+    assert new != old
+    assert Client().get(reverse("player", args=[old])).status_code == 404
+    assert Client().post(reverse("player-roll", args=[old]), posted(ana)).status_code == 404
+    assert Client().get(reverse("player", args=[new])).status_code == 200
+    services.set_character_link(ana, False)
+    assert Client().get(reverse("player", args=[new])).status_code == 404
+    assert Client().post(reverse("player-roll", args=[new]), posted(ana)).status_code == 404
+    assert not Roll.objects.exists()
+
+
+def test_a_stuck_button_is_stopped_with_a_clear_message_and_nothing_lost(gm):
+    campaign, ana, _guard = table(gm)
+    phone = Client()
+    for _ in range(throttle.PLAYER_ROLLS):
+        assert phone.post(roll_url(ana), posted(ana)).status_code == 200
+    before = snapshot()
+    response = phone.post(roll_url(ana), posted(ana))
+    assert response.status_code == 422
+    assert b"Too many rolls in a minute from this phone: nothing was rolled." in response.content
+    assert changed(before, snapshot()) == []
+    assert Roll.objects.count() == throttle.PLAYER_ROLLS
+
+
+def test_one_click_one_roll_from_the_phone_too(gm):
+    campaign, ana, _guard = table(gm)
+    phone = Client()
+    once = "2f1d3c5e-0a4b-4c6d-8e7f-9a0b1c2d3e4f"
+    assert phone.post(roll_url(ana), posted(ana, once=once)).status_code == 200
+    response = phone.post(roll_url(ana), posted(ana, once=once))
+    assert response.status_code == 422 and b"already made" in response.content
+    assert Roll.objects.count() == 1
+
+
+def test_exalteds_willpower_once_a_turn_holds_for_a_player(gm):
+    campaign, ana, _guard = table(gm, Game.EXALTED)
+    ExaltedResources.objects.filter(character=ana).update(willpower_temporary=3)
+    services.start_scene(campaign, title="Duel")
+    services.declare_actions(Scene.objects.current(campaign), ana, 2)
+    phone = Client()
+    assert phone.post(roll_url(ana), posted(ana, willpower="on")).status_code == 200
+    before = snapshot()
+    response = phone.post(roll_url(ana), posted(ana, willpower="on"))
+    assert response.status_code == 422
+    assert changed(before, snapshot()) == []
+    assert ExaltedResources.objects.get(character=ana).willpower_temporary == 2
+
+
+def test_the_players_odds_price_the_characters_roll_and_keep_the_gms_fields_out(gm):
+    campaign, ana, guard = table(gm)
+    phone = Client()
+    odds = phone.get(reverse("player-odds", args=[ana.player_token]), posted(ana))
+    assert odds.status_code == 200 and b'data-testid="odds"' in odds.content
+    odds = phone.get(reverse("player-odds", args=[ana.player_token]), posted(guard))
+    assert b'data-testid="odds-error"' in odds.content
+    page = phone.get(reverse("player", args=[ana.player_token])).content.decode()
+    for name in ("hidden", "secret", "opponent_character", "team", "extended"):
+        assert f'name="{name}"' not in page, name
+    assert 'name="specialty"' in page and 'name="shortcut"' in page  # V5's own fields
+
+
+def test_the_gm_switches_rolling_on_and_makes_cuts_and_renews_a_characters_link(gm):
+    campaign, ana, guard = table(gm, players_roll=False)
+    Character.objects.filter(pk=ana.pk).update(player_token=None)
+    client = Client()
+    client.force_login(gm)
+    panel = client.post(reverse("players-roll", args=[campaign.pk]), {"on": "1"})
+    assert panel.status_code == 200 and Campaign.objects.get(pk=campaign.pk).players_roll
+    assert b'data-testid="make-link"' in panel.content and f"character-link-{guard.pk}".encode() not in panel.content
+    panel = client.post(reverse("character-link", args=[campaign.pk, ana.pk]), {"do": "new"})
+    token = Character.objects.get(pk=ana.pk).player_token
+    assert token and f"/p/{token}/".encode() in panel.content and b'data-testid="character-qr"' in panel.content
+    client.post(reverse("character-link", args=[campaign.pk, ana.pk]), {"do": "cut"})
+    assert Character.objects.get(pk=ana.pk).player_token is None
+    assert client.post(reverse("character-link", args=[campaign.pk, ana.pk]), {"do": "?"}).status_code == 422
+    client.post(reverse("players-roll", args=[campaign.pk]), {})
+    assert not Campaign.objects.get(pk=campaign.pk).players_roll
+
+
+def test_the_campaign_file_carries_no_characters_link(gm):
+    campaign, ana, _guard = table(gm)
+    token = Character.objects.get(pk=ana.pk).player_token
+    document = backup.export_campaign(campaign)
+    assert token not in str(document)
+    copy = backup.import_campaign(document, gm, name="A copy")
+    assert not copy.characters.filter(player_token__isnull=False).exists()
