@@ -1,0 +1,137 @@
+"""Players roll their own characters from the phone (issue 24), in a real browser on the ASGI server
+with the settings ``make run`` gives (DEBUG on): a player on a phone rolls for their character, and
+the GM's table and a second phone get the card live, saying who rolled it.
+
+Each test drives three pages: the GM's table at 1366×768, the player's phone at 390×844 (the
+character's link) and a second phone at 360×740 (the campaign's link, read-only). Screenshots of each
+go to ``artifacts/screenshots/player-rolls-*.png``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.web.test_browser import (  # noqa: F401
+    asgi_server,
+    browser,
+    dice,
+    expect,
+    gm_user,
+    make_character,
+    sync_api,
+)
+from tests.web.test_browser_players import Watch, gm_page, open_live, phone_page, shot
+
+from gmtools import services  # noqa: E402
+from gmtools.games.exalted.models import ExaltedResources  # noqa: E402
+from gmtools.models import Campaign, Character, Roll  # noqa: E402
+from tests.games import Game  # noqa: E402
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SMALL_PHONE = {"width": 360, "height": 740}
+# The usual pool (3 + 2: four dice and a Hunger die in V5; Fate's four dF), a success each; no 10 (scifi's explode).
+FACES = {Game.EXALTED: (8, 8, 3, 2, 1), Game.V5: (7, 8, 2, 3, 4), Game.FATE: (1, 1, 0, 0), Game.SCIFI: (9, 8, 3, 2, 1)}
+RATINGS = {Game.EXALTED: {"dexterity": 3, "melee": 2}, Game.V5: {"strength": 3, "brawl": 2},
+           Game.FATE: {"forceful": 3}, Game.SCIFI: {"agility": 3, "firearms": 2}}
+
+
+def table_of(gm_user, game: str) -> tuple[Campaign, Character]:
+    campaign = Campaign.objects.create(name=f"Phones {game}", game=game, gm=gm_user, players_roll=True)
+    ana = make_character(campaign, "Ana", RATINGS[game], player="Lucía")
+    make_character(campaign, "Guard", RATINGS[game], kind="npc")
+    return campaign, ana
+
+
+def second_phone(browser, base: str) -> Watch:
+    context = browser.new_context(base_url=base, locale="en-US", viewport=SMALL_PHONE, is_mobile=True, has_touch=True,
+                                  bypass_csp=True)
+    return Watch(context.new_page())
+
+
+def cards(page: sync_api.Page) -> sync_api.Locator:
+    return page.locator("#log-list .roll-card")
+
+
+def chance(page: sync_api.Page) -> sync_api.Locator:
+    return page.locator("#odds [data-testid=odds] .chance .p").first
+
+
+@pytest.mark.parametrize("game", [Game.EXALTED, Game.V5, Game.FATE, Game.SCIFI])
+def test_a_player_rolls_from_the_phone_and_every_screen_gets_the_card(game, browser, asgi_server, gm_user, dice):
+    campaign, ana = table_of(gm_user, game)
+    services.set_character_link(ana, True)
+    ana.refresh_from_db()
+    scene = services.start_scene(campaign, title="The docks")
+    gm, phone, other = gm_page(browser, asgi_server, gm_user), phone_page(browser, asgi_server), \
+        second_phone(browser, asgi_server)
+    open_live(gm, f"/campaigns/{campaign.pk}/")
+    open_live(phone, f"/p/{ana.player_token}/")
+    open_live(other, f"/p/{campaign.player_token}/")
+    composer = phone.page.locator("#composer")
+    expect(composer).to_contain_text("Roll for Ana")
+    expect(other.page.locator("#composer")).to_have_count(0)  # the campaign's link stays read-only
+    # Only Ana: no list of characters, no secret roll, no opposition.
+    expect(composer.locator("select[name=character], [name=hidden], [name=opponent_character]")).to_have_count(0)
+    # The odds follow what the player chooses (a harder difficulty).
+    before = chance(phone.page).inner_text()
+    difficulty = composer.locator("[name=difficulty]")
+    values = difficulty.locator("option").evaluate_all("els => els.map(e => e.value)")
+    difficulty.select_option(values[values.index(difficulty.input_value()) + 2])
+    expect(chance(phone.page)).not_to_have_text(before)
+    if game == Game.EXALTED:
+        composer.locator("[name=willpower]").check()  # the game's spend, paid with the roll
+    shot(phone.page, f"player-rolls-{game}-phone-composer")
+
+    dice.script(*FACES[game])
+    phone.page.click("#roll-button")
+    for watch in (phone, gm, other):
+        card = cards(watch.page).first
+        expect(card).to_contain_text("Ana")
+        expect(card.locator("[data-testid=rolled-by]")).to_have_text("rolled by Lucía")
+    expect(phone.page.locator("[data-testid=rolled]")).to_be_visible()
+    expect(cards(phone.page)).to_have_count(1)
+    roll = Roll.objects.get(campaign=campaign)
+    assert (roll.character_id, roll.rolled_by, roll.scene_id, roll.turn) == (ana.pk, "Lucía", scene.pk, scene.turn)
+    if game == Game.EXALTED:
+        assert ExaltedResources.objects.get(character=ana).willpower_temporary == 4
+        expect(composer.locator("[name=willpower]")).to_be_disabled()  # once a turn: spent
+    dice.assert_all_drawn()
+    shot(phone.page, f"player-rolls-{game}-phone")
+    shot(other.page, f"player-rolls-{game}-phone-360")
+    shot(gm.page, f"player-rolls-{game}-table")
+    for watch in (phone, gm, other):
+        watch.check()
+
+
+def test_the_gm_hands_a_character_its_link_and_the_player_rolls_in_spanish(browser, asgi_server, gm_user, dice):
+    campaign, ana = table_of(gm_user, Game.V5)
+    Campaign.objects.filter(pk=campaign.pk).update(players_roll=False)
+    gm = gm_page(browser, asgi_server, gm_user)
+    open_live(gm, f"/campaigns/{campaign.pk}/")
+    gm.page.click("#player-link summary")
+    gm.page.get_by_test_id("players-roll").check()
+    expect(gm.page.get_by_test_id("players-roll")).to_be_checked()
+    gm.page.locator(f"[data-testid=character-link-{ana.pk}] [data-testid=make-link]").click()
+    url = gm.page.locator(f"[data-testid=character-link-{ana.pk}] [data-testid=character-url]")
+    expect(url).to_contain_text("/p/")
+    expect(gm.page.locator(f"[data-testid=character-link-{ana.pk}] [data-testid=character-qr] svg")).to_be_visible()
+    shot(gm.page, "player-rolls-table-links")
+    assert Campaign.objects.get(pk=campaign.pk).players_roll
+
+    phone = phone_page(browser, asgi_server, locale="es-ES")
+    open_live(phone, url.inner_text())
+    expect(phone.page.locator("#composer")).to_contain_text("Tirar por Ana")
+    dice.script(*FACES[Game.V5])
+    phone.page.click("#roll-button")
+    expect(cards(phone.page).first.locator("[data-testid=rolled-by]")).to_have_text("tirada por Lucía")
+    expect(cards(gm.page).first.locator("[data-testid=rolled-by]")).to_have_text("rolled by Lucía")
+    shot(phone.page, "player-rolls-v5-phone-es")
+
+    # Cut off: the phone's stream ends at once, and its next roll finds nothing.
+    gm.page.locator(f"[data-testid=character-link-{ana.pk}] [data-testid=cut-link]").click()
+    expect(gm.page.locator(f"[data-testid=character-link-{ana.pk}] [data-testid=make-link]")).to_be_visible()
+    expect(phone.page.locator("[data-live-status]").first).not_to_have_attribute("data-live-status", "live")
+    assert Character.objects.get(pk=ana.pk).player_token is None
+    for watch in (phone, gm):
+        watch.check()
