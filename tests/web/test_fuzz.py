@@ -1,8 +1,8 @@
 """Abuse (issue 13): hostile input thrown by hypothesis at every form and POST endpoint.
 
 Every POST endpoint of the access walk (``ACCESS`` in tests/web/test_access.py, which holds every URL
-pattern of the project) is fuzzed as the owning GM, a campaign's endpoints in each of the four
-games, from the valid request the walk makes: one to three of its fields replaced by a payload
+pattern of the project) is fuzzed as the owning GM (a player's roll as its player, through the
+character's own link: issue 24), a campaign's endpoints in each of the four games, from the valid request the walk makes: one to three of its fields replaced by a payload
 (markup and script, template syntax, unicode with NUL bytes, RTL marks, emoji and combining marks,
 huge and negative numbers, numbers Python reads oddly, ids of the other GM's rows), dropped or
 repeated; unknown fields added; or a raw body of any bytes. The imports (the table's character
@@ -50,9 +50,9 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gmtools import backup, games
+from gmtools import backup, games, services, throttle
 from gmtools.composer import ComposerForm
-from gmtools.models import Campaign, Character, Scene, Trait
+from gmtools.models import Campaign, Character, Roll, Scene, Trait
 from gmtools.views import TIME_ACTIONS
 from tests.games import Game
 from tests.web.test_access import (
@@ -388,6 +388,8 @@ def logged_in(user: User) -> Client:
 ALSO_POSTED = ("home",)
 SITE_POSTS = [name for name in (*POST_NAMES, *ALSO_POSTED) if ACCESS[name].scope == SITE]
 CAMPAIGN_POSTS = [name for name in POST_NAMES if ACCESS[name].scope == CAMPAIGN]
+# A player's roll of their character (issue 24): through the character's own link, fuzzed below.
+PLAYER_POSTS = [name for name in POST_NAMES if ACCESS[name].scope == PLAYER]
 
 # Examples per endpoint and game. The budget goes where the fields are, and the cost sets how much:
 # a refusal takes ~10 ms, an accepted roll or scene change redraws parts of the table (~30 ms), a
@@ -404,7 +406,7 @@ def choices_for(name: str, world: World) -> dict[str, tuple[str, ...]]:
     game = world.campaign.game
     characters = tuple(str(pk) for pk in world.campaign.characters.values_list("pk", flat=True))
     traits = tuple(str(pk) for pk in Trait.objects.filter(character=world.pc).values_list("pk", flat=True)[:6])
-    if name in ("roll", "saved-roll-create", "odds", "composer", "composer-field"):
+    if name in ("roll", "saved-roll-create", "odds", "composer", "composer-field", "player-roll", "player-odds"):
         form = ComposerForm(world.campaign, scene=Scene.objects.current(world.campaign))
         fields = {field: () for field in form.fields} | {"character": characters, "first": traits, "second": traits}
         if name == "roll":  # "I rolled real dice" (gmtools.physical, issue 24): faces as typed, right and wrong
@@ -488,6 +490,29 @@ def test_campaign_posts_survive_hostile_input(name: str, game: str, gm: User, ot
     assert changed(theirs, snapshot(world.theirs)) == [], "the other GM's campaign changed"
 
 
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("name", PLAYER_POSTS + ["player-odds"])
+def test_a_players_roll_survives_hostile_input(name: str, game: str, gm: User, other_gm: User,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Through the character's own link, with rolling on: the composer's every field (the GM's too, the
+    campaign's other characters and the other GM's ids offered to each); only the character's own
+    rolls are ever logged, and the other GM's campaign is untouched."""
+    monkeypatch.setattr(throttle, "PLAYER_ROLLS", 10**6)  # the fuzz is no stuck button: every input is judged
+    world = build_world(gm, other_gm, game)
+    services.set_players_roll(world.campaign, True)
+    services.set_character_link(world.pc, True)
+    token = Character.objects.get(pk=world.pc.pk).player_token
+    url, valid = url_of(name, world, token=token), ACCESS[name].data(world)
+    theirs = snapshot(world.theirs)
+    requests = hostile([valid], choices_for(name, world), foreign_ids(world))
+    if ACCESS[name].method == "get":
+        requests = requests.filter(is_a_query)
+    fuzz(EXAMPLES, visitor(), ACCESS[name].method, url, name, f"{name} ({game})", requests)
+    assert not Roll.objects.filter(campaign=world.campaign, rolled_by__gt="").exclude(character=world.pc).exists()
+    assert_nothing_unescaped(gm_pages(world))
+    assert changed(theirs, snapshot(world.theirs)) == [], "the other GM's campaign changed"
+
+
 # --- the forms read by a GET ---------------------------------------------------------------------------
 
 GET_FORMS = [name for name in WALKED if ACCESS[name].method == "get" and ACCESS[name].data is not _nothing
@@ -552,7 +577,7 @@ def test_every_endpoint_that_takes_a_post_is_fuzzed(gm: User, other_gm: User) ->
     client = logged_in(gm)
     takes_a_post = [name for name in WALKED
                     if send(client, "post", url_of(name, world), {}, "probe").status_code != 405]
-    assert sorted(takes_a_post) == sorted([*SITE_POSTS, *CAMPAIGN_POSTS])
+    assert sorted(takes_a_post) == sorted([*SITE_POSTS, *CAMPAIGN_POSTS, *PLAYER_POSTS])
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -12,7 +12,7 @@ from gmtools.games.exalted.models import ExaltedResources
 from gmtools.models import Campaign, Change, ChangeKind, Character, CharacterKind, Roll, Scene
 from tests.games import Game
 from tests.web.helpers import COMMON, DEFAULTS, POOL_TRAITS, set_resources
-from tests.web.test_access import changed, snapshot
+from tests.web.test_access import changed, make_world, snapshot  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -212,3 +212,55 @@ def test_the_campaign_file_carries_no_characters_link(gm):
     assert token not in str(document)
     copy = backup.import_campaign(document, gm, name="A copy")
     assert not copy.characters.filter(player_token__isnull=False).exists()
+
+
+# --- a character's link, through the access walk's eyes (tests/web/test_access.py) ------------------
+
+def test_a_characters_link_opens_the_player_pages_and_nothing_of_the_gms(make_world):
+    from tests.web.test_access import ACCESS, CAMPAIGN, PLAYER, PLAYER_NAMES, other_method, refused, send, url_of
+
+    world = make_world(Game.V5)
+    services.set_players_roll(world.campaign, True)
+    services.set_character_link(world.pc, True)
+    token = Character.objects.get(pk=world.pc.pk).player_token
+    phone = Client()
+    for name in PLAYER_NAMES:
+        entry = ACCESS[name]
+        if name == "player-roll":
+            continue  # it writes: below
+        response = send(phone, entry.method, url_of(name, world, token=token), entry.data(world))
+        assert response.status_code == (204 if name == "player-stream" else 200), (name, response.status_code)
+        assert world.secret.label.encode() not in response.content, name
+    before = snapshot()
+    for name, entry in ACCESS.items():
+        if entry.scope != CAMPAIGN:
+            continue
+        for method in (entry.method, other_method(entry.method)):
+            response = send(phone, method, url_of(name, world), entry.data(world))
+            assert refused(response, {404, 405}), (name, method, response.status_code)
+    assert changed(before, snapshot()) == []
+    assert PLAYER in {entry.scope for entry in ACCESS.values()}
+
+
+def test_a_players_roll_needs_the_csrf_token(gm):
+    campaign, ana, _guard = table(gm)
+    phone = Client(enforce_csrf_checks=True)
+    before = snapshot()
+    assert phone.post(roll_url(ana), posted(ana)).status_code == 403
+    assert changed(before, snapshot()) == []
+    # The page hands the token out (htmx sends it as X-CSRFToken): with it the same roll passes.
+    assert phone.get(reverse("player", args=[Character.objects.get(pk=ana.pk).player_token])).status_code == 200
+    response = phone.post(roll_url(ana), posted(ana), headers={"X-CSRFToken": phone.cookies["csrftoken"].value})
+    assert response.status_code == 200 and Roll.objects.filter(campaign=campaign, rolled_by="Lucía").count() == 1
+
+
+def test_the_gm_voids_a_players_roll_as_any_other(gm):
+    campaign, ana, _guard = table(gm, Game.EXALTED)
+    Client().post(roll_url(ana), posted(ana, willpower="on"))
+    roll = Roll.objects.get(campaign=campaign)
+    assert ExaltedResources.objects.get(character=ana).willpower_temporary == 4
+    client = Client()
+    client.force_login(gm)
+    assert client.post(reverse("void", args=[campaign.pk, roll.pk])).status_code == 200
+    roll.refresh_from_db()
+    assert roll.voided_at is not None and ExaltedResources.objects.get(character=ana).willpower_temporary == 5
