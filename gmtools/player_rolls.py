@@ -37,8 +37,8 @@ class PlayerComposerForm(ComposerForm):
     def __init__(self, campaign: Campaign, character: Character, *args: Any, **kwargs: Any) -> None:
         if not args and "initial" not in kwargs:
             kwargs["initial"] = {"character": character}
+        self.character = character  # before the form's own setup, which asks ``_chosen_character``
         super().__init__(campaign, *args, **kwargs)
-        self.character = character
         for name in self.GM_ONLY:
             self.fields.pop(name, None)
         own = campaign.characters.filter(pk=character.pk)
@@ -48,6 +48,11 @@ class PlayerComposerForm(ComposerForm):
         where = self.fields.get("advantage_on")  # Fate: a created aspect goes on the scene or on the character
         if isinstance(where, forms.ModelChoiceField):
             where.queryset = own
+
+    def _chosen_character(self, name: str = "character") -> Character | None:
+        # Whatever was posted, the traits and the aspects offered are this character's: a forged
+        # request asking for another's (an NPC's aspects, which the players' page never shows) reads nothing of it.
+        return self.character if name == "character" else super()._chosen_character(name)
 
     @property
     def extras_summary(self) -> str:

@@ -3,7 +3,8 @@ with the settings ``make run`` gives (DEBUG on): a player on a phone rolls for t
 the GM's table and a second phone get the card live, saying who rolled it.
 
 Each test drives three pages: the GM's table at 1366×768, the player's phone at 390×844 (the
-character's link) and a second phone at 360×740 (the campaign's link, read-only). Screenshots of each
+character's link; the Spanish one at 360×740) and a second phone at 360×740 (the campaign's link,
+read-only). Screenshots of each
 go to ``artifacts/screenshots/player-rolls-*.png``.
 """
 
@@ -120,8 +121,13 @@ def test_the_gm_hands_a_character_its_link_and_the_player_rolls_in_spanish(brows
     assert Campaign.objects.get(pk=campaign.pk).players_roll
 
     phone = phone_page(browser, asgi_server, locale="es-ES")
+    phone.page.set_viewport_size(SMALL_PHONE)  # the smaller phone: every label of the composer still reads whole
     open_live(phone, url.inner_text())
     expect(phone.page.locator("#composer")).to_contain_text("Tirar por Ana")
+    cut = phone.page.locator("#composer label").evaluate_all("els => els.filter(e => e.scrollWidth > e.clientWidth + 1)"
+                                                             ".map(e => e.textContent.trim())")
+    assert cut == [], cut
+    shot(phone.page, "player-rolls-v5-phone-360-es-composer")
     dice.script(*FACES[Game.V5])
     phone.page.click("#roll-button")
     expect(cards(phone.page).first.locator("[data-testid=rolled-by]")).to_have_text("tirada por Lucía")

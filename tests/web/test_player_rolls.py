@@ -264,3 +264,21 @@ def test_the_gm_voids_a_players_roll_as_any_other(gm):
     assert client.post(reverse("void", args=[campaign.pk, roll.pk])).status_code == 200
     roll.refresh_from_db()
     assert roll.voided_at is not None and ExaltedResources.objects.get(character=ana).willpower_temporary == 5
+
+
+def test_a_forged_request_reads_nothing_of_another_character(gm):
+    """The composer's fields a game draws itself (Fate's aspects to invoke) are the player's own
+    character's, whatever character the request names: an NPC's aspects never reach the phone."""
+    from gmtools.games.fate.models import Aspect
+
+    campaign, ana, guard = table(gm, Game.FATE)
+    services.start_scene(campaign, title="Docks")
+    Aspect.objects.create(character=guard, kind="high_concept", text="Secretly the smuggler king", free_invocations=1)
+    Aspect.objects.create(character=ana, kind="high_concept", text="Daring pilot", free_invocations=1)
+    phone = Client()
+    for data in ({"character": guard.pk}, {"character": ana.pk}):
+        field = phone.get(reverse("player-composer-field", args=[ana.player_token, "invoke"]), data)
+        assert field.status_code == 200
+        assert b"Daring pilot" in field.content and b"smuggler king" not in field.content
+    odds = phone.get(reverse("player-odds", args=[ana.player_token]), posted(guard))
+    assert b"smuggler king" not in odds.content
