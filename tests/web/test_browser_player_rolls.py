@@ -111,19 +111,22 @@ def test_the_gm_hands_a_character_its_link_and_the_player_rolls_in_spanish(brows
     gm = gm_page(browser, asgi_server, gm_user)
     open_live(gm, f"/campaigns/{campaign.pk}/")
     gm.page.click("#player-link summary")
-    gm.page.get_by_test_id("players-roll").check()
-    expect(gm.page.get_by_test_id("players-roll")).to_be_checked()
     gm.page.locator(f"[data-testid=character-link-{ana.pk}] [data-testid=make-link]").click()
     url = gm.page.locator(f"[data-testid=character-link-{ana.pk}] [data-testid=character-url]")
     expect(url).to_contain_text("/p/")
     expect(gm.page.locator(f"[data-testid=character-link-{ana.pk}] [data-testid=character-qr] svg")).to_be_visible()
-    shot(gm.page, "player-rolls-table-links")
-    assert Campaign.objects.get(pk=campaign.pk).players_roll
 
     phone = phone_page(browser, asgi_server, locale="es-ES")
     phone.page.set_viewport_size(SMALL_PHONE)  # the smaller phone: every label of the composer still reads whole
     open_live(phone, url.inner_text())
+    expect(phone.page.get_by_test_id("rolling-closed")).to_contain_text("no se tira desde el móvil")
+    # The GM opens rolling: the phone already open gets its composer.
+    gm.page.get_by_test_id("players-roll").check()
+    expect(gm.page.get_by_test_id("players-roll")).to_be_checked()
+    shot(gm.page, "player-rolls-table-links")
+    assert Campaign.objects.get(pk=campaign.pk).players_roll
     expect(phone.page.locator("#composer")).to_contain_text("Tirar por Ana")
+    expect(phone.page.locator("[data-live-status]").first).to_have_attribute("data-live-status", "live")
     cut = phone.page.locator("#composer label").evaluate_all("els => els.filter(e => e.scrollWidth > e.clientWidth + 1)"
                                                              ".map(e => e.textContent.trim())")
     assert cut == [], cut
@@ -134,6 +137,11 @@ def test_the_gm_hands_a_character_its_link_and_the_player_rolls_in_spanish(brows
     expect(cards(gm.page).first.locator("[data-testid=rolled-by]")).to_have_text("rolled by Lucía")
     shot(phone.page, "player-rolls-v5-phone-es")
 
+    # The GM takes the dice back: the phone's composer goes, the log stays.
+    gm.page.get_by_test_id("players-roll").uncheck()
+    expect(phone.page.get_by_test_id("rolling-closed")).to_be_visible()
+    expect(phone.page.locator("#composer")).to_have_count(0)
+    expect(cards(phone.page)).to_have_count(1)
     # Cut off: the phone's stream ends at once, and its next roll finds nothing.
     gm.page.locator(f"[data-testid=character-link-{ana.pk}] [data-testid=cut-link]").click()
     expect(gm.page.locator(f"[data-testid=character-link-{ana.pk}] [data-testid=make-link]")).to_be_visible()
