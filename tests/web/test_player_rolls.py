@@ -58,6 +58,7 @@ def test_a_player_rolls_their_character_into_the_log_scene_and_turn(game, gm, sc
     page = phone.get(reverse("player", args=[ana.player_token]))
     assert page.status_code == 200
     assert b'data-testid="player-composer"' in page.content and b"Roll for Ana" in page.content
+    assert b"they appear here as the table rolls" in page.content  # not "as the GM rolls": Lucía rolls too
     scripted_dice(*FACES[game])
     response = phone.post(roll_url(ana), posted(ana, once="7c9e6679-7425-40de-944b-e07fc1f90ae7"))
     assert response.status_code == 200, response.content[:500]
