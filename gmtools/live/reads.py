@@ -47,6 +47,10 @@ def _kept(function):
     return call
 
 
+# The changes after which a campaign's open player links are read again.
+LINKS_CHANGED = frozenset({ChangeKind.LINK, ChangeKind.CHARACTER})
+
+
 def _tokens(campaign_id: int) -> frozenset[str]:
     """The campaign's open player links: its own, and each of its characters' (``Character.player_token``)."""
     own = Campaign.objects.filter(pk=campaign_id).values_list("player_token", flat=True)
@@ -62,10 +66,11 @@ def _start(campaign_id: int) -> tuple[int, frozenset[str]]:
 
 
 def _after(campaign_id: int, cursor: int, limit: int | None) -> tuple[list[Row], frozenset[str] | None]:
-    """The changes after ``cursor``, and the open player links when a link changed among them (else None)."""
+    """The changes after ``cursor``, and the open player links when a link changed among them, or the
+    cast (a character deleted takes its link with it), else None."""
     rows = Change.objects.filter(campaign_id=campaign_id, id__gt=cursor).order_by("id").values_list("id", "kind", "public")
     found = [Row(*row) for row in (rows[:limit] if limit else rows)]
-    tokens = _tokens(campaign_id) if any(row.kind == ChangeKind.LINK for row in found) else None
+    tokens = _tokens(campaign_id) if any(row.kind in LINKS_CHANGED for row in found) else None
     return found, tokens
 
 

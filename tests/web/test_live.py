@@ -22,7 +22,7 @@ from django.test import AsyncClient, Client
 from django.urls import reverse
 from django.utils import translation
 
-from gmtools import live, services
+from gmtools import characters as character_workflows, live, services
 from gmtools.models import Campaign, Change, ChangeKind, Character, Roll, Scene
 from tests.games import Game
 from tests.web.helpers import Faces, compose_and_roll
@@ -420,6 +420,28 @@ def test_a_player_stream_ends_when_the_gm_makes_a_new_link(v5):
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_characters_stream_ends_when_its_link_is_renewed_cut_or_its_character_deleted(v5):
+    """A character's own link (issue 24) streams as the campaign's, and ends as it does: at once."""
+    character = Character.objects.get(pk=v5.pk)
+    for end in ("renew", "cut", "delete"):
+        services.set_character_link(character, True)
+        token = Character.objects.get(pk=character.pk).player_token
+        got, _ = read(v5.campaign_id, 0, "player", token, until=1, write=in_thread(lambda: roll(v5.campaign, v5, (1, 2, 3))))
+        assert [e["event"] for e in got] == ["change"], end
+        cursor = Change.objects.filter(campaign_id=v5.campaign_id).latest("id").pk  # nothing to replay
+        ending = {"renew": lambda: services.set_character_link(character, True),
+                  "cut": lambda: services.set_character_link(character, False),
+                  "delete": lambda: character_workflows.delete_character(Character.objects.get(pk=character.pk))}[end]
+        # Once the stream is listening (its hub has read the links): the link must end under it.
+        got, _ = read(v5.campaign_id, cursor, "player", token, until=1,
+                      write=in_thread(lambda: (time.sleep(0.5), ending())))
+        assert [e["event"] for e in got] == ["gone"], end
+    # The campaign's own link streams on.
+    got, _ = read(v5.campaign_id, 0, "player", v5.campaign.player_token, until=1)
+    assert [e["event"] for e in got] == ["change"]
+
+
+@pytest.mark.django_db(transaction=True)
 def test_a_new_link_among_the_changes_a_stream_replays_ends_it_before_it_sends_them(v5, monkeypatch):
     """The GM made a new link between the stream's first two reads (the token, then the newest
     change): the stream knows the old token and starts after the link's change; its replay from the
@@ -428,7 +450,7 @@ def test_a_new_link_among_the_changes_a_stream_replays_ends_it_before_it_sends_t
     roll(v5.campaign, v5, (6, 2, 9))
     services.regenerate_player_link(Campaign.objects.get(pk=v5.campaign_id))
     newest, _token = live._start(v5.campaign_id)
-    monkeypatch.setattr(live.waking, "_start", lambda campaign_id: (newest, old))
+    monkeypatch.setattr(live.waking, "_start", lambda campaign_id: (newest, frozenset({old})))
     got, _ = read(v5.campaign_id, 0, "player", old, until=1)
     assert [e["event"] for e in got] == ["gone"]
 
