@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from gmtools.composer import ComposerForm, initial_values
 from gmtools.models import Campaign, Character, Scene
 from gmtools.odds import odds_panel
+from gmtools.physical import entry_of
 
 
 class PlayerComposerForm(ComposerForm):
@@ -31,8 +32,9 @@ class PlayerComposerForm(ComposerForm):
     POST) is refused as "not one of the choices", nothing rolled; no character at all is refused
     too (an unnamed NPC's roll is the GM's)."""
 
-    # The GM's alone: what involves another character, the extended actions, and what hides a roll.
-    GM_ONLY = ComposerForm.OPPOSED_FIELDS + ("team", "extended", "hidden", "secret", "handicap")
+    # The GM's alone: what involves another character, the extended actions, what hides a roll, and
+    # Exalted's Calm (the GM's ruling that the action succeeds without a roll: RULES.md).
+    GM_ONLY = ComposerForm.OPPOSED_FIELDS + ("team", "extended", "hidden", "secret", "handicap", "calm")
 
     def __init__(self, campaign: Campaign, character: Character, *args: Any, **kwargs: Any) -> None:
         if not args and "initial" not in kwargs:
@@ -71,9 +73,11 @@ def composer_context(campaign: Campaign, character: Character, token: str, scene
 
 
 def odds_context(form: ComposerForm) -> dict[str, Any]:
-    """The odds panel of a bound composer (``table.html#odds``), or why it cannot be rolled."""
-    panel = odds_panel(form.cleaned_data["composition"]) if form.is_valid() else None
-    return {"odds": panel, "odds_errors": form.messages()}
+    """The odds panel of a bound composer (``table.html#odds``), or why it cannot be rolled, with the
+    dice a physical roll of it reads (``gmtools.physical``: the entry's count)."""
+    composition = form.cleaned_data["composition"] if form.is_valid() else None
+    return {"odds": odds_panel(composition) if composition else None, "odds_errors": form.messages(),
+            "physical_entry": entry_of(composition) if composition else None}
 
 
 def closed_text() -> str:

@@ -25,6 +25,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from gmtools import board, live, player_rolls, recap, services, stats, throttle
 from gmtools.models import Campaign, ChangeKind, Character, Roll, Scene
+from gmtools.physical import PhysicalForm
 from gmtools.views import REFUSED
 
 LOG_PAGE = 25
@@ -213,17 +214,19 @@ def player_roll(request: HttpRequest, token: str) -> HttpResponse:
         return _refused(request, str(refusal))
     scene = Scene.objects.current(campaign)
     form = player_rolls.PlayerComposerForm(campaign, character, request.POST, scene=scene)
-    valid = form.is_valid()
+    thrown = PhysicalForm(request.POST)  # "I rolled real dice" on the phone, as on the GM's composer
+    valid = form.is_valid() and thrown.is_valid()
     try:
         services.refuse_made(campaign, form.cleaned_data.get("once"))  # a second click is told this first
     except services.Refused as refusal:
         return _refused(request, str(refusal), once=True)
     if not valid:
-        return _refused(request, " ".join(form.messages()), once=True)
+        return _refused(request, " ".join(form.messages() + thrown.messages()), once=True)
     streams = live.WritersDrawing.of(request)
     try:
         logged = services.record_roll(campaign, form.cleaned_data["composition"], once=form.cleaned_data.get("once"),
-                                      streams=streams, rolled_by=character.player or character.name)
+                                      streams=streams, physical=thrown.entered(),
+                                      rolled_by=character.player or character.name)
     except services.Refused as refusal:
         return _refused(request, str(refusal), once=True)
     campaign.refresh_from_db()  # the roll changed the row (a Fate card drawn): draw what it is now

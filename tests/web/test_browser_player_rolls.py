@@ -149,3 +149,42 @@ def test_the_gm_hands_a_character_its_link_and_the_player_rolls_in_spanish(brows
     assert Character.objects.get(pk=ana.pk).player_token is None
     for watch in (phone, gm):
         watch.check()
+
+
+def test_real_dice_on_a_phone_and_on_the_laptop_give_the_clis_card(browser, asgi_server, gm_user, dice):
+    """The same faces thrown at the table and entered by a player on the phone, then by the GM on the
+    laptop, give one card, the one ``python -m rules roll --faces`` gives; the server draws nothing."""
+    from tests.web.test_browser_physical import keys, same_as_cli
+
+    campaign, ana = table_of(gm_user, Game.EXALTED)
+    services.set_character_link(ana, True)
+    ana.refresh_from_db()
+    gm, phone = gm_page(browser, asgi_server, gm_user), phone_page(browser, asgi_server)
+    open_live(gm, f"/campaigns/{campaign.pk}/")
+    open_live(phone, f"/p/{ana.player_token}/")
+    cli = ["--pool", "5", "--difficulty", "1"]  # Dexterity 3 + Melee 2, the composer's first pool
+    made = []
+    for watch in (phone, gm):
+        page = watch.page
+        expect(page.locator("#composer [name=first]")).to_have_value(str(ana.traits.get(key="dexterity").pk))
+        page.get_by_label("I rolled real dice").check()
+        expect(page.locator("[data-physical-entry]")).to_be_visible()
+        keys(page, "7", "8", "2", "0", "1")
+        expect(page.locator("[data-testid=physical-count]")).to_have_text("5 of 5")
+        shot(page, f"player-rolls-physical-{'phone' if watch is phone else 'table'}")
+        page.click("#roll-button")
+        expect(cards(gm.page)).to_have_count(len(made) + 1)
+        made.append(Roll.objects.latest("pk"))
+        same_as_cli(made[-1], "exalted", cli, [7, 8, 2, 10, 1])
+    dice.assert_all_drawn()  # none scripted, none drawn
+    by_phone, by_gm = made
+    assert (by_phone.rolled_by, by_gm.rolled_by) == ("Lucía", "")
+    assert by_phone.result["main"] == by_gm.result["main"] and by_phone.outcome == by_gm.outcome
+    expect(cards(phone.page)).to_have_count(2)
+    for card in (cards(gm.page).nth(1), cards(phone.page).nth(1)):  # the phone's (the older), on every screen
+        expect(card.locator("[data-testid=physical-mark]")).to_have_text("physical dice")
+        expect(card.locator("[data-testid=rolled-by]")).to_have_text("rolled by Lucía")
+    faces = [cards(gm.page).nth(i).locator(".dice").first.inner_text() for i in (0, 1)]
+    assert faces[0] == faces[1], faces
+    for watch in (phone, gm):
+        watch.check()

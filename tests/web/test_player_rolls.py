@@ -283,3 +283,16 @@ def test_a_forged_request_reads_nothing_of_another_character(gm):
         assert b"Daring pilot" in field.content and b"smuggler king" not in field.content
     odds = phone.get(reverse("player-odds", args=[ana.player_token]), posted(guard))
     assert b"smuggler king" not in odds.content
+
+
+def test_exalteds_calm_is_the_gms_ruling_not_the_players(gm, scripted_dice):
+    """"Calm: automatic success" is the GM's ruling (RULES.md: the GM may rule it without a roll): not
+    offered on the phone, and posted anyway the roll is rolled."""
+    campaign, ana, _guard = table(gm, Game.EXALTED)
+    ana.traits.filter(key=POOL_TRAITS[Game.EXALTED][0]).update(rating=5)  # 7 dice: the GM could rule it
+    page = Client().get(reverse("player", args=[Character.objects.get(pk=ana.pk).player_token])).content.decode()
+    assert 'name="calm"' not in page and 'name="stunt"' in page
+    scripted_dice(8, 8, 3, 2, 1, 4, 5)
+    assert Client().post(roll_url(ana), posted(ana, calm="on")).status_code == 200
+    roll = Roll.objects.get(campaign=campaign)
+    assert roll.request["shortcut"] == "roll" and roll.result["main"]["faces"] == [8, 8, 3, 2, 1, 4, 5]
