@@ -14,7 +14,9 @@ print 10 as 0, RULES.md); a Fate die is −, 0 or + (also -1, +1, 1).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from django import forms
 from django.utils.translation import gettext as _
@@ -78,6 +80,13 @@ def _read(tokens: tuple[str, ...], entry: Entry, hunger: bool = False) -> list[i
                                _("Die %(n)d: %(face)s is not a d10 face (1–10; 0 reads as 10)")) % said)
         faces.append(face)
     return faces
+
+
+def as_priced(comp: Composition, data: Mapping[str, Any]) -> Composition:
+    """The roll as the odds beside it price it: with "I rolled real dice" ticked in ``data`` (the
+    composer's fields as posted), as thrown at the table (``Composition.thrown_at_table``)."""
+    form = PhysicalForm(data)
+    return comp.thrown_at_table() if form.is_valid() and form.cleaned_data.get("physical") else comp
 
 
 def entry_of(comp: Composition) -> Entry | None:

@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from gmtools.composer import ComposerForm, initial_values
 from gmtools.models import Campaign, Character, Scene
 from gmtools.odds import odds_panel
-from gmtools.physical import entry_of
+from gmtools.physical import as_priced, entry_of
 
 
 class PlayerComposerForm(ComposerForm):
@@ -75,7 +75,7 @@ def composer_context(campaign: Campaign, character: Character, token: str, scene
 def odds_context(form: ComposerForm) -> dict[str, Any]:
     """The odds panel of a bound composer (``table.html#odds``), or why it cannot be rolled, with the
     dice a physical roll of it reads (``gmtools.physical``: the entry's count)."""
-    composition = form.cleaned_data["composition"] if form.is_valid() else None
+    composition = as_priced(form.cleaned_data["composition"], form.data) if form.is_valid() else None
     return {"odds": odds_panel(composition) if composition else None, "odds_errors": form.messages(),
             "physical_entry": entry_of(composition) if composition else None}
 

@@ -29,7 +29,7 @@ from gmtools.composer import ComposerForm, initial_values
 from gmtools.models import Campaign, ChangeKind, Character, Roll, Scene
 from gmtools.forms import ExtendedForm, LogFilter, SceneForm
 from gmtools.odds import odds_panel
-from gmtools.physical import PhysicalForm, entry_of
+from gmtools.physical import PhysicalForm, as_priced, entry_of
 
 LOG_PAGE = 25
 
@@ -142,7 +142,7 @@ def composer(request: HttpRequest, pk: int) -> HttpResponse:
 def odds(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = _campaign(request, pk)
     form = ComposerForm(campaign, request.GET, scene=Scene.objects.current(campaign))
-    composition = form.cleaned_data["composition"] if form.is_valid() else None
+    composition = as_priced(form.cleaned_data["composition"], request.GET) if form.is_valid() else None
     return render(request, "table.html#odds", {"campaign": campaign, "odds": odds_panel(composition) if composition else None,
                                                "odds_errors": form.messages(),
                                                "turn_notes": composition.notes if composition else (),

@@ -143,10 +143,13 @@ def test_the_gm_hands_a_character_its_link_and_the_player_rolls_in_spanish(brows
     expect(phone.page.locator("#composer")).to_have_count(0)
     expect(cards(phone.page)).to_have_count(1)
     # Cut off: the phone's stream ends at once, and its next roll finds nothing.
+    asked = []  # a click beside "New link" would cut the player off: it asks first (the walkthrough of issue 24)
+    gm.page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
     gm.page.locator(f"[data-testid=character-link-{ana.pk}] [data-testid=cut-link]").click()
     expect(gm.page.locator(f"[data-testid=character-link-{ana.pk}] [data-testid=make-link]")).to_be_visible()
     expect(phone.page.locator("[data-live-status]").first).not_to_have_attribute("data-live-status", "live")
     assert Character.objects.get(pk=ana.pk).player_token is None
+    assert asked == ["Cut off this character’s link? It stops working at once, and the player needs a new one to roll."]
     for watch in (phone, gm):
         watch.check()
 

@@ -18,7 +18,9 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
+from gmtools.formatting import percent
 from gmtools.games.fate.models import FateState
+from rules import fate
 from gmtools.models import Roll
 from tests.games import Game
 from tests.web.helpers import compose_and_roll
@@ -145,6 +147,20 @@ def test_fate_physical_dice_take_no_card_from_the_deck(character_of, gm_client):
     roll = Roll.objects.get()
     assert "card" not in roll.result and roll.result["main"]["faces"] == [1, 1, 0, -1]
     assert FateState.objects.get(pk=character.campaign.pk).deck == []  # never shuffled: nothing drawn
+
+
+@pytest.mark.django_db
+def test_ticked_the_fate_odds_are_the_dices_not_the_decks(character_of, gm_client):
+    """The walkthrough of issue 24: with the deck on, the odds beside a real-dice roll were the deck's
+    (61.3% with 80 cards left) while its card said the dice's (61.7%): ticked, the odds are the dice's."""
+    character = character_of(Game.FATE)
+    FateState.objects.filter(pk=character.campaign.pk).update(uses_deck=True, deck=list(range(0, 81, 2)))
+    url = reverse("odds", args=[character.campaign.pk])
+    data = roll_data(character.campaign, character)
+    deck, thrown = (html(gm_client.get(url, {**data, **ticked})) for ticked in ({}, {"physical": "on"}))
+    assert "cards left in the Fate deck" in deck and "cards left in the Fate deck" not in thrown
+    dice = fate.odds(fate.Request(bonus=2))
+    assert f">{percent(dice.p_success)}<" in thrown and f">{percent(dice.p_success)}<" not in deck
 
 
 @pytest.mark.django_db

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, Self
 
 from django import forms
 from django.utils.functional import Promise
@@ -103,6 +103,11 @@ class Composition:
     @property
     def actor(self) -> str:
         return self.character.name if self.character else gettext("Unnamed NPC")
+
+    def thrown_at_table(self) -> Self:
+        """The roll as its odds price it when its dice are thrown at the table ("I rolled real dice",
+        ``gmtools.physical``): the same, unless the game draws otherwise (Fate's deck)."""
+        return self
 
 
 class TurnReads(Protocol):

@@ -5,8 +5,9 @@ that Create an advantage makes."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+import dataclasses
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 from django import forms
 from django.utils.translation import gettext, ngettext
@@ -34,6 +35,11 @@ class FateComposition(Composition):
     invocation_on_offer: bool = False  # the character could pay for one more invocation
     advantage: str = ""  # Create an advantage: the aspect it makes (or adds free invocations to)
     advantage_on: Character | None = None  # ... on this character; None: on the scene in play
+
+    def thrown_at_table(self) -> Self:
+        # Four Fate dice thrown at the table, whatever the campaign draws from: no card of the deck
+        # (the roll takes none), so the odds are the dice's (the walkthrough's preview read the deck's).
+        return dataclasses.replace(self, deck=None)
 
 
 LADDER = (
