@@ -63,10 +63,21 @@ def _tokens(text: str) -> tuple[str, ...]:
     return tuple(token for token in _SEPARATORS.split(text) if token)
 
 
+def _dice(tokens: tuple[str, ...], fate: bool) -> list[str]:
+    """One token a die, as typed: a run with no separator is a die a character ("78201" for five d10s,
+    "--0+" as the card writes Fate's dice: the walkthrough of issue 24 typed both), except what reads
+    whole: Fate's "-1" and "+1", a d10's one or two digits ("10"; "11" is refused as no face)."""
+    def run(token: str) -> bool:
+        if fate:
+            return token not in _FATE and all(mark in "-−0+" for mark in token)
+        return len(token) > 2 and token.isascii() and token.isdigit()
+    return [die for token in tokens for die in (list(token) if run(token) else [token])]
+
+
 def _read(tokens: tuple[str, ...], entry: Entry, hunger: bool = False) -> list[int]:
     """The tokens as faces, or ``Refused`` naming the first die that is no face."""
     faces = []
-    for number, token in enumerate(tokens, start=1):
+    for number, token in enumerate(_dice(tokens, entry.fate), start=1):
         said = {"n": number, "face": token}
         if entry.fate:
             face = _FATE.get(token)

@@ -6,7 +6,12 @@
 (function () {
   const SEPARATORS = /[\s,;]+/;
   const FATE = { "-": -1, "−": -1, "-1": -1, "−1": -1, "0": 0, "+": 1, "+1": 1, "1": 1 };
-  const tokens = (input) => input.value.split(SEPARATORS).filter(Boolean);
+  // One token a die; a run typed with no separator is a die a character ("78201", "--0+"), but Fate's
+  // "-1"/"+1" and a d10's one or two digits read whole (gmtools/physical.py, _dice).
+  const run = (token, fate) => (fate ? !(token in FATE) && /^[-−0+]+$/.test(token) : /^[0-9]{3,}$/.test(token));
+  const tokens = (input, fate) => input.value.split(SEPARATORS).filter(Boolean)
+    .flatMap((token) => (run(token, fate) ? [...token] : [token]));
+  const fateOf = (box) => Boolean((wanted(box) || {}).fate);
   const face = (token, fate) => (fate ? FATE[token] : (token === "0" ? 10 : Number(token)));
 
   function wanted(box) {
@@ -40,7 +45,7 @@
     const hunger = box.querySelector("[data-physical-row=hunger_faces]");
     hunger.hidden = !(entry && entry.hunger);
     if (entry && !entry.hunger) hunger.querySelector("input").value = "";  // a roll without Hunger dice posts none
-    const given = tokens(normal.querySelector("input"));
+    const given = tokens(normal.querySelector("input"), fate);
     const want = entry ? normalWanted(entry, given.map((t) => face(t, fate))) : null;
     const count = (row, n, of) => {
       row.dataset.want = of === null ? "Infinity" : String(of);
@@ -49,7 +54,7 @@
         of === null ? "" : box.dataset.countText.replace("{given}", n).replace("{wanted}", of);
     };
     count(normal, given.length, want);
-    if (!hunger.hidden) count(hunger, tokens(hunger.querySelector("input")).length, entry.hunger);
+    if (!hunger.hidden) count(hunger, tokens(hunger.querySelector("input"), false).length, entry.hunger);
     const more = entry && want !== null ? want - entry.dice : 0;
     const note = box.querySelector("[data-physical-explosions]");
     note.hidden = more <= 0;
@@ -68,11 +73,12 @@
   function press(box, key) {
     const backspace = key === "Backspace";
     let row = target(box);
-    if (backspace && !tokens(row.querySelector("input")).length) {
-      row = rows(box).reverse().find((r) => tokens(r.querySelector("input")).length) || row;
+    const fate = fateOf(box);
+    if (backspace && !tokens(row.querySelector("input"), fate).length) {
+      row = rows(box).reverse().find((r) => tokens(r.querySelector("input"), fate).length) || row;
     }
     const input = row.querySelector("input");
-    const list = tokens(input);
+    const list = tokens(input, fate);
     if (backspace) list.pop(); else list.push(key);
     input.value = list.join(" ");
     box.dataset.active = row.dataset.physicalRow;

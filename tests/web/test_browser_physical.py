@@ -181,6 +181,9 @@ def test_exalted_faces_typed_and_enter_rolls(table, lang, gm_user, dice):
     compose(table, koi, "dexterity", "melee")
     tick(table, lang)
     field = table.locator("[data-testid=physical-faces]")
+    field.press_sequentially("78201")  # as the card writes the dice: a die a digit
+    count(table, lang, 5, 5)
+    field.fill("")
     field.press_sequentially("7 8 2 0 1")
     count(table, lang, 5, 5)
     expect(table.locator("[data-testid=physical-explosions]")).to_be_hidden()  # a 10 explodes in scifi alone

@@ -150,6 +150,18 @@ def test_fate_physical_dice_take_no_card_from_the_deck(character_of, gm_client):
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(("game", "typed", "faces"), [
+    (Game.FATE, "-0++", [-1, 0, 1, 1]), (Game.FATE, "−0 +1 +", [-1, 0, 1, 1]), (Game.EXALTED, "07123", [10, 7, 1, 2, 3]),
+    (Game.EXALTED, "0 7 123", [10, 7, 1, 2, 3]), (Game.V5, "062", [10, 6, 2])])
+def test_faces_typed_without_separators_are_a_die_each(character_of, gm_client, game, typed, faces):
+    """As the card writes them ("dice --0+"): the walkthrough of issue 24 typed "--0+" and "78201" and
+    was refused with one die given."""
+    character = character_of(game)
+    assert post_physical(gm_client, character, typed, CASES[game].get("hunger", "")).status_code == 200
+    assert Roll.objects.get().result["main"]["faces"] == faces
+
+
+@pytest.mark.django_db
 def test_ticked_the_fate_odds_are_the_dices_not_the_decks(character_of, gm_client):
     """The walkthrough of issue 24: with the deck on, the odds beside a real-dice roll were the deck's
     (61.3% with 80 cards left) while its card said the dice's (61.7%): ticked, the odds are the dice's."""
