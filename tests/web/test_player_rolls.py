@@ -79,6 +79,11 @@ def test_a_character_without_a_player_is_rolled_by_its_name(gm, scripted_dice):
     scripted_dice(*FACES[Game.V5])
     assert Client().post(roll_url(ana), posted(ana)).status_code == 200
     assert Roll.objects.get(campaign=campaign).rolled_by == "Ana"
+    # Its card does not say "Ana · ... · rolled by Ana" (the walkthrough of issue 24): it was the phone.
+    gm_client = Client()
+    gm_client.force_login(gm)
+    page = gm_client.get(reverse("table", args=[campaign.pk])).content.decode()
+    assert '<span data-testid="rolled-by">rolled from the phone</span>' in page and "rolled by Ana" not in page
 
 
 def test_forged_posts_for_another_character_or_campaign_are_refused_rows_unchanged(gm, other_gm):
