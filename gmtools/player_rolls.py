@@ -33,8 +33,8 @@ class PlayerComposerForm(ComposerForm):
     too (an unnamed NPC's roll is the GM's)."""
 
     # The GM's alone: what involves another character, the extended actions, what hides a roll, and
-    # Exalted's Calm (the GM's ruling that the action succeeds without a roll: RULES.md).
-    GM_ONLY = ComposerForm.OPPOSED_FIELDS + ("team", "extended", "hidden", "secret", "handicap", "calm")
+    # the rulings that skip the dice (RULES.md): Exalted's Calm, V5's How (an automatic win, taking half).
+    GM_ONLY = ComposerForm.OPPOSED_FIELDS + ("team", "extended", "hidden", "secret", "handicap", "calm", "shortcut")
 
     def __init__(self, campaign: Campaign, character: Character, *args: Any, **kwargs: Any) -> None:
         if not args and "initial" not in kwargs:

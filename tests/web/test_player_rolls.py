@@ -188,9 +188,9 @@ def test_the_players_odds_price_the_characters_roll_and_keep_the_gms_fields_out(
     odds = phone.get(reverse("player-odds", args=[ana.player_token]), posted(guard))
     assert b'data-testid="odds-error"' in odds.content
     page = phone.get(reverse("player", args=[ana.player_token])).content.decode()
-    for name in ("hidden", "secret", "opponent_character", "team", "extended"):
+    for name in ("hidden", "secret", "opponent_character", "team", "extended", "shortcut"):
         assert f'name="{name}"' not in page, name
-    assert 'name="specialty"' in page and 'name="shortcut"' in page  # V5's own fields
+    assert 'name="specialty"' in page and 'name="improvised"' in page  # V5's own fields
 
 
 def test_the_gm_switches_rolling_on_and_makes_cuts_and_renews_a_characters_link(gm):
@@ -290,7 +290,7 @@ def test_a_forged_request_reads_nothing_of_another_character(gm):
     assert b"smuggler king" not in odds.content
 
 
-def test_exalteds_calm_is_the_gms_ruling_not_the_players(gm, scripted_dice):
+def test_exalteds_calm_is_the_gms_ruling_not_the_players(gm, scripted_dice):  # and V5's How: below
     """"Calm: automatic success" is the GM's ruling (RULES.md: the GM may rule it without a roll): not
     offered on the phone, and posted anyway the roll is rolled."""
     campaign, ana, _guard = table(gm, Game.EXALTED)
@@ -301,3 +301,14 @@ def test_exalteds_calm_is_the_gms_ruling_not_the_players(gm, scripted_dice):
     assert Client().post(roll_url(ana), posted(ana, calm="on")).status_code == 200
     roll = Roll.objects.get(campaign=campaign)
     assert roll.request["shortcut"] == "roll" and roll.result["main"]["faces"] == [8, 8, 3, 2, 1, 4, 5]
+
+
+def test_v5s_automatic_win_and_taking_half_are_the_storytellers(gm, scripted_dice):
+    """V5's How (an automatic win, taking half) skips the dice by the Storyteller's ruling: not offered
+    on the phone (the walkthrough of issue 24 was offered "Automatic win"), and posted anyway, rolled."""
+    campaign, ana, _guard = table(gm, Game.V5)
+    page = Client().get(reverse("player", args=[Character.objects.get(pk=ana.pk).player_token])).content.decode()
+    assert 'name="shortcut"' not in page and 'name="specialty"' in page
+    scripted_dice(*FACES[Game.V5])
+    assert Client().post(roll_url(ana), posted(ana, shortcut="take_half")).status_code == 200
+    assert Roll.objects.get(campaign=campaign).request["shortcut"] == "roll"
