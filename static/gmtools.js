@@ -60,6 +60,9 @@
     if (!slot) return;
     event.detail.target = slot;
     event.detail.swapOverride = "innerHTML";
+    // What the section said of its last success ("Rolled: ..." on a player's phone) is past: beside a
+    // refusal it read as if this one went through too (the walkthrough of issue 24).
+    section.querySelectorAll("[data-said-done]").forEach((said) => said.remove());
   });
   // Something done since: the table has moved on, and an old refusal would only mislead.
   document.addEventListener("htmx:afterRequest", (event) => {

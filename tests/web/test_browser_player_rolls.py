@@ -189,5 +189,13 @@ def test_real_dice_on_a_phone_and_on_the_laptop_give_the_clis_card(browser, asgi
         expect(card.locator("[data-testid=rolled-by]")).to_have_text("rolled by Lucía")
     faces = [cards(gm.page).nth(i).locator(".dice").first.inner_text() for i in (0, 1)]
     assert faces[0] == faces[1], faces
+    # A wrong count on the phone: refused beside Roll, and "Rolled: ..." of the roll before is gone (it
+    # read as if this one went through: the walkthrough of issue 24).
+    expect(phone.page.locator("[data-testid=rolled]")).to_be_visible()
+    keys(phone.page, "7", "8")
+    phone.page.click("#roll-button")
+    expect(phone.page.locator("#composer [data-testid=refusal]")).to_contain_text("Enter 5 dice: 2 given")
+    expect(phone.page.locator("[data-testid=rolled]")).to_have_count(0)
+    assert Roll.objects.count() == 2
     for watch in (phone, gm):
         watch.check()
