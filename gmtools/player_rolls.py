@@ -10,6 +10,12 @@ What the player's composer leaves out is the GM's: another character (the opposi
 Fate aspect put on another), the extended actions, and whatever keeps a roll from the players (a
 secret roll, V5's secret difficulty). The difficulty is the game's default until the player picks
 the one the GM announces (the GM keeps no per-character difficulty to read; README, Decisions).
+
+Under the composer, the follow-ups the player may take (``open_follow_ups``): those their game lets a
+player take (``FollowUp.by_players``: V5's Willpower reroll, a Fate invocation after the roll) on the
+character's latest roll made from the phone, standing and public, and on the entries that followed it
+(as the GM's card offers them). The live cards are every phone's, so the forms are drawn here, on the
+player's own page, never on the cards.
 """
 
 from __future__ import annotations
@@ -20,7 +26,10 @@ from django import forms
 from django.utils.translation import gettext as _
 
 from gmtools.composer import ComposerForm, initial_values
-from gmtools.models import Campaign, Character, Scene
+from gmtools import games
+from gmtools.games.base import FollowUp
+from gmtools.models import Campaign, Character, Roll, Scene
+from gmtools.services import Refused
 from gmtools.odds import odds_panel
 from gmtools.physical import as_priced, entry_of
 
@@ -69,7 +78,42 @@ def composer_context(campaign: Campaign, character: Character, token: str, scene
         return {**context, "closed": closed_text()}
     form = PlayerComposerForm(campaign, character, scene=scene)
     bound = PlayerComposerForm(campaign, character, initial_values(form), scene=scene)
-    return {**context, "form": form, **odds_context(bound)}
+    return {**context, "form": form, **odds_context(bound), "campaign": campaign,
+            "follow_ups_open": open_follow_ups(character)}
+
+
+def open_roll(character: Character) -> Roll | None:
+    """The roll whose follow-ups the player may take: the character's latest one rolled from the phone
+    (``rolled_by``) that stands (not voided) and that the players see (not a secret roll), with its
+    chain (``for_log``); None when there is none. A roll the GM made for the character is the GM's."""
+    return (Roll.objects.filter(character=character, voided_at__isnull=True, hidden=False).exclude(rolled_by="")
+            .for_log().first())
+
+
+def _chain(character: Character) -> list[Roll]:
+    """The open roll and each follow-up of it still standing: the entries its card offers follow-ups on."""
+    roll = open_roll(character)
+    return [] if roll is None else [roll, *(entry for entry in roll.follow_ups_in_order if entry.voided_at is None)]
+
+
+def open_follow_ups(character: Character) -> list[tuple[Roll, FollowUp]]:
+    """What the player may take now, as (the entry it follows, the follow-up): what the GM's card
+    offers on the open roll's chain (``Roll.offers``) that a player takes (``FollowUp.by_players``)."""
+    return [(entry, offer) for entry in _chain(character) for offer in entry.offers() if offer.by_players]
+
+
+def followed_by_player(character: Character, roll_pk: int, kind: str) -> Roll:
+    """The entry a player's follow-up of that kind follows, or ``Refused``: the open roll or a standing
+    entry of it (another character's roll, the GM's, a voided or secret one, an older one are not the
+    player's), and a kind their game lets a player take. The service judges the rest (once per roll,
+    what it spends)."""
+    entry = next((entry for entry in _chain(character) if entry.pk == roll_pk), None)
+    if entry is None:
+        raise Refused(_("Only your character's last roll from this phone, still standing, can be followed up here."))
+    offer = games.get(entry.system).play.follow_up(kind)
+    if offer is not None and not offer.by_players:
+        raise Refused(_("That is the GM's to give on this roll."))
+    return entry
 
 
 def odds_context(form: ComposerForm) -> dict[str, Any]:

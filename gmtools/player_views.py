@@ -4,8 +4,8 @@ Every view finds the campaign by a player token: the campaign's own, or one of i
 (``Character.player_token``, the same page with that character's composer when the campaign lets
 players roll: ``gmtools.player_rolls``); 404 for any other string, and for an old token once the GM
 makes a new link or cuts one off. Nothing here writes but a player's roll of their own character
-(``player_roll``, a POST); the rolls shown come through ``Roll.objects.for_players()``, which leaves
-out the secret rolls not yet revealed.
+(``player_roll``, a POST) and their follow-ups of it (``player_follow_up``); the rolls shown come
+through ``Roll.objects.for_players()``, which leaves out the secret rolls not yet revealed.
 """
 
 from __future__ import annotations
@@ -206,10 +206,7 @@ def player_roll(request: HttpRequest, token: str) -> HttpResponse:
     and turn, with the same refusals and spends; the GM's table and every phone get it live. The
     answer is the composer again, fresh (its one-roll choices back to their defaults, a new key)."""
     try:
-        campaign, character = _roller(token)
-        if throttle.player_roll_refused(character.pk):
-            raise services.Refused(_("Too many rolls in a minute from this phone: nothing was rolled. "
-                                     "Wait a moment, then roll again."))
+        campaign, character = _throttled(token)
     except services.Refused as refusal:
         return _refused(request, str(refusal))
     scene = Scene.objects.current(campaign)
@@ -229,10 +226,49 @@ def player_roll(request: HttpRequest, token: str) -> HttpResponse:
                                       rolled_by=character.player or character.name)
     except services.Refused as refusal:
         return _refused(request, str(refusal), once=True)
+    return _drawn(request, campaign, character, token, logged, streams, "rolled")
+
+
+@require_POST
+@guarded
+def player_follow_up(request: HttpRequest, token: str, roll_pk: int, kind: str) -> HttpResponse:
+    """The player's follow-up of their own last roll from the phone (a V5 Willpower reroll, a Fate
+    invocation: ``player_rolls.followed_by_player`` says which), its form read as the GM's card's and
+    taken by the GM's own service: the same spends and refusals, the card redrawn live everywhere.
+    The answer is the composer again, saying what was done."""
+    try:
+        campaign, character = _throttled(token)
+        parent = player_rolls.followed_by_player(character, roll_pk, kind)
+        offer = services.follow_up_of(parent.system, kind)
+    except services.Refused as refusal:
+        return _refused(request, str(refusal))
+    form = offer.form_class(request.POST, roll=parent, scene=Scene.objects.current(campaign))
+    if not form.is_valid():
+        return _refused(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
+    streams = live.WritersDrawing.of(request)
+    try:
+        logged = services.follow_up(parent, kind, streams=streams, **form.cleaned_data)
+    except services.Refused as refusal:
+        return _refused(request, str(refusal))
+    return _drawn(request, campaign, character, token, logged, streams, "followed")
+
+
+def _throttled(token: str) -> tuple[Campaign, Character]:
+    """``_roller``, and ``Refused`` past the rolls' limit of the character (a stuck button)."""
+    campaign, character = _roller(token)
+    if throttle.player_roll_refused(character.pk):
+        raise services.Refused(_("Too many rolls in a minute from this phone: nothing was rolled. "
+                                 "Wait a moment, then roll again."))
+    return campaign, character
+
+
+def _drawn(request: HttpRequest, campaign: Campaign, character: Character, token: str, logged: Roll,
+           streams: live.WritersDrawing, done: str) -> HttpResponse:
+    """What a player's roll or follow-up redrew goes to the GM's table and every phone (``streams``);
+    the answer is the player's composer again, fresh, with what was done (``done``: its name there)."""
     campaign.refresh_from_db()  # the roll changed the row (a Fate card drawn): draw what it is now
     drawn = board.Redraw(campaign, ChangeKind.ROLL, roll=logged)
     streams.store(logged, lambda viewer: live.render_drawn(drawn, viewer))
     character.refresh_from_db()
     return render(request, "player.html#composer", {
-        "campaign": campaign, "rolled": logged,
-        **player_rolls.composer_context(campaign, character, token, Scene.objects.current(campaign))})
+        done: logged, **player_rolls.composer_context(campaign, character, token, Scene.objects.current(campaign))})

@@ -80,6 +80,8 @@ urlpatterns = [
     # A character's link (issue 24): its player rolls it (gmtools.player_rolls).
     path("p/<token:token>/odds/", player_views.player_odds, name="player-odds"),
     path("p/<token:token>/roll/", player_views.player_roll, name="player-roll"),
+    path("p/<token:token>/rolls/<int:roll_pk>/follow-up/<slug:kind>/", player_views.player_follow_up,
+         name="player-follow-up"),
     path("p/<token:token>/composer/field/<slug:name>/", player_views.player_composer_field, name="player-composer-field"),
     path("accounts/login/", auth_views.LoginView.as_view(authentication_form=LoginForm), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from gmtools import games, luck
 from gmtools.nulfree import NulFree
-from gmtools.games.base import ROLL
+from gmtools.games.base import ROLL, FollowUp
 from gmtools.models.campaigns import Campaign, game_choices
 from gmtools.models.characters import Character
 from gmtools.sheets import known_name
@@ -271,6 +271,15 @@ class Roll(NulFree):
         standing = self.standing
         chain = [self, *(e for e in self.follow_ups_in_order if e.pk <= standing.pk and e.voided_at is None)]
         return next((entry for entry in reversed(chain) if entry.luck is not None), self)
+
+    def offers(self) -> list[FollowUp]:
+        """The follow-ups its game offers after this entry now, each once: an entry with a character,
+        not followed up that way yet (its card offers none on a voided roll; a player's composer those
+        of them a player takes, ``gmtools.player_rolls``)."""
+        if self.character_id is None:
+            return []
+        return [offer for offer in games.get(self.system).play.follow_ups
+                if self.follow_up(offer.kind) is None and offer.offered(self)]
 
     def follow_up(self, kind: str) -> "Roll | None":
         """The follow-up of that kind, from the prefetched children."""

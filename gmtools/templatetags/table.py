@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django import forms, template
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 
@@ -56,12 +57,18 @@ def drawn_by_game(field: forms.BoundField) -> str:
 
 @register.filter
 def follow_ups(roll: models.Roll) -> list[FollowUp]:
-    """The follow-ups a roll's card offers (its game's), each once: a roll with a character, not
-    followed up that way yet (the card offers none on a voided roll)."""
-    if roll.character_id is None:
-        return []
-    return [offer for offer in games.get(roll.system).play.follow_ups
-            if roll.follow_up(offer.kind) is None and offer.offered(roll)]
+    """The follow-ups a roll's card offers (``Roll.offers``)."""
+    return roll.offers()
+
+
+@register.simple_tag(takes_context=True)
+def follow_up_url(context: template.Context, roll: models.Roll, kind: str) -> str:
+    """Where a follow-up's form posts: on a character's link (the player's composer, which alone draws
+    these forms for a player) the player's own URL, else the GM's."""
+    token = context.get("player_token")
+    if token:
+        return reverse("player-follow-up", args=[token, roll.pk, kind])
+    return reverse("follow-up", args=[roll.campaign_id, roll.pk, kind])
 
 
 register.filter("percent", percent)

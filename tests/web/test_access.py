@@ -332,6 +332,10 @@ ACCESS: dict[str, Entry] = {
     "player-composer-field": _player(kwargs=lambda w: {**_token(w), "name": "invoke"},
                                      data=lambda w: {"character": w.pc.pk}),
     "player-roll": _player("post", data=lambda w: composer_data(w.pc), owner=frozenset({422})),
+    # A player's follow-up of their own last roll from the phone: the world's roll is the GM's, refused (422).
+    "player-follow-up": _player("post", kwargs=lambda w: {**_token(w), "roll_pk": w.roll.pk,
+                                                          "kind": FOLLOW_UP[w.campaign.game][0]},
+                                data=lambda w: FOLLOW_UP[w.campaign.game][1](w), owner=frozenset({422})),
 }
 
 PLAYER_NAMES = [name for name in WALKED if name in ACCESS and ACCESS[name].scope == PLAYER]
@@ -483,7 +487,7 @@ def test_every_url_pattern_is_in_the_walk():
         scope = ACCESS[name].scope
         assert (scope == PLAYER) == routes[name].startswith("p/<token:token>/"), name
         assert (scope == CAMPAIGN) == routes[name].startswith("campaigns/<int:pk>/"), name
-    assert len(PLAYER_NAMES) == 10 and len(WALKED) == len(ACCESS)
+    assert len(PLAYER_NAMES) == 11 and len(WALKED) == len(ACCESS)
 
 
 def secrets_in(response, world: World) -> list[str]:

@@ -199,3 +199,52 @@ def test_real_dice_on_a_phone_and_on_the_laptop_give_the_clis_card(browser, asgi
     assert Roll.objects.count() == 2
     for watch in (phone, gm):
         watch.check()
+
+
+@pytest.mark.parametrize("locale", ["en-US", "es-ES"])
+def test_a_player_rerolls_with_willpower_from_the_phone_and_every_screen_sees_it(locale, browser, asgi_server,
+                                                                                 gm_user, dice):
+    """V5's Willpower reroll, under the player's composer (never on the shared cards), on their own roll:
+    the same spend as the GM's, and the roll's card on the GM's table and a second phone shows it live."""
+    campaign = Campaign.objects.create(name="Phones v5", game=Game.V5, gm=gm_user, players_roll=True)
+    ana = make_character(campaign, "Ana", {**RATINGS[Game.V5], "composure": 2, "resolve": 2}, player="Lucía")
+    services.set_character_link(ana, True)
+    ana.refresh_from_db()
+    gm, phone, other = gm_page(browser, asgi_server, gm_user), phone_page(browser, asgi_server, locale=locale), \
+        second_phone(browser, asgi_server)
+    open_live(gm, f"/campaigns/{campaign.pk}/")
+    open_live(phone, f"/p/{ana.player_token}/")
+    open_live(other, f"/p/{campaign.player_token}/")
+    spanish = locale.startswith("es")
+    expect(phone.page.get_by_test_id("player-follow-ups")).to_have_count(0)  # nothing rolled yet
+    dice.script(*FACES[Game.V5])
+    phone.page.click("#roll-button")
+    offered = phone.page.get_by_test_id("player-follow-ups")
+    expect(offered).to_contain_text("Tu última tirada" if spanish else "Your last roll")
+    expect(cards(gm.page).first.locator("[data-testid=rolled-by]")).to_be_visible()
+    roll = Roll.objects.get(campaign=campaign)
+    # The shared cards carry no player's form; the GM's card keeps the GM's own.
+    expect(cards(phone.page).first.locator(".reroll-form")).to_have_count(0)
+    expect(cards(other.page).first.locator(".reroll-form")).to_have_count(0)
+    expect(cards(gm.page).first.locator(".reroll-form")).to_have_count(1)
+    offered.locator(".reroll-form input[value='0']").check()
+    shot(phone.page, f"player-rolls-v5-reroll-phone-{locale}")
+    dice.script(10)
+    offered.locator(".reroll-form button[type=submit]").click()
+    expect(phone.page.get_by_test_id("followed")).to_contain_text(
+        "Repetición con Fuerza de Voluntad" if spanish else "Willpower reroll")
+    for watch in (phone, gm, other):
+        line = cards(watch.page).first.locator("[data-testid=follow-ups] .follow-up")
+        expect(line).to_have_count(1)
+        expect(line).to_have_attribute("data-kind", "reroll")
+    expect(cards(gm.page).first.locator(".reroll-form")).to_have_count(0)  # once per roll, on the GM's card too
+    expect(phone.page.locator(".player-follow-ups .reroll-form")).to_have_count(0)
+    dice.assert_all_drawn()
+    reroll = Roll.objects.get(parent=roll, kind="reroll")
+    assert reroll.main["faces"][0] == 10
+    assert Character.objects.get(pk=ana.pk).resources.willpower_superficial == 1
+    shot(phone.page, f"player-rolls-v5-rerolled-phone-{locale}")
+    shot(other.page, f"player-rolls-v5-rerolled-phone-360-{locale}")
+    shot(gm.page, f"player-rolls-v5-rerolled-table-{locale}")
+    for watch in (phone, gm, other):
+        watch.check()

@@ -421,6 +421,7 @@ def choices_for(name: str, world: World) -> dict[str, tuple[str, ...]]:
                        "order": (",".join(characters), ",".join(reversed(characters)))},
         # Each game's follow-up (test_access.FOLLOW_UP): Fate's invocation, Exalted's reward, V5's reroll.
         "follow-up": {"mode": ("bonus", "reroll"), "choice": ("motes", "willpower"), "dice": ("0", "1", "2", "99")},
+        "player-follow-up": {"mode": ("bonus", "reroll"), "choice": ("motes", "willpower"), "dice": ("0", "1", "2", "99")},
         "declare": {"actions": ("1", "10", "11")},
         "scene-change": {"boost": ("on",), "aspect": ("1", "0", "-1")},
         "character-duplicate": {"count": ("1", "20", "21")},
@@ -503,6 +504,10 @@ def test_a_players_roll_survives_hostile_input(name: str, game: str, gm: User, o
     services.set_character_link(world.pc, True)
     token = Character.objects.get(pk=world.pc.pk).player_token
     url, valid = url_of(name, world, token=token), ACCESS[name].data(world)
+    if name == "player-follow-up":  # on the player's own roll from the phone: the fuzz reaches the form and the service
+        assert visitor().post(url_of("player-roll", world, token=token), composer_data(world.pc)).status_code == 200
+        own = Roll.objects.filter(character=world.pc).exclude(rolled_by="").get()
+        url = reverse(name, kwargs={**ACCESS[name].kwargs(world), "token": token, "roll_pk": own.pk})
     theirs = snapshot(world.theirs)
     requests = hostile([valid], choices_for(name, world), foreign_ids(world))
     if ACCESS[name].method == "get":

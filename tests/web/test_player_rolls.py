@@ -235,7 +235,9 @@ def test_a_characters_link_opens_the_player_pages_and_nothing_of_the_gms(make_wo
         if name == "player-roll":
             continue  # it writes: below
         response = send(phone, entry.method, url_of(name, world, token=token), entry.data(world))
-        assert response.status_code == (204 if name == "player-stream" else 200), (name, response.status_code)
+        # The world's roll is the GM's: not the player's to follow up (their own: the tests below).
+        expected = 204 if name == "player-stream" else 422 if name == "player-follow-up" else 200
+        assert response.status_code == expected, (name, response.status_code)
         assert world.secret.label.encode() not in response.content, name
     before = snapshot()
     for name, entry in ACCESS.items():
@@ -312,3 +314,118 @@ def test_v5s_automatic_win_and_taking_half_are_the_storytellers(gm, scripted_dic
     scripted_dice(*FACES[Game.V5])
     assert Client().post(roll_url(ana), posted(ana, shortcut="take_half")).status_code == 200
     assert Roll.objects.get(campaign=campaign).request["shortcut"] == "roll"
+
+
+# --- a player's follow-ups of their own roll (V5's Willpower reroll, Fate's invocation) -------------
+
+def follow_up_url(character: Character, roll: Roll, kind: str) -> str:
+    return reverse("player-follow-up", args=[Character.objects.get(pk=character.pk).player_token, roll.pk, kind])
+
+
+def phone_roll(character: Character, scripted_dice) -> Roll:
+    scripted_dice(*FACES[character.campaign.game])
+    assert Client().post(roll_url(character), posted(character)).status_code == 200
+    return Roll.objects.filter(character=character).latest("id")
+
+
+def test_a_player_rerolls_their_own_v5_roll_with_willpower(gm, scripted_dice):
+    campaign, ana, _guard = table(gm, Game.V5)
+    phone = Client()
+    roll = phone_roll(ana, scripted_dice)
+    page = phone.get(reverse("player", args=[ana.player_token])).content.decode()
+    assert 'data-testid="player-follow-ups"' in page and "Willpower: reroll up to 3" in page
+    assert follow_up_url(ana, roll, "reroll") in page  # the GM's card's form, posting to the player's URL
+    before = ana.resources.willpower_superficial
+    scripted_dice(10)
+    response = phone.post(follow_up_url(ana, roll, "reroll"), {"dice": ["2"]})
+    assert response.status_code == 200, response.content[:500]
+    reroll = Roll.objects.get(parent=roll, kind="reroll")
+    assert reroll.main["faces"][2] == 10
+    assert Character.objects.get(pk=ana.pk).resources.willpower_superficial == before + 1  # the same spend
+    assert b'data-testid="followed"' in response.content and b"Willpower reroll" in response.content
+    assert b"Willpower: reroll up to 3" not in response.content  # once per roll: no longer offered
+    assert Change.objects.filter(campaign=campaign, kind=ChangeKind.ROLL, roll=reroll, public=True).exists()
+
+
+def test_a_player_invokes_an_aspect_after_their_own_fate_roll(gm, scripted_dice):
+    from gmtools.games.fate.models import Aspect
+
+    campaign, ana, _guard = table(gm, Game.FATE)
+    pilot = Aspect.objects.create(character=ana, kind="high_concept", text="Daring pilot", free_invocations=1)
+    phone = Client()
+    roll = phone_roll(ana, scripted_dice)
+    page = phone.get(reverse("player", args=[ana.player_token])).content.decode()
+    assert "Daring pilot" in page and follow_up_url(ana, roll, "invoke") in page
+    response = phone.post(follow_up_url(ana, roll, "invoke"), {"aspect": pilot.pk, "mode": "bonus"})
+    assert response.status_code == 200, response.content[:500]
+    invoked = Roll.objects.get(parent=roll, kind="invoke")
+    assert invoked.result["main"]["total"] == roll.result["main"]["total"] + 2
+    assert Aspect.objects.get(pk=pilot.pk).free_invocations == 0  # the free invocation used first, as the GM's
+    assert b'data-testid="followed"' in response.content
+
+
+def test_a_players_follow_ups_are_refused_off_their_own_standing_phone_roll_rows_unchanged(gm, scripted_dice):
+    campaign, ana, guard = table(gm, Game.V5)
+    services.set_character_link(guard, True)
+    gm_client = Client()
+    gm_client.force_login(gm)
+    phone = Client()
+    theirs = phone_roll(guard, scripted_dice)  # another character's roll from its own phone
+    scripted_dice(*FACES[Game.V5])
+    assert gm_client.post(reverse("roll", args=[campaign.pk]), posted(ana)).status_code == 200
+    gms = Roll.objects.filter(character=ana).latest("id")  # the GM's roll of Ana: not Lucía's
+    assert gms.rolled_by == ""
+    voided = phone_roll(ana, scripted_dice)
+    assert gm_client.post(reverse("void", args=[campaign.pk, voided.pk])).status_code == 200
+    own = phone_roll(ana, scripted_dice)
+    campaign_link = reverse("player-follow-up", args=[campaign.player_token, own.pk, "reroll"])
+    refused = [
+        (follow_up_url(ana, theirs, "reroll"), "last roll from this phone"),
+        (follow_up_url(ana, gms, "reroll"), "last roll from this phone"),
+        (follow_up_url(ana, voided, "reroll"), "last roll from this phone"),
+        (follow_up_url(ana, own, "invoke"), "Fate character"),  # a kind this game does not offer
+        (follow_up_url(ana, own, "reroll"), "Pick up to 3"),  # no dice chosen
+        (campaign_link, "rolls for no character"),
+    ]
+    for url, words in refused:
+        before = snapshot()
+        response = phone.post(url, {} if words == "Pick up to 3" else {"dice": ["0"]})
+        assert response.status_code == 422 and words in response.content.decode(), (url, response.content[:300])
+        assert changed(before, snapshot()) == [], url
+    scripted_dice(10)
+    assert phone.post(follow_up_url(ana, own, "reroll"), {"dice": ["0"]}).status_code == 200
+    before = snapshot()
+    twice = phone.post(follow_up_url(ana, own, "reroll"), {"dice": ["1"]})
+    assert twice.status_code == 422 and b"already been followed up" in twice.content
+    assert changed(before, snapshot()) == []
+    services.set_players_roll(campaign, False)  # the GM takes the dice back
+    other = Roll.objects.get(parent=own)
+    before = snapshot()
+    closed = phone.post(follow_up_url(ana, other, "reroll"), {"dice": ["0"]})
+    assert closed.status_code == 422 and b"rolling from the phone is off" in closed.content
+    assert changed(before, snapshot()) == []
+
+
+def test_exalteds_stunt_reward_stays_the_gms(gm, scripted_dice):
+    campaign, ana, _guard = table(gm, Game.EXALTED)
+    scripted_dice(*FACES[Game.EXALTED], 9, 9)  # a stunt's two dice more
+    assert Client().post(roll_url(ana), posted(ana, stunt=1)).status_code == 200
+    roll = Roll.objects.get(character=ana)
+    assert b"Stunt reward" not in Client().get(reverse("player", args=[ana.player_token])).content
+    before = snapshot()
+    response = Client().post(follow_up_url(ana, roll, "reward"), {"choice": "motes"})
+    assert response.status_code == 422 and b"to give on this roll" in response.content
+    assert changed(before, snapshot()) == []
+
+
+def test_a_players_follow_up_needs_the_csrf_token_and_keeps_to_the_rolls_limit(gm, scripted_dice, monkeypatch):
+    campaign, ana, _guard = table(gm, Game.V5)
+    roll = phone_roll(ana, scripted_dice)
+    phone = Client(enforce_csrf_checks=True)
+    before = snapshot()
+    assert phone.post(follow_up_url(ana, roll, "reroll"), {"dice": ["0"]}).status_code == 403
+    assert changed(before, snapshot()) == []
+    monkeypatch.setattr(throttle, "player_roll_refused", lambda character_id: True)
+    response = Client().post(follow_up_url(ana, roll, "reroll"), {"dice": ["0"]})
+    assert response.status_code == 422 and b"Too many rolls in a minute" in response.content
+    assert changed(before, snapshot()) == []

@@ -147,6 +147,9 @@ class FollowUp:
     # For an entry that throws no dice (an Exalted stunt reward), what its card and the exports say
     # instead of dice and a verdict ("Regained 2 motes"); None: its dice and verdict.
     verdict: Callable[[Roll], str] | None = None
+    # Whether the roll's player may take it from the phone on their own roll (issue 24: V5's reroll, a
+    # Fate invocation); False for what the GM grants (an Exalted stunt reward), the GM's card alone.
+    by_players: bool = True
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -124,6 +124,7 @@ REWARD = FollowUp(
     take=_stunt_reward,
     refusal=gettext_lazy("Only an Exalted character's stunted roll earns a reward."),
     verdict=_regained,
+    by_players=False,  # a reward is the GM's to give (RULES.md), never the player's to take
 )
 
 
