@@ -78,7 +78,12 @@ def composer_context(campaign: Campaign, character: Character, token: str, scene
         return {**context, "closed": closed_text()}
     form = PlayerComposerForm(campaign, character, scene=scene)
     bound = PlayerComposerForm(campaign, character, initial_values(form), scene=scene)
-    return {**context, "form": form, **odds_context(bound), "campaign": campaign,
+    return {**context, "form": form, **odds_context(bound), **follow_ups_context(campaign, character, token)}
+
+
+def follow_ups_context(campaign: Campaign, character: Character, token: str) -> dict[str, Any]:
+    """What ``player.html#player-follow-ups`` draws: the follow-ups open to the player now."""
+    return {"campaign": campaign, "roller": character, "player_token": token,
             "follow_ups_open": open_follow_ups(character)}
 
 

@@ -253,6 +253,19 @@ def player_follow_up(request: HttpRequest, token: str, roll_pk: int, kind: str) 
     return _drawn(request, campaign, character, token, logged, streams, "followed")
 
 
+@require_GET
+@guarded
+def player_follow_ups(request: HttpRequest, token: str) -> HttpResponse:
+    """The follow-ups open to the player, drawn again after a change at the table (the GM voided the
+    roll or followed it up): the composer's own part, without the composer, which keeps what was composed."""
+    try:
+        campaign, character = _roller(token)
+    except services.Refused:
+        return HttpResponse("")  # rolling is off: the page draws itself again (static/gmtools.js)
+    return render(request, "player.html#player-follow-ups",
+                  player_rolls.follow_ups_context(campaign, character, token))
+
+
 def _throttled(token: str) -> tuple[Campaign, Character]:
     """``_roller``, and ``Refused`` past the rolls' limit of the character (a stuck button)."""
     campaign, character = _roller(token)

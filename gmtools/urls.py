@@ -82,6 +82,7 @@ urlpatterns = [
     path("p/<token:token>/roll/", player_views.player_roll, name="player-roll"),
     path("p/<token:token>/rolls/<int:roll_pk>/follow-up/<slug:kind>/", player_views.player_follow_up,
          name="player-follow-up"),
+    path("p/<token:token>/follow-ups/", player_views.player_follow_ups, name="player-follow-ups"),
     path("p/<token:token>/composer/field/<slug:name>/", player_views.player_composer_field, name="player-composer-field"),
     path("accounts/login/", auth_views.LoginView.as_view(authentication_form=LoginForm), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -336,6 +336,7 @@ ACCESS: dict[str, Entry] = {
     "player-follow-up": _player("post", kwargs=lambda w: {**_token(w), "roll_pk": w.roll.pk,
                                                           "kind": FOLLOW_UP[w.campaign.game][0]},
                                 data=lambda w: FOLLOW_UP[w.campaign.game][1](w), owner=frozenset({422})),
+    "player-follow-ups": _player(),  # what of them is open to the player: none on the campaign's link
 }
 
 PLAYER_NAMES = [name for name in WALKED if name in ACCESS and ACCESS[name].scope == PLAYER]
@@ -487,7 +488,7 @@ def test_every_url_pattern_is_in_the_walk():
         scope = ACCESS[name].scope
         assert (scope == PLAYER) == routes[name].startswith("p/<token:token>/"), name
         assert (scope == CAMPAIGN) == routes[name].startswith("campaigns/<int:pk>/"), name
-    assert len(PLAYER_NAMES) == 11 and len(WALKED) == len(ACCESS)
+    assert len(PLAYER_NAMES) == 12 and len(WALKED) == len(ACCESS)
 
 
 def secrets_in(response, world: World) -> list[str]:

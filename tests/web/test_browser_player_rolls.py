@@ -217,12 +217,27 @@ def test_a_player_rerolls_with_willpower_from_the_phone_and_every_screen_sees_it
     open_live(other, f"/p/{campaign.player_token}/")
     spanish = locale.startswith("es")
     expect(phone.page.get_by_test_id("player-follow-ups")).to_have_count(0)  # nothing rolled yet
+    offered = phone.page.get_by_test_id("player-follow-ups")
+    # A roll the GM voids is followed up no more: its forms go from the phone live, what the player is
+    # composing meanwhile kept (the composer is not drawn again).
     dice.script(*FACES[Game.V5])
     phone.page.click("#roll-button")
-    offered = phone.page.get_by_test_id("player-follow-ups")
+    expect(offered.locator(".reroll-form")).to_have_count(1)
+    difficulty = phone.page.locator("#composer [name=difficulty]")
+    values = difficulty.locator("option").evaluate_all("els => els.map(e => e.value)")
+    harder = values[values.index(difficulty.input_value()) + 1]
+    difficulty.select_option(harder)
+    gm.page.once("dialog", lambda d: d.accept())
+    cards(gm.page).first.locator("[data-testid=void]").click()
+    expect(cards(phone.page).first.locator("[data-testid=voided-mark]")).to_be_visible()
+    expect(offered).to_have_count(0)
+    expect(difficulty).to_have_value(harder)
+    difficulty.select_option(values[values.index(harder) - 1])
+    dice.script(*FACES[Game.V5])
+    phone.page.click("#roll-button")
     expect(offered).to_contain_text("Tu última tirada" if spanish else "Your last roll")
-    expect(cards(gm.page).first.locator("[data-testid=rolled-by]")).to_be_visible()
-    roll = Roll.objects.get(campaign=campaign)
+    expect(cards(gm.page)).to_have_count(2)
+    roll = Roll.objects.filter(campaign=campaign, voided_at__isnull=True).get()
     # The shared cards carry no player's form; the GM's card keeps the GM's own.
     expect(cards(phone.page).first.locator(".reroll-form")).to_have_count(0)
     expect(cards(other.page).first.locator(".reroll-form")).to_have_count(0)
@@ -238,7 +253,7 @@ def test_a_player_rerolls_with_willpower_from_the_phone_and_every_screen_sees_it
         expect(line).to_have_count(1)
         expect(line).to_have_attribute("data-kind", "reroll")
     expect(cards(gm.page).first.locator(".reroll-form")).to_have_count(0)  # once per roll, on the GM's card too
-    expect(phone.page.locator(".player-follow-ups .reroll-form")).to_have_count(0)
+    expect(phone.page.locator("#player-follow-ups .reroll-form")).to_have_count(0)
     dice.assert_all_drawn()
     reroll = Roll.objects.get(parent=roll, kind="reroll")
     assert reroll.main["faces"][0] == 10

@@ -344,6 +344,16 @@ def test_a_player_rerolls_their_own_v5_roll_with_willpower(gm, scripted_dice):
     assert Character.objects.get(pk=ana.pk).resources.willpower_superficial == before + 1  # the same spend
     assert b'data-testid="followed"' in response.content and b"Willpower reroll" in response.content
     assert b"Willpower: reroll up to 3" not in response.content  # once per roll: no longer offered
+    # Drawn again after a change at the table: the GM voids the roll, and nothing is offered on it.
+    follow_ups = reverse("player-follow-ups", args=[ana.player_token])
+    scripted_dice(*FACES[Game.V5])
+    assert phone.post(roll_url(ana), posted(ana)).status_code == 200
+    assert b"Willpower: reroll up to 3" in phone.get(follow_ups).content
+    gm_client = Client()
+    gm_client.force_login(gm)
+    assert gm_client.post(reverse("void", args=[campaign.pk, Roll.objects.latest("id").pk])).status_code == 200
+    assert b"player-follow-ups\"" in phone.get(follow_ups).content
+    assert b"Willpower: reroll up to 3" not in phone.get(follow_ups).content
     assert Change.objects.filter(campaign=campaign, kind=ChangeKind.ROLL, roll=reroll, public=True).exists()
 
 
