@@ -19,7 +19,11 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='character',
             name='player_token',
-            field=models.CharField(blank=True, editable=False, max_length=64, null=True, unique=True, verbose_name="player's link token"),
+            field=models.CharField(blank=True, editable=False, max_length=64, null=True, verbose_name="player's link token"),
+        ),
+        migrations.AddConstraint(
+            model_name='character',
+            constraint=models.UniqueConstraint(fields=('player_token',), name='character_player_token_unique'),
         ),
         migrations.AddField(
             model_name='roll',

@@ -68,8 +68,9 @@ class Character(NulFree):
     # The character's own player link (``/p/<token>/``), from which its player rolls for it when the
     # campaign lets players roll (``Campaign.players_roll``); none until the GM makes one. A new
     # token, or none, cuts off the old link at once, open streams included.
-    player_token = models.CharField(_("player's link token"), max_length=64, unique=True, null=True, blank=True,
-                                    editable=False)
+    # Unique by a constraint, not ``unique=True``: the bulk import checks constraints among its rows
+    # (``gmtools.bulk``) and leaves the fields' own unique checks to none (an import carries no token).
+    player_token = models.CharField(_("player's link token"), max_length=64, null=True, blank=True, editable=False)
 
     objects = CharacterManager()
 
@@ -83,6 +84,7 @@ class Character(NulFree):
         verbose_name_plural = _("characters")
         constraints = [
             models.CheckConstraint(condition=Q(kind__in=CharacterKind.values), name="character_kind_known"),
+            models.UniqueConstraint(fields=["player_token"], name="character_player_token_unique"),
         ]
 
     def __str__(self) -> str:
