@@ -26,7 +26,7 @@ from django.views.decorators.http import require_GET, require_POST
 from gmtools import board, live, player_rolls, recap, services, stats, throttle
 from gmtools.models import Campaign, ChangeKind, Character, Roll, Scene
 from gmtools.physical import PhysicalForm
-from gmtools.views import REFUSED
+from gmtools.views import REFUSED, take_follow_up
 
 LOG_PAGE = 25
 TV_LOG = 7  # the last roll big, and the six before it
@@ -239,15 +239,7 @@ def player_follow_up(request: HttpRequest, token: str, roll_pk: int, kind: str) 
     try:
         campaign, character = _throttled(token)
         parent = player_rolls.followed_by_player(character, roll_pk, kind)
-        offer = services.follow_up_of(parent.system, kind)
-    except services.Refused as refusal:
-        return _refused(request, str(refusal))
-    form = offer.form_class(request.POST, roll=parent, scene=Scene.objects.current(campaign))
-    if not form.is_valid():
-        return _refused(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
-    streams = live.WritersDrawing.of(request)
-    try:
-        logged = services.follow_up(parent, kind, streams=streams, **form.cleaned_data)
+        logged, streams = take_follow_up(request, campaign, parent, kind)
     except services.Refused as refusal:
         return _refused(request, str(refusal))
     return _drawn(request, campaign, character, token, logged, streams, "followed")

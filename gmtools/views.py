@@ -219,18 +219,22 @@ def follow_up(request: HttpRequest, pk: int, roll_pk: int, kind: str) -> HttpRes
     campaign = _campaign(request, pk)
     parent = get_object_or_404(Roll.objects.select_related("campaign", "character"), campaign=campaign, pk=roll_pk)
     try:
-        offer = services.follow_up_of(parent.system, kind)
-    except services.Refused as refusal:
-        return _refused(request, str(refusal))
-    form = offer.form_class(request.POST, roll=parent, scene=Scene.objects.current(campaign))
-    if not form.is_valid():
-        return _refused(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
-    streams = live.WritersDrawing.of(request)
-    try:
-        logged = services.follow_up(parent, kind, streams=streams, **form.cleaned_data)
+        logged, streams = take_follow_up(request, campaign, parent, kind)
     except services.Refused as refusal:
         return _refused(request, str(refusal))
     return _after_roll(request, campaign, logged, streams)
+
+
+def take_follow_up(request: HttpRequest, campaign: Campaign, parent: Roll,
+                   kind: str) -> tuple[Roll, live.WritersDrawing]:
+    """The card's form of a follow-up (the GM's, or a player's of their own roll), read by the
+    follow-up's own form and taken by the service; ``Refused`` says why not, nothing written."""
+    offer = services.follow_up_of(parent.system, kind)
+    form = offer.form_class(request.POST, roll=parent, scene=Scene.objects.current(campaign))
+    if not form.is_valid():
+        raise services.Refused(" ".join(str(e) for errors in form.errors.values() for e in errors))
+    streams = live.WritersDrawing.of(request)
+    return services.follow_up(parent, kind, streams=streams, **form.cleaned_data), streams
 
 
 @login_required
