@@ -231,21 +231,26 @@ def take_follow_up(request: HttpRequest, campaign: Campaign, parent: Roll,
     follow-up's own form and taken by the service; ``Refused`` says why not, nothing written."""
     offer = services.follow_up_of(parent.system, kind)
     form = offer.form_class(request.POST, roll=parent, scene=Scene.objects.current(campaign))
-    if not form.is_valid():
-        raise services.Refused(" ".join(str(e) for errors in form.errors.values() for e in errors))
+    thrown = PhysicalForm(request.POST)  # a roll of real dice is rerolled with real dice (physical.html#follow-up)
+    if not (form.is_valid() and thrown.is_valid()):
+        raise services.Refused(" ".join([str(e) for errors in form.errors.values() for e in errors] + thrown.messages()))
     streams = live.WritersDrawing.of(request)
-    return services.follow_up(parent, kind, streams=streams, **form.cleaned_data), streams
+    return services.follow_up(parent, kind, streams=streams, physical=thrown.entered(), **form.cleaned_data), streams
 
 
 @login_required
 @require_POST
 def check(request: HttpRequest, pk: int, character_pk: int, kind: str) -> HttpResponse:
-    """A roll made from a character's card as its game offers (a V5 rouse check)."""
+    """A roll made from a character's card as its game offers (a V5 rouse check); its die thrown at
+    the table when the composer's "I rolled real dice" is ticked (static/physical.js asks its face)."""
     campaign = _campaign(request, pk)
     character = get_object_or_404(campaign.characters, pk=character_pk)
+    thrown = PhysicalForm(request.POST)
+    if not thrown.is_valid():
+        return _refused(request, " ".join(thrown.messages()))
     streams = live.WritersDrawing.of(request)
     try:
-        logged = services.check(character, kind, streams=streams)
+        logged = services.check(character, kind, streams=streams, physical=thrown.entered())
     except services.Refused as refusal:
         return _refused(request, str(refusal))
     return _after_roll(request, campaign, logged, streams)

@@ -132,6 +132,21 @@
     }
   });
 
+  // A check from a character's card (V5's rouse check: [data-physical-check]) while the composer's
+  // "I rolled real dice" is ticked: the face thrown is asked for as the click leaves (views.check);
+  // cancelled, nothing is rolled.
+  document.addEventListener("htmx:confirm", (event) => {
+    const button = event.target.closest && event.target.closest("[data-physical-check]");
+    if (!button) return;
+    const toggle = document.querySelector("[data-physical-toggle]");
+    if (!(toggle && toggle.checked)) { button.removeAttribute("hx-vals"); return; }
+    event.preventDefault();
+    const faces = window.prompt(button.dataset.physicalCheck);
+    if (faces === null) return;
+    button.setAttribute("hx-vals", JSON.stringify({ physical: "on", faces }));
+    event.detail.issueRequest(true);
+  });
+
   function drawn() {
     document.querySelectorAll("[data-physical]").forEach((box) => {
       const toggle = toggleOf(box);

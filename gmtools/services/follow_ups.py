@@ -13,6 +13,7 @@ from gmtools.games.base import BasePlay, CharacterCheck, FollowUp, SceneChange
 from gmtools.live import WritersDrawing, announce
 from gmtools.models import Campaign, ChangeKind, Character, Roll, Scene
 from gmtools.notes import refusal_text
+from gmtools.physical import Physical, thrown
 from gmtools.services.locks import Refused
 from gmtools.services.table import LiveTable
 from rules.dice import RandomSource, RulesError
@@ -56,27 +57,39 @@ def scene_change_of(game: str, kind: str) -> SceneChange:
 
 @transaction.atomic
 def follow_up(parent: Roll, kind: str, rng: RandomSource | None = None, *, streams: WritersDrawing | None = None,
-              **choice: Any) -> Roll:
+              physical: Physical | None = None, **choice: Any) -> Roll:
     """Follow a logged roll up the way its game offers (its card's form posts ``choice``); the
-    entry it logs is claimed for ``streams`` (the request's drawing, as ``record_roll``'s)."""
+    entry it logs is claimed for ``streams`` (the request's drawing, as ``record_roll``'s).
+    ``physical``: the faces of the real dice it throws (a roll thrown at the table is rerolled at the
+    table), checked against what it throws for ``choice`` before anything is written; ignored when it
+    throws none (Fate's +2)."""
     offer = follow_up_of(parent.system, kind)
     if not offer.applies(parent):
         raise Refused(offer.refusal)
+    entry = offer.entry(parent, choice) if physical is not None else None
+    if entry is not None:
+        rng = thrown(entry, physical)
+    # Its card shows real dice: those it threw, or (Fate's +2) the roll's own, when they were real.
+    real = entry is not None or (physical is not None and bool(parent.result.get("physical")))
     _lock_roll(parent.pk)
     if Roll.objects.filter(parent=parent, kind=kind).exists():  # under the roll's lock: before a die is drawn
         raise Refused(_("This roll has already been followed up that way."))
     try:
-        return offer.take(LiveTable(streams), parent, rng, **choice)
+        return offer.take(LiveTable(streams, physical=real), parent, rng, **choice)
     except RulesError as error:
         raise Refused(refusal_text(error)) from None
 
 
 @transaction.atomic
 def check(character: Character, kind: str, rng: RandomSource | None = None, *,
-          streams: WritersDrawing | None = None) -> Roll:
+          streams: WritersDrawing | None = None, physical: Physical | None = None) -> Roll:
     """A roll made from the character's card the way its game offers (V5's rouse check), claimed
-    for ``streams`` (the request's drawing, as ``record_roll``'s)."""
-    return _offer(character.game, kind, lambda play: play.checks).take(LiveTable(streams), character, rng)
+    for ``streams`` (the request's drawing, as ``record_roll``'s); ``physical``: its die thrown at the
+    table, as ``follow_up``'s."""
+    offer = _offer(character.game, kind, lambda play: play.checks)
+    if physical is not None:
+        rng = thrown(offer.entry, physical)
+    return offer.take(LiveTable(streams, physical=physical is not None), character, rng)
 
 
 @transaction.atomic

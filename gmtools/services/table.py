@@ -24,9 +24,12 @@ class LiveTable:
 
     ``streams``: the drawing of the request that takes the follow-up or the check, which claims
     the entries it logs (``gmtools.live.WritersDrawing``); ``TABLE``, the table of no request, has none.
+    ``physical``: the entry's dice are real dice entered (``gmtools.physical``), which its result says
+    (``result["physical"]``) for its card, the exports and the fair-dice test, as a composed roll's.
     """
 
     streams: WritersDrawing | None = None
+    physical: bool = False
 
     def lock(self, character_id: int) -> Character:
         return lock_character(character_id)
@@ -44,7 +47,7 @@ class LiveTable:
                                             system=parent.system, kind=kind, parent=parent, hidden=parent.hidden,
                                             secret=parent.secret, revealed_at=parent.revealed_at, scene=parent.scene,
                                             turn=parent.turn, label_parts=parent.label_parts, luck=stored(luck),
-                                            **fields)
+                                            **self._marked(fields))
         except IntegrityError:
             raise Refused(_("This roll has already been followed up that way.")) from None
         announce(parent.campaign_id, ChangeKind.ROLL, roll=child, public=not (child.hidden and child.revealed_at is None),
@@ -55,9 +58,12 @@ class LiveTable:
         scene = Scene.objects.current(character.campaign)
         logged = Roll.objects.create(campaign=character.campaign, character=character, actor=character.name,
                                      system=character.game, scene=scene, turn=scene.turn if scene else None,
-                                     kind=kind, luck=stored(luck), **fields)
+                                     kind=kind, luck=stored(luck), **self._marked(fields))
         announce(character.campaign_id, ChangeKind.ROLL, roll=logged, streams=self.streams)
         return logged
+
+    def _marked(self, fields: dict[str, Any]) -> dict[str, Any]:
+        return {**fields, "result": {**fields["result"], "physical": True}} if self.physical else fields
 
     def character_changed(self, character: Character) -> None:
         announce(character.campaign_id, ChangeKind.CHARACTER, character=character)

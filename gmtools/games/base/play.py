@@ -150,6 +150,10 @@ class FollowUp:
     # Whether the roll's player may take it from the phone on their own roll (issue 24: V5's reroll, a
     # Fate invocation); False for what the GM grants (an Exalted stunt reward), the GM's card alone.
     by_players: bool = True
+    # The dice it throws for the form's choice (its cleaned data), as entered when the roll it follows
+    # was thrown with real dice (issue 24: ``gmtools.physical``; V5's rerolled dice, Fate's four for a
+    # reroll); None: it throws none (Fate's +2, a stunt reward), so no faces are asked for.
+    entry: Callable[[Roll, Mapping[str, Any]], Entry | None] = lambda parent, choice: None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -162,6 +166,8 @@ class CharacterCheck:
     take: Callable[[Table, Character, RandomSource | None], Roll]
     # Why a character of a game without it is refused, in the words of its game.
     refusal: Promise
+    # The dice it throws, entered when the table throws real dice (issue 24; the rouse check's one d10).
+    entry: Entry | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -388,6 +388,8 @@ INVOKE = FollowUp(
     applies=lambda roll: roll.character_id is not None and roll.kind in _INVOCABLE,
     take=_invoke,
     refusal=gettext_lazy("Only a Fate character's roll can be improved by an invocation."),
+    # A reroll throws the four dice again; +2 throws none.
+    entry=lambda parent, choice: Entry(dice=fate.DICE, fate=True) if choice.get("mode") == "reroll" else None,
 )
 
 

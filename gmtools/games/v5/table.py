@@ -155,6 +155,7 @@ REROLL = FollowUp(
     applies=lambda roll: roll.kind == ROLL and roll.character_id is not None,
     take=_willpower_reroll,
     refusal=gettext_lazy("Only a Vampire character's own roll can be rerolled with Willpower."),
+    entry=lambda parent, choice: Entry(dice=len(choice.get("dice", ()))),  # the normal dice picked
 )
 
 
@@ -177,7 +178,8 @@ def _rouse(table: Table, character: Character, rng: RandomSource | None) -> Roll
 
 
 ROUSE = CharacterCheck(kind=ROUSE_KIND, label=gettext_lazy("Rouse check"), take=_rouse,
-                       refusal=gettext_lazy("Rouse checks are for Vampire characters."))
+                       refusal=gettext_lazy("Rouse checks are for Vampire characters."),
+                       entry=Entry(dice=1))  # one d10, not a Hunger die (RULES.md)
 
 # --- luck and fair dice (issue 14) -------------------------------------------------------------
 
