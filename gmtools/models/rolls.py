@@ -157,8 +157,11 @@ class Roll(NulFree):
         verbose_name_plural = _("rolls")
         indexes = [models.Index(fields=["campaign", "-id"], name="roll_log_order")]
         constraints = [
+            # Once per roll while it stands: a voided follow-up gave back what it spent, and the roll's
+            # card offers it again (as a dice bot's "undo" would: the reroll did not happen).
             models.UniqueConstraint(
-                fields=["parent", "kind"], condition=Q(parent__isnull=False), name="roll_one_follow_up_of_each_kind",
+                fields=["parent", "kind"], condition=Q(parent__isnull=False, voided_at__isnull=True),
+                name="roll_one_standing_follow_up_of_each_kind",
                 violation_error_message=_("This roll has already been followed up that way."),
             ),
             models.UniqueConstraint(
@@ -274,7 +277,7 @@ class Roll(NulFree):
 
     def offers(self) -> list[FollowUp]:
         """The follow-ups its game offers after this entry now, each once: an entry with a character,
-        not followed up that way yet (its card offers none on a voided roll; a player's composer those
+        not followed up that way yet, or only by a voided one (its card offers none on a voided roll; a player's composer those
         of them a player takes, ``gmtools.player_rolls``)."""
         if self.character_id is None:
             return []
@@ -282,5 +285,5 @@ class Roll(NulFree):
                 if self.follow_up(offer.kind) is None and offer.offered(self)]
 
     def follow_up(self, kind: str) -> "Roll | None":
-        """The follow-up of that kind, from the prefetched children."""
-        return next((child for child in self.children.all() if child.kind == kind), None)
+        """The follow-up of that kind still standing (a voided one is offered again), from the prefetched children."""
+        return next((child for child in self.children.all() if child.kind == kind and child.voided_at is None), None)

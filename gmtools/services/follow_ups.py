@@ -72,7 +72,7 @@ def follow_up(parent: Roll, kind: str, rng: RandomSource | None = None, *, strea
     # Its card shows real dice: those it threw, or (Fate's +2) the roll's own, when they were real.
     real = entry is not None or (physical is not None and bool(parent.result.get("physical")))
     _lock_roll(parent.pk)
-    if Roll.objects.filter(parent=parent, kind=kind).exists():  # under the roll's lock: before a die is drawn
+    if Roll.objects.filter(parent=parent, kind=kind, voided_at__isnull=True).exists():  # under the roll's lock
         raise Refused(_("This roll has already been followed up that way."))
     try:
         return offer.take(LiveTable(streams, physical=real), parent, rng, **choice)

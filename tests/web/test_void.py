@@ -127,10 +127,14 @@ def test_v5_willpower_reroll_voided_gives_the_willpower_back(vampire, gm):
     assert services.void_roll(child, gm) == [child]
     assert voided(parent, child) == [False, True]  # the roll it followed stands
     assert fresh(vampire).resources.willpower_superficial == 0
-    # The voided reroll keeps its place: the roll is not rerolled a second time.
-    with pytest.raises(Refused):
-        services.follow_up(parent, "reroll", Faces(10), dice=[1])
-    assert fresh(vampire).resources.willpower_superficial == 0
+    # A voided reroll did not happen (the wrong dice picked, say): the roll is offered it again, once.
+    parent = Roll.objects.for_log().get(pk=parent.pk)
+    assert [offer.kind for offer in parent.offers()] == ["reroll"]
+    again = services.follow_up(parent, "reroll", Faces(10), dice=[1])
+    assert again.main["faces"][1] == 10 and fresh(vampire).resources.willpower_superficial == 1
+    with pytest.raises(Refused, match="already been followed up"):
+        services.follow_up(parent, "reroll", Faces(10), dice=[2])
+    assert fresh(vampire).resources.willpower_superficial == 1
 
 
 def test_v5_voiding_the_roll_voids_its_reroll_and_refunds_once(vampire, gm):
@@ -191,6 +195,10 @@ def test_fate_invocation_after_the_roll_gives_the_free_invocation_back(hero, gm)
     assert fresh(free).free_invocations == 0
     services.void_roll(invoked, gm)
     assert fresh(free).free_invocations == 1 and fresh(hero).resources.points == 2
+    # Invoked again, the same aspect: the voided invocation neither stands nor counts as the first.
+    again = services.follow_up(logged, "invoke", Faces(), aspect=fresh(free), mode="bonus")
+    assert len(again.result["invoked"]) == 1  # not two: the voided one is not listed
+    assert fresh(free).free_invocations == 0 and fresh(hero).resources.points == 2
 
 
 def logged_advantage(hero: Character, advantage: dict, parent: Roll | None = None) -> Roll:

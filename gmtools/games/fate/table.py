@@ -330,8 +330,9 @@ def _invoke(table: Table, parent: Roll, rng: RandomSource | None, aspect: Aspect
         spend, key = Spend("free_invocation", parent.character_id, aspect.pk, aspect.text), aspect.pk
     else:
         spend, key = Spend("fate_point", parent.character_id, aspect.pk, aspect.text), aspect.pk
-    # The aspects invoked on this roll so far: the roll's own and each invocation after it.
-    earlier = [invoked for spends in Roll.objects.filter(pk__in=parent.family()).order_by("id").values_list("spends", flat=True)
+    # The aspects invoked on this roll so far and standing: the roll's own and each invocation after it.
+    standing = Roll.objects.filter(pk__in=parent.family(), voided_at__isnull=True)  # a voided one gave its point back
+    earlier = [invoked for spends in standing.order_by("id").values_list("spends", flat=True)
                for invoked in aspects.invocations(spends)]
     advantage = parent.result.get("advantage")
     if advantage and advantage.get("aspect") == key:
