@@ -104,6 +104,22 @@ def test_a_player_rolls_from_the_phone_and_every_screen_gets_the_card(game, brow
     for watch in (phone, gm, other):
         watch.check()
 
+    # Forged from the player's own page (its CSRF header, its composer's fields): the guard's roll, or
+    # Ana's with the guard's trait, is refused and nothing is written.
+    guard = Character.objects.get(campaign=campaign, name="Guard")
+    first = guard.traits.get(key=next(iter(RATINGS[game]))).pk
+    for forged in ({"character": str(guard.pk)}, {"first": str(first)}):
+        statuses = phone.page.evaluate("""async (forged) => {
+            const form = document.querySelector("#composer");
+            const data = new FormData(form);
+            for (const [name, value] of Object.entries(forged)) data.set(name, value);
+            const headers = {...JSON.parse(document.body.getAttribute("hx-headers")), "HX-Request": "true"};
+            const answer = await fetch(form.getAttribute("hx-post"), {method: "POST", body: data, headers});
+            return [answer.status, await answer.text()];
+        }""", forged)
+        assert statuses[0] == 422 and 'data-testid="refusal"' in statuses[1], (forged, statuses)
+    assert Roll.objects.filter(campaign=campaign).count() == 1
+
 
 def test_the_gm_hands_a_character_its_link_and_the_player_rolls_in_spanish(browser, asgi_server, gm_user, dice):
     campaign, ana = table_of(gm_user, Game.V5)
