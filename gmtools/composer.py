@@ -211,7 +211,8 @@ class ComposerForm(forms.Form):
                     "category": self.fields["second"].label}
             else:
                 del self.fields["opponent_second"]
-        character = self._chosen_character()
+        # The character composed for (None: an unnamed NPC): the table offers its phone's ask (views.ask_phone).
+        self.chosen = character = self._chosen_character()
         if "team" in self.fields:
             team = self.fields["team"]
             team.queryset = characters
@@ -335,6 +336,11 @@ class ComposerForm(forms.Form):
         except (TypeError, ValueError):
             return None
         return self.fields[name].queryset.filter(pk=pk).first() if -(2**63) <= pk < 2**63 else None
+
+    def difficulty_said(self, value: str) -> str:
+        """A difficulty as posted ("4", "hard"), in the words its field offers it ("Challenging (4)")."""
+        field = self.fields.get("difficulty")
+        return next((str(label) for choice, label in getattr(field, "choices", ()) if str(choice) == value), value)
 
     def _chosen_character(self, name: str = "character") -> Character | None:
         """The character whose traits a side's trait fields offer (from the submitted data, if any):

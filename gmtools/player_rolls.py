@@ -9,7 +9,8 @@ the same refusals, spends, turn budgets and one-click keys, into the same log, s
 What the player's composer leaves out is the GM's: another character (the opposition, teamwork, a
 Fate aspect put on another), the extended actions, and whatever keeps a roll from the players (a
 secret roll, V5's secret difficulty). The difficulty is the game's default until the player picks
-the one the GM announces (the GM keeps no per-character difficulty to read; README, Decisions).
+the one the GM announces, unless the GM asked the phone for one (``Character.asked_difficulty``,
+``services.ask_difficulty``): then it is the GM's, whatever is posted, kept secret when asked so.
 
 Under the composer, the follow-ups the player may take (``open_follow_ups``): those their game lets a
 player take (``FollowUp.by_players``: V5's Willpower reroll, a Fate invocation after the roll) on the
@@ -46,12 +47,20 @@ class PlayerComposerForm(ComposerForm):
     GM_ONLY = ComposerForm.OPPOSED_FIELDS + ("team", "extended", "hidden", "secret", "handicap", "calm", "shortcut")
 
     def __init__(self, campaign: Campaign, character: Character, *args: Any, **kwargs: Any) -> None:
+        asked = character.asked_difficulty
         if not args and "initial" not in kwargs:
-            kwargs["initial"] = {"character": character}
+            kwargs["initial"] = {"character": character, **({"difficulty": asked} if asked else {})}
+        if asked and args and args[0] is not None:
+            # The difficulty the GM asked (``services.ask_difficulty``), whatever the phone posts: a forged one too.
+            data = args[0].copy()
+            data["difficulty"] = asked
+            data["secret"] = "on" if character.asked_secret else ""
+            args = (data, *args[1:])
         self.character = character  # before the form's own setup, which asks ``_chosen_character``
         super().__init__(campaign, *args, **kwargs)
         for name in self.GM_ONLY:
-            self.fields.pop(name, None)
+            if not (name == "secret" and character.asked_secret):  # the GM's, kept as asked
+                self.fields.pop(name, None)
         own = campaign.characters.filter(pk=character.pk)
         chosen = self.fields["character"]
         assert isinstance(chosen, forms.ModelChoiceField)
@@ -64,6 +73,16 @@ class PlayerComposerForm(ComposerForm):
         # Whatever was posted, the traits and the aspects offered are this character's: a forged
         # request asking for another's (an NPC's aspects, which the players' page never shows) reads nothing of it.
         return self.character if name == "character" else super()._chosen_character(name)
+
+    @property
+    def asked_text(self) -> str:
+        """The difficulty the GM asked of this roll, in words ("" when the player picks it)."""
+        asked = self.character.asked_difficulty
+        if not asked:
+            return ""
+        if self.character.asked_secret:
+            return _("Difficulty: set by the GM, kept secret.")
+        return _("Difficulty: %(difficulty)s, set by the GM.") % {"difficulty": self.difficulty_said(asked)}
 
     @property
     def extras_summary(self) -> str:
@@ -121,12 +140,18 @@ def followed_by_player(character: Character, roll_pk: int, kind: str) -> Roll:
     return entry
 
 
-def odds_context(form: ComposerForm) -> dict[str, Any]:
+def odds_context(form: PlayerComposerForm) -> dict[str, Any]:
     """The odds panel of a bound composer (``table.html#odds``), or why it cannot be rolled, with the
     dice a physical roll of it reads (``gmtools.physical``: the entry's count)."""
     composition = as_priced(form.cleaned_data["composition"], form.data) if form.is_valid() else None
+    entry = entry_of(composition) if composition else None
+    # What the GM asked is said with the odds, which follow the table live (player.html).
+    asked = {"asked_text": form.asked_text}
+    if composition is not None and form.character.asked_secret:
+        # The chances against a secret difficulty would tell it: the GM's alone, as on the card.
+        return {"odds": None, "odds_errors": [], "odds_secret": True, "physical_entry": entry, **asked}
     return {"odds": odds_panel(composition) if composition else None, "odds_errors": form.messages(),
-            "physical_entry": entry_of(composition) if composition else None}
+            "physical_entry": entry, **asked}
 
 
 def closed_text() -> str:

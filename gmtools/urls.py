@@ -35,6 +35,7 @@ urlpatterns = [
     # A game's own: what its cards offer after a roll (BasePlay.follow_ups) and beside a character (checks).
     path("campaigns/<int:pk>/rolls/<int:roll_pk>/follow-up/<slug:kind>/", views.follow_up, name="follow-up"),
     path("campaigns/<int:pk>/characters/<int:character_pk>/check/<slug:kind>/", views.check, name="check"),
+    path("campaigns/<int:pk>/ask-phone/", views.ask_phone, name="ask-phone"),
     path("campaigns/<int:pk>/time/", views.time_action, name="time"),
     path("campaigns/<int:pk>/flip/", views.flip, name="flip"),
     path("campaigns/<int:pk>/scene/change/<slug:kind>/", scene_views.scene_change, name="scene-change"),

@@ -116,7 +116,39 @@ def _composer(campaign: Campaign, character: Character | int | None, scene: Scen
     bound = ComposerForm(campaign, initial_values(form), scene=scene)
     composition = bound.cleaned_data["composition"] if bound.is_valid() else None
     return {"form": form, "odds": odds_panel(composition) if composition else None, "odds_errors": bound.messages(),
-            "physical": PhysicalForm(), "physical_entry": entry_of(composition) if composition else None}
+            "physical": PhysicalForm(), "physical_entry": entry_of(composition) if composition else None,
+            "phone": _phone(campaign, form)}
+
+
+def _phone(campaign: Campaign, form: ComposerForm) -> Character | None:
+    """The character whose phone the composer may ask a difficulty of: one with a link, while players
+    roll (None: none), with what it was asked in words (``asked_said``)."""
+    character = form.chosen
+    if not (campaign.players_roll and character is not None and character.player_token):
+        return None
+    character.asked_said = form.difficulty_said(character.asked_difficulty)
+    return character
+
+
+@login_required
+@require_POST
+def ask_phone(request: HttpRequest, pk: int) -> HttpResponse:
+    """Ask the composed-for character's next roll from the phone to face the composer's difficulty
+    (kept secret when it is: V5), or (``clear``) take the ask back; the composer's line again."""
+    campaign = _campaign(request, pk)
+    form = ComposerForm(campaign, request.POST, scene=Scene.objects.current(campaign))
+    phone = _phone(campaign, form)
+    if phone is None:
+        return _refused(request, _("Only a character with a phone link, while players roll, can be asked."))
+    clear = bool(request.POST.get("clear"))
+    form.is_valid()  # the difficulty's own field judges it, whatever else the composer holds yet
+    wrong = {name: form.errors[name] for name in ("difficulty", "secret") if name in form.errors}
+    if not clear and (wrong or "difficulty" not in form.cleaned_data):
+        return _refused(request, errors_text(form, wrong) if wrong else _("This game's composer has no difficulty to ask."))
+    services.ask_difficulty(phone, "" if clear else str(form.data["difficulty"]),
+                            not clear and bool(form.cleaned_data.get("secret")))
+    phone.asked_said = form.difficulty_said(phone.asked_difficulty)
+    return render(request, "table.html#ask-phone", {"campaign": campaign, "phone": phone})
 
 
 @login_required

@@ -71,6 +71,12 @@ class Character(NulFree):
     # Unique by a constraint, not ``unique=True``: the bulk import checks constraints among its rows
     # (``gmtools.bulk``) and leaves the fields' own unique checks to none (an import carries no token).
     player_token = models.CharField(_("player's link token"), max_length=64, null=True, blank=True, editable=False)
+    # The difficulty the GM asks the player's next roll from the phone to face (issue 24: "the GM keeps
+    # control"), as the composer's difficulty field posts it ("3", "hard"); "" for none, the player
+    # then picks the one the GM announces. ``asked_secret``: kept from the player (V5's secret difficulty).
+    # The player's roll takes it, once (``services.record_roll``).
+    asked_difficulty = models.CharField(_("difficulty asked of the phone"), max_length=20, blank=True, editable=False)
+    asked_secret = models.BooleanField(_("difficulty asked kept secret"), default=False, editable=False)
 
     objects = CharacterManager()
 

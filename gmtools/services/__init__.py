@@ -22,7 +22,7 @@ from gmtools.services.adjustments import NO_NUL, adjust
 from gmtools.services.follow_ups import change_scene, check, follow_up, follow_up_of, scene_change_of
 from gmtools.services.locks import Refused, lock_character, locked_or_none, update_resources
 from gmtools.services.mistakes import undo_last_change, void_roll
-from gmtools.services.players import regenerate_player_link, reveal, set_character_link, set_players_roll
+from gmtools.services.players import ask_difficulty, regenerate_player_link, reveal, set_character_link, set_players_roll
 from gmtools.services.rolls import record_roll, refuse_made
 from gmtools.services.scene import set_scene_notes
 from gmtools.services.spending import Database, pay
@@ -44,7 +44,7 @@ from gmtools.services.time import (
 )
 
 __all__ = [
-    "NO_NUL", "Database", "Refused", "adjust", "change_scene", "change_turn", "check",
+    "NO_NUL", "Database", "Refused", "adjust", "ask_difficulty", "change_scene", "change_turn", "check",
     "create_extended", "declare_actions", "end_episode", "end_scene", "flip",
     "follow_up", "follow_up_of", "join_scene", "leave_scene", "lock_character", "locked_or_none",
     "move_in_order", "pay", "record_roll", "refuse_made", "regenerate_player_link",

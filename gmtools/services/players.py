@@ -50,3 +50,13 @@ def set_character_link(character: Character, open_link: bool) -> None:
     character.player_token = new_player_token() if open_link else None
     Character.objects.filter(pk=character.pk).update(player_token=character.player_token)
     announce(character.campaign_id, ChangeKind.LINK)
+
+
+@transaction.atomic
+def ask_difficulty(character: Character, difficulty: str, secret: bool) -> None:
+    """The difficulty the character's next roll from the phone faces, kept from the player when
+    ``secret``; "" asks none (the player picks the one the GM announces). Its roll takes it, once."""
+    character.asked_difficulty, character.asked_secret = difficulty, secret and bool(difficulty)
+    Character.objects.filter(pk=character.pk).update(asked_difficulty=character.asked_difficulty,
+                                                     asked_secret=character.asked_secret)
+    announce(character.campaign_id, ChangeKind.CHARACTER, character=character)

@@ -17,6 +17,7 @@ from gmtools.luck import stored
 from gmtools.models import (
     Campaign,
     ChangeKind,
+    Character,
     ExtendedAction,
     ExtendedKind,
     Roll,
@@ -182,5 +183,8 @@ def _record_roll(campaign: Campaign, comp: Composition, rng: RandomSource | None
         willpower_spent=any(s.what == "willpower" for s in comp.spends), luck=stored(luck), once_key=once,
         rolled_by=rolled_by,
     )
+    if rolled_by and comp.character is not None:  # a phone's roll took the difficulty the GM asked, once
+        Character.objects.filter(pk=comp.character.pk).exclude(asked_difficulty="").update(asked_difficulty="",
+                                                                                            asked_secret=False)
     announce(campaign.pk, ChangeKind.ROLL, roll=logged, public=not logged.hidden, streams=streams)
     return logged

@@ -271,6 +271,8 @@ ACCESS: dict[str, Entry] = {
     # A game's own follow-ups and checks, one route each: each game's follow-up (the owner's request
     # is V5's Willpower reroll; the fuzz tries each game's).
     "check": _gm("post", kwargs=lambda w: {**_character(w), "kind": "rouse"}, writes=True),
+    # The world's PC has no phone link: the owner's ask is refused (422), nothing written (tests/web/test_ask_phone.py).
+    "ask-phone": _gm("post", data=lambda w: composer_data(w.pc), owner=frozenset({422})),
     "follow-up": _gm("post", kwargs=lambda w: {**_roll(w), "kind": FOLLOW_UP[w.campaign.game][0]},
                      data=lambda w: FOLLOW_UP[w.campaign.game][1](w), writes=True),
     "time": _gm("post", data=lambda w: {"do": "next-turn"}, writes=True),
