@@ -373,6 +373,12 @@ class ComposerForm(forms.Form):
                 raise forms.ValidationError(refusal_text(error)) from None
         return data
 
+    @property
+    def disabled_fields(self) -> list[str]:
+        """The fields drawn unavailable now (Exalted's Willpower spent this turn): the odds name them,
+        so that an open composer follows the turn (static/gmtools.js)."""
+        return [name for name, field in self.fields.items() if "disabled" in field.widget.attrs]
+
     def messages(self) -> list[str]:
         """Its errors as the GM reads them beside Roll. Django's own ("Ensure this value is less than
         or equal to 20.") say no field, so each follows its field's label; ours name what they refuse."""

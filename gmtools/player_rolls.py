@@ -146,7 +146,7 @@ def odds_context(form: PlayerComposerForm) -> dict[str, Any]:
     composition = as_priced(form.cleaned_data["composition"], form.data) if form.is_valid() else None
     entry = entry_of(composition) if composition else None
     # What the GM asked is said with the odds, which follow the table live (player.html).
-    asked = {"asked_text": form.asked_text}
+    asked = {"asked_text": form.asked_text, "disabled_fields": form.disabled_fields}
     if composition is not None and form.character.asked_secret:
         # The chances against a secret difficulty would tell it: the GM's alone, as on the card.
         return {"odds": None, "odds_errors": [], "odds_secret": True, "physical_entry": entry, **asked}

@@ -178,7 +178,8 @@ def odds(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "table.html#odds", {"campaign": campaign, "odds": odds_panel(composition) if composition else None,
                                                "odds_errors": form.messages(),
                                                "turn_notes": composition.notes if composition else (),
-                                               "physical_entry": entry_of(composition) if composition else None})
+                                               "physical_entry": entry_of(composition) if composition else None,
+                                               "disabled_fields": form.disabled_fields})
 
 
 # A refusal is a 422 (the request was understood and refused), never a 400: under DEBUG, which

@@ -212,6 +212,21 @@
     const refused = odds.querySelector("[data-testid=odds-error]") !== null;
     button.disabled = refused;
     button.textContent = refused ? button.dataset.labelRefused : button.dataset.label;
+    // What the turn leaves on offer (Exalted's Willpower, spent this turn or back with the next): the
+    // odds, redrawn after each change at the table, name the composer's fields drawn unavailable now.
+    const off = odds.querySelector("[data-disabled-fields]");
+    if (!off) return;
+    const names = off.dataset.disabledFields.split(" ").filter(Boolean);
+    let unticked = false;
+    odds.closest("form").querySelectorAll("[data-field] input[type=checkbox]").forEach((box) => {
+      const disabled = names.includes(box.name);
+      if (disabled && box.checked) { box.checked = false; unticked = true; }
+      box.disabled = disabled;
+      const label = box.labels && box.labels[0];
+      if (label) label.classList.toggle("text-body-secondary", disabled);
+    });
+    // A choice no longer on offer is no longer composed: the odds price the roll without it.
+    if (unticked) document.body.dispatchEvent(new CustomEvent("composer-changed", { bubbles: true }));
   });
 })();
 
