@@ -259,16 +259,17 @@ def follow_up(request: HttpRequest, pk: int, roll_pk: int, kind: str) -> HttpRes
 
 
 def take_follow_up(request: HttpRequest, campaign: Campaign, parent: Roll,
-                   kind: str) -> tuple[Roll, live.WritersDrawing]:
-    """The card's form of a follow-up (the GM's, or a player's of their own roll), read by the
-    follow-up's own form and taken by the service; ``Refused`` says why not, nothing written."""
+                   kind: str, rolled_by: str = "") -> tuple[Roll, live.WritersDrawing]:
+    """The card's form of a follow-up (the GM's, or a player's of their own roll: ``rolled_by``), read
+    by the follow-up's own form and taken by the service; ``Refused`` says why not, nothing written."""
     offer = services.follow_up_of(parent.system, kind)
     form = offer.form_class(request.POST, roll=parent, scene=Scene.objects.current(campaign))
     thrown = PhysicalForm(request.POST)  # a roll of real dice is rerolled with real dice (physical.html#follow-up)
     if not (form.is_valid() and thrown.is_valid()):
         raise services.Refused(" ".join([str(e) for errors in form.errors.values() for e in errors] + thrown.messages()))
     streams = live.WritersDrawing.of(request)
-    return services.follow_up(parent, kind, streams=streams, physical=thrown.entered(), **form.cleaned_data), streams
+    return services.follow_up(parent, kind, streams=streams, physical=thrown.entered(), rolled_by=rolled_by,
+                              **form.cleaned_data), streams
 
 
 @login_required

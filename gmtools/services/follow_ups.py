@@ -57,12 +57,12 @@ def scene_change_of(game: str, kind: str) -> SceneChange:
 
 @transaction.atomic
 def follow_up(parent: Roll, kind: str, rng: RandomSource | None = None, *, streams: WritersDrawing | None = None,
-              physical: Physical | None = None, **choice: Any) -> Roll:
+              physical: Physical | None = None, rolled_by: str = "", **choice: Any) -> Roll:
     """Follow a logged roll up the way its game offers (its card's form posts ``choice``); the
     entry it logs is claimed for ``streams`` (the request's drawing, as ``record_roll``'s).
     ``physical``: the faces of the real dice it throws (a roll thrown at the table is rerolled at the
     table), checked against what it throws for ``choice`` before anything is written; ignored when it
-    throws none (Fate's +2)."""
+    throws none (Fate's +2). ``rolled_by``: the player who took it from their phone."""
     offer = follow_up_of(parent.system, kind)
     if not offer.applies(parent):
         raise Refused(offer.refusal)
@@ -75,7 +75,7 @@ def follow_up(parent: Roll, kind: str, rng: RandomSource | None = None, *, strea
     if Roll.objects.filter(parent=parent, kind=kind, voided_at__isnull=True).exists():  # under the roll's lock
         raise Refused(_("This roll has already been followed up that way."))
     try:
-        return offer.take(LiveTable(streams, physical=real), parent, rng, **choice)
+        return offer.take(LiveTable(streams, physical=real, rolled_by=rolled_by), parent, rng, **choice)
     except RulesError as error:
         raise Refused(refusal_text(error)) from None
 

@@ -30,6 +30,7 @@ class LiveTable:
 
     streams: WritersDrawing | None = None
     physical: bool = False
+    rolled_by: str = ""  # who took the follow-up from a phone (``Roll.rolled_by``): the player, as their roll says
 
     def lock(self, character_id: int) -> Character:
         return lock_character(character_id)
@@ -47,7 +48,7 @@ class LiveTable:
                                             system=parent.system, kind=kind, parent=parent, hidden=parent.hidden,
                                             secret=parent.secret, revealed_at=parent.revealed_at, scene=parent.scene,
                                             turn=parent.turn, label_parts=parent.label_parts, luck=stored(luck),
-                                            **self._marked(fields))
+                                            rolled_by=self.rolled_by, **self._marked(fields))
         except IntegrityError:
             raise Refused(_("This roll has already been followed up that way.")) from None
         announce(parent.campaign_id, ChangeKind.ROLL, roll=child, public=not (child.hidden and child.revealed_at is None),

@@ -340,7 +340,7 @@ def test_a_player_rerolls_their_own_v5_roll_with_willpower(gm, scripted_dice):
     response = phone.post(follow_up_url(ana, roll, "reroll"), {"dice": ["2"]})
     assert response.status_code == 200, response.content[:500]
     reroll = Roll.objects.get(parent=roll, kind="reroll")
-    assert reroll.main["faces"][2] == 10
+    assert reroll.main["faces"][2] == 10 and reroll.rolled_by == "Lucía"  # taken from her phone, as the roll
     assert Character.objects.get(pk=ana.pk).resources.willpower_superficial == before + 1  # the same spend
     assert b'data-testid="followed"' in response.content and b"Willpower reroll" in response.content
     assert b"Willpower: reroll up to 3" not in response.content  # once per roll: no longer offered
