@@ -379,3 +379,29 @@ document.addEventListener("click", (event) => {
     if (wrap && state && wrap.dataset.rolling !== state.dataset.on) window.location.reload();
   });
 })();
+
+// A list of ticks redrawn from the server (Fate's aspects to invoke, [data-keep-ticks]) keeps what was
+// ticked or unticked while its request was on the way: the redraw was composed before, the page is
+// the latest word (issue 24's walkthrough: a tick 0–120 ms before a redraw went, and the roll without it).
+(function () {
+  const kept = new Map();
+  const ticks = (element) => [...element.querySelectorAll("input[type=checkbox]")];
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    const target = event.detail.target;
+    if (target && target.matches && target.matches("[data-keep-ticks]") && target.id) {
+      kept.set(target.id, new Map(ticks(target).map((box) => [`${box.name}=${box.value}`, box.checked])));
+    }
+  });
+  document.addEventListener("htmx:afterSettle", (event) => {
+    const element = event.detail.elt;
+    const states = element && element.id && kept.get(element.id);
+    if (!states) return;
+    kept.delete(element.id);
+    const drawn = document.getElementById(element.id);
+    if (!drawn) return;
+    ticks(drawn).forEach((box) => {
+      const state = states.get(`${box.name}=${box.value}`);
+      if (state !== undefined && !box.disabled) box.checked = state;
+    });
+  });
+})();
