@@ -217,16 +217,14 @@
     const off = odds.querySelector("[data-disabled-fields]");
     if (!off) return;
     const names = off.dataset.disabledFields.split(" ").filter(Boolean);
-    let unticked = false;
+    // A box still ticked stays so, and posts: the odds and Roll then say why it cannot be had (the
+    // choice is the GM's or the player's to take back, never dropped unseen).
     odds.closest("form").querySelectorAll("[data-field] input[type=checkbox]").forEach((box) => {
-      const disabled = names.includes(box.name);
-      if (disabled && box.checked) { box.checked = false; unticked = true; }
+      const disabled = names.includes(box.name) && !box.checked;
       box.disabled = disabled;
       const label = box.labels && box.labels[0];
       if (label) label.classList.toggle("text-body-secondary", disabled);
     });
-    // A choice no longer on offer is no longer composed: the odds price the roll without it.
-    if (unticked) document.body.dispatchEvent(new CustomEvent("composer-changed", { bubbles: true }));
   });
 })();
 
