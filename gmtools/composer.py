@@ -241,10 +241,9 @@ class ComposerForm(forms.Form):
                 # one posted anyway is refused by ``compose``, in words, rather than "not one of the choices".
                 extended.widget.choices = [choice for choice in extended.choices
                                            if not choice[0] or choice[0].instance.takes_roll_of(character)]
-        reset = self.RESET_AFTER_ROLL + part.reset_after_roll
         for name, bound in self.fields.items():
             widget = bound.widget
-            if name in reset:
+            if name in self.one_roll_fields:
                 widget.attrs["data-reset-after-roll"] = ""
             if isinstance(widget, forms.CheckboxSelectMultiple | forms.CheckboxInput):
                 widget.attrs["class"] = "form-check-input"
@@ -252,6 +251,20 @@ class ComposerForm(forms.Form):
                 widget.attrs["class"] = "form-select form-select-sm"
             else:
                 widget.attrs["class"] = "form-control form-control-sm"
+
+    @property
+    def one_roll_fields(self) -> tuple[str, ...]:
+        """What one roll spends or decides (``RESET_AFTER_ROLL`` and the game's ``reset_after_roll``):
+        marked for static/gmtools.js to reset on the GM's table, left out of a player's composer drawn
+        again after a roll (``kept_after_roll``)."""
+        return self.RESET_AFTER_ROLL + self.part.reset_after_roll
+
+    def kept_after_roll(self) -> dict[str, Any]:
+        """A valid form's choices that outlive its roll, as a composer's ``initial``: all but the one
+        roll's (``one_roll_fields``) and its one-click key (the next roll is another)."""
+        dropped = self.one_roll_fields + ("once",)
+        return {name: value for name, value in self.cleaned_data.items()
+                if name in self.fields and name not in dropped}
 
     def _add_game_fields(self, opposed: bool, extended: bool) -> None:
         """The game's fields after the shared ones (before the extended action and the secret roll),

@@ -21,6 +21,7 @@ player's own page, never on the cards.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django import forms
@@ -89,13 +90,16 @@ class PlayerComposerForm(ComposerForm):
         return str(self.fields["label"].label)  # the fold holds the note alone
 
 
-def composer_context(campaign: Campaign, character: Character, token: str, scene: Scene | None) -> dict[str, Any]:
+def composer_context(campaign: Campaign, character: Character, token: str, scene: Scene | None,
+                     kept: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """What the player page draws of the character's composer: none while the campaign keeps the
-    dice to the GM; else a fresh composer, with the odds of its initial values (as the GM's)."""
+    dice to the GM; else a fresh composer, with the odds of its initial values (as the GM's). After a
+    roll, ``kept``: what the player chose that outlives it (``ComposerForm.kept_after_roll``), as the
+    GM's composer keeps it, what is on offer read again (a Willpower spent this turn)."""
     context: dict[str, Any] = {"roller": character, "player_token": token}
     if not campaign.players_roll:
         return {**context, "closed": closed_text()}
-    form = PlayerComposerForm(campaign, character, scene=scene)
+    form = PlayerComposerForm(campaign, character, initial={**(kept or {}), "character": character}, scene=scene)
     bound = PlayerComposerForm(campaign, character, initial_values(form), scene=scene)
     return {**context, "form": form, **odds_context(bound), **follow_ups_context(campaign, character, token)}
 

@@ -22,6 +22,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import trigger_client_event
 
 from gmtools import board, live, player_rolls, recap, services, stats, throttle
 from gmtools.models import Campaign, ChangeKind, Character, Roll, Scene
@@ -204,7 +205,9 @@ def player_composer_field(request: HttpRequest, token: str, name: str) -> HttpRe
 def player_roll(request: HttpRequest, token: str) -> HttpResponse:
     """The player's roll of their character, through the GM's own service: into the same log, scene
     and turn, with the same refusals and spends; the GM's table and every phone get it live. The
-    answer is the composer again, fresh (its one-roll choices back to their defaults, a new key)."""
+    answer is the composer again, keeping what the player chose but the one roll's choices
+    (``ComposerForm.kept_after_roll``, those the GM's composer resets), the faces entered gone, and
+    a new key for the next roll."""
     try:
         campaign, character = _throttled(token)
     except services.Refused as refusal:
@@ -226,7 +229,10 @@ def player_roll(request: HttpRequest, token: str) -> HttpResponse:
                                       rolled_by=character.player or character.name)
     except services.Refused as refusal:
         return _refused(request, str(refusal), once=True)
-    return _drawn(request, campaign, character, token, logged, streams, "rolled")
+    _stream(campaign, logged, streams)
+    character.refresh_from_db()
+    return render(request, "player.html#composer", {"rolled": logged, **player_rolls.composer_context(
+        campaign, character, token, scene, kept=form.kept_after_roll())})
 
 
 @require_POST
@@ -235,14 +241,17 @@ def player_follow_up(request: HttpRequest, token: str, roll_pk: int, kind: str) 
     """The player's follow-up of their own last roll from the phone (a V5 Willpower reroll, a Fate
     invocation: ``player_rolls.followed_by_player`` says which), its form read as the GM's card's and
     taken by the GM's own service: the same spends and refusals, the card redrawn live everywhere.
-    The answer is the composer again, saying what was done."""
+    The answer says what was done and draws the follow-ups again, the composer left as the player has
+    it: its odds and what it offers are asked again (``turn-changed``: what the follow-up spent)."""
     try:
         campaign, character = _throttled(token)
         parent = player_rolls.followed_by_player(character, roll_pk, kind)
         logged, streams = take_follow_up(request, campaign, parent, kind, rolled_by=character.player or character.name)
     except services.Refused as refusal:
         return _refused(request, str(refusal))
-    return _drawn(request, campaign, character, token, logged, streams, "followed")
+    _stream(campaign, logged, streams)
+    context = {"followed": logged, "oob": True, **player_rolls.follow_ups_context(campaign, character, token)}
+    return trigger_client_event(render(request, "player.html#followed", context), "turn-changed")
 
 
 @require_GET
@@ -267,13 +276,8 @@ def _throttled(token: str) -> tuple[Campaign, Character]:
     return campaign, character
 
 
-def _drawn(request: HttpRequest, campaign: Campaign, character: Character, token: str, logged: Roll,
-           streams: live.WritersDrawing, done: str) -> HttpResponse:
-    """What a player's roll or follow-up redrew goes to the GM's table and every phone (``streams``);
-    the answer is the player's composer again, fresh, with what was done (``done``: its name there)."""
+def _stream(campaign: Campaign, logged: Roll, streams: live.WritersDrawing) -> None:
+    """What a player's roll or follow-up redrew goes to the GM's table and every phone (``streams``)."""
     campaign.refresh_from_db()  # the roll changed the row (a Fate card drawn): draw what it is now
     drawn = board.Redraw(campaign, ChangeKind.ROLL, roll=logged)
     streams.store(logged, lambda viewer: live.render_drawn(drawn, viewer))
-    character.refresh_from_db()
-    return render(request, "player.html#composer", {
-        done: logged, **player_rolls.composer_context(campaign, character, token, Scene.objects.current(campaign))})

@@ -279,3 +279,65 @@ def test_a_player_rerolls_with_willpower_from_the_phone_and_every_screen_sees_it
     shot(gm.page, f"player-rolls-v5-rerolled-table-{locale}")
     for watch in (phone, gm, other):
         watch.check()
+
+
+def test_the_phones_composer_keeps_the_players_choices_after_a_roll_a_follow_up_and_a_refusal(browser, asgi_server,
+                                                                                               gm_user, dice):
+    """The walkthrough of issue 24 (B1): each roll drew the phone's composer afresh, the difficulty and
+    the traits back to their defaults. Now it keeps what the player chose after a roll and a follow-up,
+    as the GM's does: only the one roll's choices (V5's specialty) and the faces entered go; a refusal
+    keeps everything, the faces typed too."""
+    from tests.web.test_browser_physical import keys
+
+    campaign = Campaign.objects.create(name="Phones v5", game=Game.V5, gm=gm_user, players_roll=True)
+    ana = make_character(campaign, "Ana", {**RATINGS[Game.V5], "composure": 2, "resolve": 2}, player="Lucía")
+    services.set_character_link(ana, True)
+    ana.refresh_from_db()
+    phone = phone_page(browser, asgi_server)
+    open_live(phone, f"/p/{ana.player_token}/")
+    composer = phone.page.locator("#composer")
+    difficulty, first = composer.locator("[name=difficulty]"), composer.locator("[name=first]")
+    values = difficulty.locator("option").evaluate_all("els => els.map(e => e.value)")
+    harder = values[values.index(difficulty.input_value()) + 1]
+    difficulty.select_option(harder)
+    resolve = str(ana.traits.get(key="resolve").pk)
+    first.select_option(resolve)
+    composer.locator("[name=specialty]").check()
+    phone.page.get_by_label("I rolled real dice").check()
+    wanted = composer.locator("[data-physical-wanted]")
+    expect(wanted).to_have_attribute("data-dice", "4")  # Resolve 2 + Brawl 2 and the specialty's die, less Hunger 1
+    expect(wanted).to_have_attribute("data-hunger", "1")
+    keys(phone.page, "7", "8", "2", "6", "3")
+    once = composer.locator("[name=once]").input_value()
+    phone.page.click("#roll-button")
+    expect(phone.page.get_by_test_id("rolled")).to_be_visible()
+    expect(cards(phone.page)).to_have_count(1)
+    assert Roll.objects.get().main["faces"] == [7, 8, 2, 6]  # the Hunger die apart
+    for kept, value in ((difficulty, harder), (first, resolve)):
+        expect(kept).to_have_value(value)
+    expect(composer.locator("[name=specialty]")).not_to_be_checked()
+    expect(phone.page.get_by_label("I rolled real dice")).to_be_checked()  # a table that throws real dice goes on
+    expect(phone.page.get_by_test_id("physical-faces")).to_have_value("")
+    assert composer.locator("[name=once]").input_value() != once
+    expect(chance(phone.page)).to_be_visible()
+
+    # A follow-up (the Willpower reroll) leaves the composer as it is, and says what it did.
+    offered = phone.page.get_by_test_id("player-follow-ups")
+    offered.locator(".reroll-form input[value='0']").check()
+    dice.script(10)
+    offered.locator(".reroll-form button[type=submit]").click()
+    expect(phone.page.get_by_test_id("followed")).to_contain_text("Willpower reroll")
+    expect(phone.page.locator("#player-follow-ups .reroll-form")).to_have_count(0)
+    expect(difficulty).to_have_value(harder)
+    expect(first).to_have_value(resolve)
+    dice.assert_all_drawn()
+
+    # A refusal (one die short) keeps everything, the faces typed too.
+    keys(phone.page, "7", "8")
+    phone.page.click("#roll-button")
+    expect(composer.locator("[data-testid=refusal]")).to_be_visible()
+    expect(difficulty).to_have_value(harder)
+    expect(first).to_have_value(resolve)
+    expect(phone.page.get_by_test_id("physical-faces")).to_have_value("7 8")
+    assert Roll.objects.count() == 2
+    phone.check()

@@ -3,11 +3,13 @@ switch, the composer restricted to the character, the same service, and every re
 
 from __future__ import annotations
 
+from html.parser import HTMLParser
+
 import pytest
 from django.test import Client
 from django.urls import reverse
 
-from gmtools import backup, services, throttle
+from gmtools import backup, player_rolls, services, throttle
 from gmtools.games.exalted.models import ExaltedResources
 from gmtools.models import Campaign, Change, ChangeKind, Character, CharacterKind, Roll, Scene
 from tests.games import Game
@@ -71,6 +73,68 @@ def test_a_player_rolls_their_character_into_the_log_scene_and_turn(game, gm, sc
     gm_client = Client()
     gm_client.force_login(gm)
     assert "rolled by Lucía" in gm_client.get(reverse("table", args=[campaign.pk])).content.decode()
+
+
+class Composer(HTMLParser):
+    """What a drawn composer (``#composer``) would post: each field's value as drawn (a checkbox:
+    "on" when ticked; a list: its selected options)."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__()
+        self.values: dict[str, list[str]] = {}
+        self._select: str | None = None
+        self.feed(html)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attr = dict(attrs)
+        name = attr.get("name")
+        ticked = attr.get("type") in ("checkbox", "radio")
+        if tag == "input" and name and (not ticked or "checked" in attr):
+            self.values.setdefault(name, []).append(attr.get("value") or ("on" if ticked else ""))
+        elif tag == "select" and name:
+            self._select = name
+            self.values.setdefault(name, [])
+        elif tag == "option" and self._select and "selected" in attr:
+            self.values[self._select].append(attr.get("value") or "")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "select":
+            self._select = None
+
+
+# Each game's one-roll choice (its ``reset_after_roll``), posted with the roll: the next starts without it.
+ONE_ROLL = {Game.EXALTED: {"stunt": "1"}, Game.V5: {"specialty": "on"}, Game.FATE: {"stunt_bonus": "1"},
+            Game.SCIFI: {"knowledge": "on"}}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_after_a_roll_the_phones_composer_keeps_the_players_choices_but_the_one_rolls(game, gm, scripted_dice):
+    """The walkthrough of issue 24 (B1): each roll drew the phone's composer afresh, its difficulty and
+    traits back to the defaults. As the GM's keeps them, the phone's keeps what the player chose; the
+    one roll's choices (the same list: ``ComposerForm.one_roll_fields``) and the faces go, and the
+    one-click key is new."""
+    campaign, ana, _guard = table(gm, game)
+    first = POOL_TRAITS[game][0]
+    trait = ana.traits.get(key=first)
+    other = ana.traits.filter(category=trait.category).exclude(pk=trait.pk).first()
+    other.rating = 1
+    other.save()  # a weaker trait than the drawn default (the best pool): the player's own choice
+    drawn = Composer(Client().get(reverse("player", args=[ana.player_token])).content.decode()).values
+    difficulties = player_rolls.PlayerComposerForm(campaign, ana).fields["difficulty"].choices
+    harder = next(str(value) for value, _label in difficulties if str(value) not in drawn["difficulty"])
+    once = "7c9e6679-7425-40de-944b-e07fc1f90ae7"
+    chosen = posted(ana, first=other.pk, difficulty=harder, modifier=2, once=once, **ONE_ROLL[game])
+    # A stunt's dice the more (Exalted's 1 is 2 dice; Fate's four dF stay four): enough either way.
+    scripted_dice(*(FACES[game] if game == Game.FATE else (*FACES[game], 9, 9, 9, 9)))
+    response = Client().post(roll_url(ana), chosen)
+    assert response.status_code == 200, response.content[:500]
+    assert Roll.objects.filter(character=ana).count() == 1
+    after = Composer(response.content.decode()).values
+    assert after["first"] == [str(other.pk)] and after["difficulty"] == [harder] and after["modifier"] == ["2"]
+    for name in ONE_ROLL[game]:
+        assert after.get(name, []) in ([], ["0"]), name
+    assert after["once"] != [once] and after["faces"] == [""]
+    assert b'data-testid="rolled"' in response.content
 
 
 def test_a_character_without_a_player_is_rolled_by_its_name(gm, scripted_dice):
