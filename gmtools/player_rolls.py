@@ -145,7 +145,7 @@ def followed_by_player(character: Character, roll_pk: int, kind: str) -> Roll:
 
 
 def odds_context(form: PlayerComposerForm) -> dict[str, Any]:
-    """The odds panel of a bound composer (``table.html#odds``), or why it cannot be rolled, with the
+    """The odds panel of a bound composer (``player.html#odds``), or why it cannot be rolled, with the
     dice a physical roll of it reads (``gmtools.physical``: the entry's count)."""
     composition = as_priced(form.cleaned_data["composition"], form.data) if form.is_valid() else None
     entry = entry_of(composition) if composition else None

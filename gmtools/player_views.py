@@ -175,13 +175,15 @@ def _refused(request: HttpRequest, message: str, once: bool = False) -> HttpResp
 @require_GET
 @guarded
 def player_odds(request: HttpRequest, token: str) -> HttpResponse:
-    """The odds of what the player composed, as the GM's composer prices them."""
+    """The odds of what the player composed, as the GM's composer prices them: their head for the
+    composer's foot, beside Roll, the rest (the chart, what each option buys) out of band under it."""
     try:
         campaign, character = _roller(token)
     except services.Refused as refusal:
-        return render(request, "table.html#odds", {"odds": None, "odds_errors": [str(refusal)]})
+        return render(request, "player.html#odds", {"odds": None, "odds_errors": [str(refusal)], "odds_answer": True})
     form = player_rolls.PlayerComposerForm(campaign, character, request.GET, scene=Scene.objects.current(campaign))
-    return render(request, "table.html#odds", {"campaign": campaign, **player_rolls.odds_context(form)})
+    return render(request, "player.html#odds", {"campaign": campaign, **player_rolls.odds_context(form),
+                                                "odds_answer": True})
 
 
 @require_GET

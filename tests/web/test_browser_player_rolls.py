@@ -341,3 +341,36 @@ def test_the_phones_composer_keeps_the_players_choices_after_a_roll_a_follow_up_
     expect(phone.page.get_by_test_id("physical-faces")).to_have_value("7 8")
     assert Roll.objects.count() == 2
     phone.check()
+
+
+@pytest.mark.parametrize("viewport", [SMALL_PHONE, {"width": 390, "height": 844}], ids=["360", "390"])
+def test_the_odds_stay_in_sight_beside_roll_while_the_player_composes(viewport, browser, asgi_server, gm_user):
+    """The walkthrough of issue 24 (B4): at 360×740 the odds sat below Roll, under the bar stuck at the
+    screen's foot, out of sight. Now the chances stand above Roll, both at the foot while the player
+    scrolls the composer: within the screen, and what is drawn at their centre is theirs."""
+    campaign, ana = table_of(gm_user, Game.V5)
+    services.set_character_link(ana, True)
+    ana.refresh_from_db()
+    phone = phone_page(browser, asgi_server)
+    phone.page.set_viewport_size(viewport)
+    open_live(phone, f"/p/{ana.player_token}/")
+    difficulty = phone.page.locator("#composer [name=difficulty]")
+    before = chance(phone.page).inner_text()
+    values = difficulty.locator("option").evaluate_all("els => els.map(e => e.value)")
+    difficulty.select_option(values[values.index(difficulty.input_value()) + 2])  # scrolls the composer to it
+    expect(chance(phone.page)).not_to_have_text(before)
+    seen = phone.page.evaluate("""() => {
+      const odds = document.querySelector('#odds [data-testid=odds]'), roll = document.getElementById('roll-button');
+      const box = odds.getBoundingClientRect(), button = roll.getBoundingClientRect();
+      const at = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+      return {inside: box.top >= 0 && box.bottom <= innerHeight && box.left >= 0 && box.right <= innerWidth,
+              drawn: odds.contains(at), above: box.bottom <= button.top,
+              roll: roll.contains(document.elementFromPoint(button.left + button.width / 2, button.top + button.height / 2))};
+    }""")
+    assert seen == {"inside": True, "drawn": True, "above": True, "roll": True}, seen
+    # The chances share one row at the foot, none cut: no word runs past its box.
+    cut = phone.page.locator(".roll-foot .chance").evaluate_all("els => els.filter(e => e.scrollWidth > e.clientWidth + 1)"
+                                                                 ".map(e => e.textContent.trim())")
+    assert cut == [], cut
+    shot(phone.page, f"player-rolls-odds-beside-roll-{viewport['width']}")
+    phone.check()
