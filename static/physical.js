@@ -107,8 +107,9 @@
   document.addEventListener("change", (event) => {
     const box = boxOf(event.target);
     if (!box || !event.target.matches("[data-physical-toggle]")) return;
-    // A table that throws real dice goes on throwing them: kept across the composer's redraws in this tab.
-    sessionStorage.setItem("physical-dice", event.target.checked ? "on" : "");
+    // A table that throws real dice goes on throwing them: kept across the composer's redraws in this tab,
+    // for this campaign's composer or this character's link alone (data-remember): another table's starts unticked.
+    sessionStorage.setItem(box.dataset.remember, event.target.checked ? "on" : "");
     update(box);
     const first = box.querySelector("[data-physical-row=faces] input");
     if (event.target.checked && window.matchMedia("(pointer: fine)").matches) first.focus();
@@ -152,7 +153,7 @@
       const toggle = toggleOf(box);
       if (!("drawnOnce" in box.dataset)) {
         box.dataset.drawnOnce = "";
-        toggle.checked = toggle.checked || sessionStorage.getItem("physical-dice") === "on";
+        toggle.checked = toggle.checked || sessionStorage.getItem(box.dataset.remember) === "on";
       }
       update(box);
     });

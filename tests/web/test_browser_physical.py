@@ -194,3 +194,37 @@ def test_exalted_faces_typed_and_enter_rolls(table, lang, gm_user, dice):
     expect(card.locator("[data-testid=dice] .die")).to_have_count(5)
     assert card.locator("[data-testid=dice] .die").evaluate_all("els => els.map(e => Number(e.title))") == [7, 8, 2, 10, 1]
     same_as_cli(Roll.objects.get(), "exalted", ["--pool", "5", "--difficulty", "1"], [7, 8, 2, 10, 1])
+
+
+def test_real_dice_stay_ticked_for_one_campaign_and_one_link_not_another(table, lang, browser, asgi_server, gm_user):
+    """The walkthrough of issue 24 (B7): "I rolled real dice" ticked at one table stayed ticked at every
+    other one opened in the same tab. It is remembered for the campaign's composer (and for a
+    character's link) alone: another's starts unticked, and coming back finds it ticked again."""
+    from gmtools import services
+    from gmtools.models import Campaign
+    from tests.web.test_browser_players import open_live, phone_page
+
+    real = say(lang, "I rolled real dice", "Tiré dados reales")
+    links = []
+    for name in ("Docks", "Tower"):
+        campaign = Campaign.objects.create(name=name, game=Game.EXALTED, gm=gm_user, players_roll=True)
+        koi = make_character(campaign, "Koi", {"dexterity": 3, "melee": 2})
+        services.set_character_link(koi, True)
+        links.append((campaign, f"/p/{koi.player_token}/"))
+    (docks, docks_link), (tower, tower_link) = links
+    open_table(table, docks)
+    tick(table, lang)
+    open_table(table, tower)
+    expect(table.get_by_label(real)).not_to_be_checked()
+    expect(table.locator("[data-physical-entry]")).to_be_hidden()
+    open_table(table, docks)
+    expect(table.get_by_label(real)).to_be_checked()
+
+    phone = phone_page(browser, asgi_server, locale="es-ES" if lang == "es" else "en-US")
+    open_live(phone, docks_link)
+    tick(phone.page, lang)
+    open_live(phone, tower_link)
+    expect(phone.page.get_by_label(real)).not_to_be_checked()
+    open_live(phone, docks_link)
+    expect(phone.page.get_by_label(real)).to_be_checked()
+    phone.check()
