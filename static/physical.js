@@ -42,6 +42,7 @@
     const fate = Boolean(entry && entry.fate);
     box.querySelectorAll("[data-keypad]").forEach((pad) => { pad.hidden = (pad.dataset.keypad === "fate") !== fate; });
     const normal = box.querySelector("[data-physical-row=faces]");
+    normal.querySelector("input").placeholder = fate ? box.dataset.exampleFate : box.dataset.exampleD10;
     const hunger = box.querySelector("[data-physical-row=hunger_faces]");
     hunger.hidden = !(entry && entry.hunger);
     if (entry && !entry.hunger) hunger.querySelector("input").value = "";  // a roll without Hunger dice posts none

@@ -71,6 +71,9 @@ def test_v5_normal_and_hunger_dice_on_the_keypad(table, lang, gm_user, dice):
     tick(table, lang)
     count(table, lang, 0, 3)
     count(table, lang, 0, 2, "physical-hunger-count")
+    # Examples, said so: bare, "7 8 2 0" read as faces already entered (the walkthrough of issue 24, C2).
+    for field, example in (("physical-faces", "7 8 2 0"), ("physical-hunger", "3 0")):
+        expect(table.get_by_test_id(field)).to_have_attribute("placeholder", say(lang, "e.g. ", "p. ej. ") + example)
     expect(table.locator("[data-physical] [data-keypad=d10]")).to_be_visible()
 
     keys(table, "0", "6", "2")  # the normal dice fill first, then the keys go to the Hunger dice
@@ -159,6 +162,7 @@ def test_fate_dice_on_their_own_keypad(table, lang, gm_user, dice):
     table.select_option("#composer [name=first]", trait(koi, "forceful"))
     tick(table, lang)
     count(table, lang, 0, 4)
+    expect(table.get_by_test_id("physical-faces")).to_have_attribute("placeholder", say(lang, "e.g. ", "p. ej. ") + "+ 0 − +")
     expect(table.locator("[data-physical] [data-keypad=fate]")).to_be_visible()
     expect(table.locator("[data-physical] [data-keypad=d10]")).to_be_hidden()
     keys(table, "+", "+", "0", "-")
