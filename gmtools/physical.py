@@ -110,20 +110,33 @@ def entry_of(comp: Composition) -> Entry | None:
 def thrown(entry: Entry | None, entered: Physical) -> Thrown:
     """The source the rules read the entered faces from, in the engine's draw order (the normal
     dice, their explosions as they came, then the Hunger dice); ``Refused`` when the faces do not
-    fit the roll: a count, a face, the Hunger dice."""
+    fit the roll, naming every list that does not (a face that is none, or a count: "Dice: enter 3
+    (2 given); Hunger dice: enter 2 (0 given)")."""
     if entry is None or entry.dice + entry.hunger == 0:
         raise Refused(_("This roll throws no dice: untick “I rolled real dice”."))
-    faces = _read(entered.faces, entry)
-    wanted = entry.wanted(faces)
-    if len(faces) != wanted:
+    wrong: list[str] = []
+    faces = _list(entered.faces, entry, wrong)
+    if faces is not None:
+        wanted = entry.wanted(faces)
         explosions = wanted - entry.dice
-        if explosions:
-            raise Refused(ngettext("Enter %(n)d dice (%(pool)d and %(more)d explosion): %(given)d given",
-                                   "Enter %(n)d dice (%(pool)d and %(more)d explosions): %(given)d given", explosions)
-                          % {"n": wanted, "pool": entry.dice, "more": explosions, "given": len(faces)})
-        raise Refused(ngettext("Enter %(n)d die: %(given)d given", "Enter %(n)d dice: %(given)d given", wanted)
-                      % {"n": wanted, "given": len(faces)})
-    hunger = _read(entered.hunger, entry, hunger=True)
-    if len(hunger) != entry.hunger:
-        raise Refused(_("Hunger dice: enter %(n)d (%(given)d given)") % {"n": entry.hunger, "given": len(hunger)})
-    return Thrown(faces + hunger)
+        if len(faces) != wanted and explosions:
+            wrong.append(ngettext("Dice: enter %(n)d, %(pool)d and %(more)d explosion (%(given)d given)",
+                                  "Dice: enter %(n)d, %(pool)d and %(more)d explosions (%(given)d given)", explosions)
+                         % {"n": wanted, "pool": entry.dice, "more": explosions, "given": len(faces)})
+        elif len(faces) != wanted:
+            wrong.append(_("Dice: enter %(n)d (%(given)d given)") % {"n": wanted, "given": len(faces)})
+    hunger = _list(entered.hunger, entry, wrong, hunger=True)
+    if hunger is not None and len(hunger) != entry.hunger:
+        wrong.append(_("Hunger dice: enter %(n)d (%(given)d given)") % {"n": entry.hunger, "given": len(hunger)})
+    if wrong:
+        raise Refused("; ".join(wrong))
+    return Thrown((faces or []) + (hunger or []))
+
+
+def _list(tokens: tuple[str, ...], entry: Entry, wrong: list[str], hunger: bool = False) -> list[int] | None:
+    """One list's faces, or None with what is wrong in it added to ``wrong`` (its first die that is no face)."""
+    try:
+        return _read(tokens, entry, hunger)
+    except Refused as refusal:
+        wrong.append(str(refusal))
+        return None

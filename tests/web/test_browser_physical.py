@@ -99,12 +99,13 @@ def test_v5_normal_and_hunger_dice_on_the_keypad(table, lang, gm_user, dice):
     expect(table.get_by_label(say(lang, "I rolled real dice", "Tiré dados reales"))).to_be_checked()  # and still physical
     shot(table, f"v5-card-{lang}")
 
-    # A wrong count, typed: refused beside Roll, nothing logged.
+    # A wrong count in each list, typed: refused beside Roll naming both, each with its die; nothing logged.
     table.locator("[data-testid=physical-faces]").fill("7 8")
-    table.locator("[data-testid=physical-hunger]").fill("3 4")
+    table.locator("[data-testid=physical-hunger]").fill("3")
     table.click("#roll-button")
     refusal = table.locator("#composer [data-testid=refusal]")
-    expect(refusal).to_have_text(say(lang, "Enter 3 dice: 2 given", "Introduce 3 dados: has puesto 2"))
+    expect(refusal).to_have_text(say(lang, "Dice: enter 3 (2 given); Hunger dice: enter 2 (1 given)",
+                                     "Dados: introduce 3 (has puesto 2); Dados de Ansia: introduce 2 (has puesto 1)"))
     expect(cards(table)).to_have_count(1)
     assert Roll.objects.count() == 1
     shot(table, f"v5-refused-{lang}")

@@ -210,7 +210,7 @@ def test_real_dice_on_a_phone_and_on_the_laptop_give_the_clis_card(browser, asgi
     expect(phone.page.locator("[data-testid=rolled]")).to_be_visible()
     keys(phone.page, "7", "8")
     phone.page.click("#roll-button")
-    expect(phone.page.locator("#composer [data-testid=refusal]")).to_contain_text("Enter 5 dice: 2 given")
+    expect(phone.page.locator("#composer [data-testid=refusal]")).to_contain_text("Dice: enter 5 (2 given)")
     expect(phone.page.locator("[data-testid=rolled]")).to_have_count(0)
     assert Roll.objects.count() == 2
     for watch in (phone, gm):

@@ -93,15 +93,20 @@ def test_physical_faces_read_as_the_cli_and_as_drawn_dice(character_of, gm_clien
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(("game", "faces", "hunger", "said"), [
-    (Game.EXALTED, "7 8 2 0", "", "Enter 5 dice: 4 given"),
+    (Game.EXALTED, "7 8 2 0", "", "Dice: enter 5 (4 given)"),
     (Game.EXALTED, "7 8 11 0 1", "", "Die 3: 11 is not a d10 face (1–10; 0 reads as 10)"),
     (Game.EXALTED, "7 8 x 0 1", "", "Die 3: x is not a d10 face (1–10; 0 reads as 10)"),
-    (Game.V5, "7 8 2 0", "", "Enter 3 dice: 4 given"),
+    # Every list that is wrong is named, each with its die (the walkthrough of issue 24, C3).
+    (Game.V5, "7 8 2 0", "", "Dice: enter 3 (4 given); Hunger dice: enter 2 (0 given)"),
+    (Game.V5, "7 8", "", "Dice: enter 3 (2 given); Hunger dice: enter 2 (0 given)"),
+    (Game.V5, "7 8 2", "", "Hunger dice: enter 2 (0 given)"),
+    (Game.V5, "7 x 2", "3 12", "Die 2: x is not a d10 face (1–10; 0 reads as 10); "
+                               "Hunger die 2: 12 is not a d10 face (1–10; 0 reads as 10)"),
     (Game.V5, "7 8 2", "3", "Hunger dice: enter 2 (1 given)"),
     (Game.V5, "7 8 2", "3 12", "Hunger die 2: 12 is not a d10 face (1–10; 0 reads as 10)"),
-    (Game.SCIFI, "0 4 2", "", "Enter 4 dice (3 and 1 explosion): 3 given"),
-    (Game.SCIFI, "0 4 2 0 7 1", "", "Enter 5 dice (3 and 2 explosions): 6 given"),
-    (Game.FATE, "+ + 0", "", "Enter 4 dice: 3 given"),
+    (Game.SCIFI, "0 4 2", "", "Dice: enter 4, 3 and 1 explosion (3 given)"),
+    (Game.SCIFI, "0 4 2 0 7 1", "", "Dice: enter 5, 3 and 2 explosions (6 given)"),
+    (Game.FATE, "+ + 0", "", "Dice: enter 4 (3 given)"),
     (Game.FATE, "+ + 2 0", "", "Die 3: 2 is not a Fate die face (−, 0, +)"),
 ])
 def test_a_wrong_entry_is_refused_inline_and_nothing_is_written(character_of, gm_client, game, faces, hunger, said):
@@ -119,6 +124,10 @@ def test_a_refusal_is_said_in_spanish(character_of, gm_client):
     character = character_of(Game.V5)
     gm_client.cookies["django_language"] = "es"
     assert refusal(post_physical(gm_client, character, "7 8 2", "3")) == "Dados de Ansia: introduce 2 (has puesto 1)"
+    assert refusal(post_physical(gm_client, character, "7 8", "")) == \
+        "Dados: introduce 3 (has puesto 2); Dados de Ansia: introduce 2 (has puesto 0)"
+    scifi = character_of(Game.SCIFI)
+    assert refusal(post_physical(gm_client, scifi, "0 4 2")) == "Dados: introduce 4, 3 y 1 de explosión (has puesto 3)"
     assert refusal(post_physical(gm_client, character, "7 11 2", "3 4")).startswith("Dado 2: 11 no es una cara de d10")
 
 
