@@ -11,6 +11,8 @@ through ``Roll.objects.for_players()``, which leaves out the secret rolls not ye
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import wraps
 
 from asgiref.sync import sync_to_async
@@ -209,9 +211,9 @@ def player_roll(request: HttpRequest, token: str) -> HttpResponse:
     and turn, with the same refusals and spends; the GM's table and every phone get it live. The
     answer is the composer again, keeping what the player chose but the one roll's choices
     (``ComposerForm.kept_after_roll``, those the GM's composer resets), the faces entered gone, and
-    a new key for the next roll."""
+    a new key for the next roll. Only a roll recorded counts toward the link's limit (``_counted``)."""
     try:
-        campaign, character = _throttled(token)
+        campaign, character = _posted(token)
     except services.Refused as refusal:
         return _refused(request, str(refusal))
     scene = Scene.objects.current(campaign)
@@ -226,9 +228,10 @@ def player_roll(request: HttpRequest, token: str) -> HttpResponse:
         return _refused(request, " ".join(form.messages() + thrown.messages()), once=True)
     streams = live.WritersDrawing.of(request)
     try:
-        logged = services.record_roll(campaign, form.cleaned_data["composition"], once=form.cleaned_data.get("once"),
-                                      streams=streams, physical=thrown.entered(),
-                                      rolled_by=character.player or character.name)
+        with _counted(character):
+            logged = services.record_roll(campaign, form.cleaned_data["composition"], once=form.cleaned_data.get("once"),
+                                          streams=streams, physical=thrown.entered(),
+                                          rolled_by=character.player or character.name)
     except services.Refused as refusal:
         return _refused(request, str(refusal), once=True)
     _stream(campaign, logged, streams)
@@ -244,11 +247,14 @@ def player_follow_up(request: HttpRequest, token: str, roll_pk: int, kind: str) 
     invocation: ``player_rolls.followed_by_player`` says which), its form read as the GM's card's and
     taken by the GM's own service: the same spends and refusals, the card redrawn live everywhere.
     The answer says what was done and draws the follow-ups again, the composer left as the player has
-    it: its odds and what it offers are asked again (``turn-changed``: what the follow-up spent)."""
+    it: its odds and what it offers are asked again (``turn-changed``: what the follow-up spent). Only a
+    follow-up taken counts toward the link's limit (``_counted``)."""
     try:
-        campaign, character = _throttled(token)
+        campaign, character = _posted(token)
         parent = player_rolls.followed_by_player(character, roll_pk, kind)
         logged, streams = take_follow_up(request, campaign, parent, kind, rolled_by=character.player or character.name)
+        with _counted(character):
+            logged, streams = take_follow_up(request, campaign, parent, kind)
     except services.Refused as refusal:
         return _refused(request, str(refusal))
     _stream(campaign, logged, streams)
@@ -269,13 +275,29 @@ def player_follow_ups(request: HttpRequest, token: str) -> HttpResponse:
                   player_rolls.follow_ups_context(campaign, character, token))
 
 
-def _throttled(token: str) -> tuple[Campaign, Character]:
-    """``_roller``, and ``Refused`` past the rolls' limit of the character (a stuck button)."""
+def _posted(token: str) -> tuple[Campaign, Character]:
+    """``_roller``, and ``Refused`` past the posts' limit of the character's link (``throttle.player_post_refused``:
+    every roll and follow-up posted, refused or not, a script's loop of nonsense)."""
     campaign, character = _roller(token)
+    if throttle.player_post_refused(character.pk):
+        raise services.Refused(_("Too many tries in a minute from this phone: nothing was rolled. "
+                                 "Wait a moment, then try again."))
+    return campaign, character
+
+
+@contextmanager
+def _counted(character: Character) -> Iterator[None]:
+    """A roll or follow-up of the character's link, counted toward its rolls' limit (a stuck button):
+    ``Refused`` past it, nothing rolled or spent; given back when the service refuses it (or fails),
+    so that only what is recorded counts (``gmtools.throttle``)."""
     if throttle.player_roll_refused(character.pk):
         raise services.Refused(_("Too many rolls in a minute from this phone: nothing was rolled. "
                                  "Wait a moment, then roll again."))
-    return campaign, character
+    try:
+        yield
+    except Exception:
+        throttle.player_roll_given_back(character.pk)
+        raise
 
 
 def _stream(campaign: Campaign, logged: Roll, streams: live.WritersDrawing) -> None:

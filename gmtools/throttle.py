@@ -12,7 +12,12 @@ address, and each campaign's player link whatever addresses share it, may ask fo
 past that it is answered 429 until its minute is over.
 
 Rolling: a player's rolls from their character's link are counted per character, a few a minute
-(``player_roll_refused``); past that a roll is refused inline and nothing is rolled or spent.
+(``player_roll_refused``); past that a roll is refused inline and nothing is rolled or spent. Only
+what is recorded counts (a roll, a follow-up taken): a refused one is given back
+(``player_roll_given_back``), so a player fixing a typo in the faces is never locked out, and a stuck
+button posting the same roll again is refused by its one-click key before it is counted. Every post
+from the link, refused or not, counts toward a higher limit (``player_post_refused``): each is read
+and judged, so a script posting nonsense in a loop is stopped too, far above a player's fumbles.
 
 The counts live in the "default" cache (Redis when ``REDIS_URL`` is set, so every worker shares them;
 else each process counts its own). Each count's window starts at its first use.
@@ -37,6 +42,9 @@ EXPORT_WINDOW = 60  # seconds, counted from the first export
 # table (a combat round is a roll or two each), low enough that a stuck button cannot flood the log.
 PLAYER_ROLLS = 10
 PLAYER_ROLL_WINDOW = 60  # seconds, counted from the first roll
+# Every roll and follow-up posted from a character's link, refused or not: six times the rolls, room for
+# a refusal or five before each roll (a face mistyped, a count short, the turn's budget spent).
+PLAYER_POSTS = 60
 
 
 def _address(request: HttpRequest) -> str:
@@ -89,6 +97,26 @@ def export_refused_page(request: HttpRequest) -> HttpResponse:
 
 
 def player_roll_refused(character_id: int) -> bool:
-    """Count one roll from a character's player link; True past its share of this minute (a stuck
-    button, a script): that roll is refused, nothing rolled or spent, and the player told to wait."""
-    return _count(f"player-rolls:{character_id}", PLAYER_ROLL_WINDOW) > PLAYER_ROLLS
+    """Count one roll (or follow-up) from a character's player link, about to be recorded; True past
+    its share of this minute (a stuck button, a script): that roll is refused, nothing rolled or
+    spent, and the player told to wait. One the service then refuses is given back
+    (``player_roll_given_back``): only what is recorded counts."""
+    return _count(_rolls_key(character_id), PLAYER_ROLL_WINDOW) > PLAYER_ROLLS
+
+
+def player_roll_given_back(character_id: int) -> None:
+    """Take back the count of a roll ``player_roll_refused`` let through and the service refused."""
+    try:
+        cache.decr(_rolls_key(character_id))
+    except ValueError:  # its window is over: nothing left to take back
+        pass
+
+
+def player_post_refused(character_id: int) -> bool:
+    """Count one post (a roll, a follow-up) from a character's player link, whatever comes of it; True
+    past ``PLAYER_POSTS`` this minute: refused before it is read."""
+    return _count(f"player-posts:{character_id}", PLAYER_ROLL_WINDOW) > PLAYER_POSTS
+
+
+def _rolls_key(character_id: int) -> str:
+    return f"player-rolls:{character_id}"

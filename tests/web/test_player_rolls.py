@@ -220,6 +220,71 @@ def test_a_stuck_button_is_stopped_with_a_clear_message_and_nothing_lost(gm):
     assert Roll.objects.count() == throttle.PLAYER_ROLLS
 
 
+def test_refused_rolls_do_not_count_toward_the_limit(gm, scripted_dice):
+    """The walkthrough of issue 24 (C4): a player fixing typos in the faces was locked out, each refused
+    roll counted as one rolled. Only what is recorded counts: after a dozen refusals (faces that are
+    none, a count short, a roll the service refuses), the player still has the minute's ten rolls."""
+    campaign, ana, _guard = table(gm, Game.EXALTED)
+    ExaltedResources.objects.filter(character=ana).update(willpower_temporary=0)
+    phone = Client()
+    refusals = [{"physical": "on", "faces": "7 8 x 0 1"}, {"physical": "on", "faces": "7 8"},
+                {"willpower": "on"}]  # the last one the service refuses: no Willpower left
+    for data in refusals * 4:
+        before = snapshot()
+        assert phone.post(roll_url(ana), posted(ana, **data)).status_code == 422, data
+        assert changed(before, snapshot()) == []
+    for _ in range(throttle.PLAYER_ROLLS):
+        assert phone.post(roll_url(ana), posted(ana, physical="on", faces="7 8 2 0 1")).status_code == 200
+    response = phone.post(roll_url(ana), posted(ana, physical="on", faces="7 8 2 0 1"))
+    assert response.status_code == 422 and b"Too many rolls in a minute" in response.content
+    assert Roll.objects.count() == throttle.PLAYER_ROLLS
+
+
+def test_refused_follow_ups_do_not_count_toward_the_limit_and_one_taken_does(gm, scripted_dice):
+    campaign, ana, _guard = table(gm, Game.V5)
+    roll = phone_roll(ana, scripted_dice)
+    phone = Client()
+    for _ in range(12):
+        response = phone.post(follow_up_url(ana, roll, "reroll"), {})  # no die chosen
+        assert response.status_code == 422 and b"Pick up to 3" in response.content
+    scripted_dice(10)
+    assert phone.post(follow_up_url(ana, roll, "reroll"), {"dice": ["0"]}).status_code == 200
+    for _ in range(throttle.PLAYER_ROLLS - 2):  # the roll and its reroll made, the rest of the minute's
+        phone_roll(ana, scripted_dice)
+    response = phone.post(roll_url(ana), posted(ana))
+    assert response.status_code == 422 and b"Too many rolls in a minute" in response.content
+
+
+def test_a_stuck_button_posting_the_same_roll_is_refused_by_its_key_and_counts_once(gm):
+    """The same roll posted again and again (a stuck button: the same one-click key) is refused as
+    already made before it is counted: the player's next rolls are still theirs to make."""
+    campaign, ana, _guard = table(gm)
+    phone = Client()
+    once = "5b0f7a52-3c1e-4d2a-9e6b-8f4c2d1a0b9e"
+    assert phone.post(roll_url(ana), posted(ana, once=once)).status_code == 200
+    for _ in range(throttle.PLAYER_ROLLS + 2):
+        response = phone.post(roll_url(ana), posted(ana, once=once))
+        assert response.status_code == 422 and b"already made" in response.content
+    assert Roll.objects.count() == 1
+    assert phone.post(roll_url(ana), posted(ana)).status_code == 200  # a new key: a new roll, within the limit
+    assert Roll.objects.count() == 2
+
+
+def test_a_script_posting_refused_rolls_in_a_loop_is_stopped_too(gm, scripted_dice):
+    """Refused posts are not free either: past ``throttle.PLAYER_POSTS`` a minute, whatever is posted
+    is refused before it is read, a roll that would pass included; nothing written."""
+    campaign, ana, _guard = table(gm)
+    phone = Client()
+    for _ in range(throttle.PLAYER_POSTS):
+        assert phone.post(roll_url(ana), posted(ana, physical="on", faces="x")).status_code == 422
+    before = snapshot()
+    response = phone.post(roll_url(ana), posted(ana))
+    assert response.status_code == 422 and b"Too many tries in a minute from this phone" in response.content
+    assert changed(before, snapshot()) == [] and not Roll.objects.exists()
+    phone.cookies["django_language"] = "es"
+    assert "Demasiados intentos en un minuto" in phone.post(roll_url(ana), posted(ana)).content.decode()
+
+
 def test_one_click_one_roll_from_the_phone_too(gm):
     campaign, ana, _guard = table(gm)
     phone = Client()
