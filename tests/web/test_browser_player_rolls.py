@@ -140,8 +140,8 @@ def test_the_gm_hands_a_character_its_link_and_the_player_rolls_in_spanish(brows
     gm.page.get_by_test_id("players-roll").check()
     expect(gm.page.get_by_test_id("players-roll")).to_be_checked()
     shot(gm.page, "player-rolls-table-links")
-    assert Campaign.objects.get(pk=campaign.pk).players_roll
     expect(phone.page.locator("#composer")).to_contain_text("Tirar por Ana")
+    assert Campaign.objects.get(pk=campaign.pk).players_roll  # written: the phone was told of it
     expect(phone.page.locator("[data-live-status]").first).to_have_attribute("data-live-status", "live")
     cut = phone.page.locator("#composer label").evaluate_all("els => els.filter(e => e.scrollWidth > e.clientWidth + 1)"
                                                              ".map(e => e.textContent.trim())")
