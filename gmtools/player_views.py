@@ -252,9 +252,8 @@ def player_follow_up(request: HttpRequest, token: str, roll_pk: int, kind: str) 
     try:
         campaign, character = _posted(token)
         parent = player_rolls.followed_by_player(character, roll_pk, kind)
-        logged, streams = take_follow_up(request, campaign, parent, kind, rolled_by=character.player or character.name)
         with _counted(character):
-            logged, streams = take_follow_up(request, campaign, parent, kind)
+            logged, streams = take_follow_up(request, campaign, parent, kind, rolled_by=character.player or character.name)
     except services.Refused as refusal:
         return _refused(request, str(refusal))
     _stream(campaign, logged, streams)
