@@ -50,7 +50,7 @@ def test_a_physical_v5_roll_is_rerolled_with_the_faces_entered(character_of, gm_
     assert willpower(ana) == before + 1
 
 
-@pytest.mark.parametrize("faces, said", [("9", "Enter 2 dice: 1 given"), ("9 0 4", "Enter 2 dice: 3 given"),
+@pytest.mark.parametrize("faces, said", [("9", "Dice: enter 2 (1 given)"), ("9 0 4", "Dice: enter 2 (3 given)"),
                                          ("9 11", "Die 2: 11 is not a d10 face")])
 def test_a_wrong_reroll_entry_is_refused_and_nothing_is_spent(character_of, gm_client, faces, said):
     ana = character_of(Game.V5)
@@ -79,7 +79,7 @@ def test_a_fate_invocation_rerolls_the_faces_entered_and_its_bonus_asks_for_none
     aspect = Aspect.objects.create(character=ana, kind="high_concept", text="Daring pilot", free_invocations=2)
     roll = physical_roll(gm_client, ana)  # − 0 + +
     refused = follow_up(gm_client, roll, "invoke", aspect=aspect.pk, mode="reroll", physical="on", faces="+ +")
-    assert refused.status_code == 422 and "Enter 4 dice: 2 given" in refused.content.decode()
+    assert refused.status_code == 422 and "Dice: enter 4 (2 given)" in refused.content.decode()
     assert Aspect.objects.get(pk=aspect.pk).free_invocations == 2  # nothing paid
     response = follow_up(gm_client, roll, "invoke", aspect=aspect.pk, mode="reroll", physical="on", faces="++0-")
     assert response.status_code == 200, response.content[:500]
@@ -115,7 +115,7 @@ def test_a_rouse_check_with_two_faces_is_refused_and_hunger_stays(character_of, 
     ana = character_of(Game.V5)
     response = gm_client.post(reverse("check", args=[ana.campaign_id, ana.pk, "rouse"]),
                               {"physical": "on", "faces": "3 4"}, HTTP_HX_REQUEST="true")
-    assert response.status_code == 422 and "Enter 1 die: 2 given" in response.content.decode()
+    assert response.status_code == 422 and "Dice: enter 1 (2 given)" in response.content.decode()
     assert not Roll.objects.filter(character=ana).exists()
     assert Character.objects.get(pk=ana.pk).resources.hunger == 2
 
