@@ -21,6 +21,15 @@ from django.utils.safestring import SafeString, mark_safe
 from gmtools.models import Campaign, Character
 from gmtools.sheets import CharacterKind
 
+def on_player_link(request: HttpRequest) -> dict[str, bool]:
+    """A context processor: ``on_player_link`` is True on any page under the player links' addresses
+    (the player's page, a dead link, a 404 or an expired form met there), where the visitor is a
+    player, who has no account: base.html offers no "Log in" there."""
+    token = "a" * 16  # any string of a token's shape: only the address before it is wanted
+    prefix = reverse("player", args=[token]).removesuffix(f"{token}/")
+    return {"on_player_link": request.path.startswith(prefix)}
+
+
 def base_url(request: HttpRequest) -> str:
     """Where phones should go: the configured public address, else the one the GM's browser used."""
     return (settings.PUBLIC_URL or request.build_absolute_uri("/")).rstrip("/")

@@ -67,3 +67,34 @@ def test_a_gm_lost_on_a_missing_page_is_offered_the_way_back(client, gm):
     client.force_login(gm)
     page = client.get("/no/such/page/").content.decode().split('data-testid="error-page"')[1]
     assert 'href="/">Your campaigns</a>' in page
+
+
+def _offers_log_in(html: str) -> bool:
+    return 'href="/accounts/login/"' in html or "Log in" in html or "Iniciar sesión" in html
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_no_page_a_player_meets_through_their_link_offers_to_log_in(client, gm, language):
+    """A player has no account: a dead link, a cut one (404), a form that expired (403) and a phone
+    held back for wrong links (429), all under the player addresses, offer no "Log in"."""
+    from gmtools import throttle
+    from tests.web.test_player_rolls import roll_url, table
+
+    _campaign, ana, _guard = table(gm)
+    headers = {"accept-language": language}
+    dead = client.get("/p/" + "x" * 22 + "/", headers=headers)
+    cut = client.get("/p/short/", headers=headers)  # not a token's shape: no view, Django's own 404
+    expired = Client(enforce_csrf_checks=True).post(roll_url(ana), {}, headers=headers)
+    assert (dead.status_code, cut.status_code, expired.status_code) == (404, 404, 403)
+    for _ in range(throttle.MISSES):
+        throttle.missed(dead.wsgi_request)
+    held = client.get("/p/" + "y" * 22 + "/", headers=headers)
+    assert held.status_code == 429
+    for response in (dead, cut, expired, held):
+        assert 'data-testid="error-page"' in (html := response.content.decode()) or "held-back" in html
+        assert not _offers_log_in(html), response.wsgi_request.path
+
+
+def test_a_visitor_on_a_gms_page_is_still_offered_to_log_in(client):
+    assert _offers_log_in(client.get("/no/such/page/").content.decode())
+    assert _offers_log_in(client.get("/p-not-a-player-link/").content.decode())
