@@ -366,8 +366,11 @@ def thrown_text(roll: Roll) -> str:
 def to_csv(rolls: Iterable[Roll], player: bool) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
+    # The header is read by machines (a spreadsheet's formulas, a script's column names), so it stays
+    # English in every language, and a new column goes at the end: the positions of those before it
+    # never move under a spreadsheet already built on them ("thrown", then "rolled_by": issue 24).
     writer.writerow(["id", "when", "story", "episode", "scene", "turn", "who", "what", "kind", "dice", "result",
-                     "successes", "margin", "details", "secret", "revealed", "voided", "thrown"])
+                     "successes", "margin", "details", "secret", "revealed", "voided", "thrown", "rolled_by"])
     for roll in rolls:
         scene = roll.scene
         line = headline(roll, player)
@@ -382,5 +385,6 @@ def to_csv(rolls: Iterable[Roll], player: bool) -> str:
             roll.revealed_at.isoformat() if roll.revealed_at else "",
             voided_text(roll, player) if roll.voided_at else "",
             thrown_text(roll),
+            roll.rolled_by,  # who rolled it from the phone; empty for the GM's own
         )])
     return out.getvalue()

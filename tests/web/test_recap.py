@@ -38,9 +38,9 @@ from tests.web.helpers import COMMON, DEFAULTS, POOL_TRAITS, Faces
 
 pytestmark = pytest.mark.django_db
 
-# The CSV's columns, in order: one row per roll.
+# The CSV's columns, in order: one row per roll. English in every language, a new one appended at the end.
 HEADER = ["id", "when", "story", "episode", "scene", "turn", "who", "what", "kind", "dice", "result",
-          "successes", "margin", "details", "secret", "revealed", "voided", "thrown"]
+          "successes", "margin", "details", "secret", "revealed", "voided", "thrown", "rolled_by"]
 
 EVIL = "**@everyone** [x](http://evil) <script>"
 # The same name with what Markdown (and Discord) would act on mid-line backslash-escaped: emphasis,
@@ -563,6 +563,24 @@ def test_csv_neutralises_formulas_and_parses_into_the_header_columns(gm_client, 
     assert all(row["kind"] == "Roll" and row["secret"] == row["revealed"] == "" for row in table)
     for row in table:  # no cell a spreadsheet would run as a formula
         assert all(not value.startswith(("=", "+", "-", "@")) for key, value in row.items() if key != "margin"), row
+
+
+@pytest.mark.parametrize("player", ["Lucía", "=HYPERLINK(\"http://evil\")"])
+def test_csv_says_who_rolled_from_the_phone_in_its_last_column(gm_client, gm, scripted_dice, player):
+    """``rolled_by``, appended after the columns spreadsheets already use: the player who rolled from
+    their phone, empty for the GM's roll; the header the same in Spanish (a machine reads it), the
+    player's name kept from running as a formula."""
+    from tests.web.test_player_rolls import FACES, posted, roll_url, table
+
+    campaign, ana, _guard = table(gm, Game.V5)
+    Character.objects.filter(pk=ana.pk).update(player=player)
+    services.start_scene(campaign, title="Docks")
+    scripted_dice(*FACES[Game.V5], *FACES[Game.V5])
+    assert Client().post(roll_url(ana), posted(ana)).status_code == 200
+    assert gm_client.post(reverse("roll", args=[campaign.pk]), posted(ana)).status_code == 200
+    by_phone, by_gm = as_dicts(export(gm_client, campaign, fmt="csv", headers={"accept-language": "es"}))
+    assert (by_phone["rolled_by"], by_gm["rolled_by"]) == (player if player == "Lucía" else f"'{player}", "")
+    assert by_phone["who"] == by_gm["who"] == "Ana" and by_phone["kind"] == "Tirada"  # the cells in Spanish
 
 
 # What a spreadsheet still runs as a formula: after the spaces and line breaks it trims from a
