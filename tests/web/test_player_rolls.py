@@ -135,6 +135,25 @@ def test_after_a_roll_the_phones_composer_keeps_the_players_choices_but_the_one_
         assert after.get(name, []) in ([], ["0"]), name
     assert after["once"] != [once] and after["faces"] == [""]
     assert b'data-testid="rolled"' in response.content
+@pytest.mark.parametrize("language, by_table, by_gm", [
+    ("en", "they appear here as the table rolls", "they appear here as the GM rolls"),
+    ("es", "a medida que tira la mesa", "a medida que tira el DJ"),
+])
+@pytest.mark.parametrize("players_roll", [True, False])
+def test_an_empty_log_says_who_rolls_on_the_gms_table_and_every_link(gm, language, by_table, by_gm, players_roll):
+    """The empty log names the table when the campaign lets players roll, the GM when it keeps the
+    dice: on the GM's table, the campaign's own link and a character's, the same words."""
+    campaign, ana, _guard = table(gm, players_roll=players_roll)
+    gm_client = Client()
+    gm_client.force_login(gm)
+    headers = {"accept-language": language}
+    pages = [gm_client.get(reverse("table", args=[campaign.pk]), headers=headers),
+             Client().get(reverse("player", args=[campaign.player_token]), headers=headers),
+             Client().get(reverse("player", args=[ana.player_token]), headers=headers)]
+    said, unsaid = (by_table, by_gm) if players_roll else (by_gm, by_table)
+    for page in pages:
+        html = page.content.decode()
+        assert page.status_code == 200 and said in html and unsaid not in html, page.wsgi_request.path
 
 
 def test_a_character_without_a_player_is_rolled_by_its_name(gm, scripted_dice):
