@@ -3,7 +3,8 @@
 Prints one JSON object on stdout and exits 0; bad input prints one line on stderr and exits 2,
 naming the option at fault; an option that does not apply to the system or command is refused,
 never ignored. ``--faces`` replays a roll (a d10 face may be written 0 or 10; JSON always says
-10); without it the draw uses ``--seed`` if given, else the system's secure random source.
+10; a Fate die -1, 0, 1 or, as the card writes it, -, 0, +; a list may begin with '-' with or without
+'='); without it the draw uses ``--seed`` if given, else the system's secure random source.
 
 Decisions: a rouse check's one die is not a Hunger die, so ``roll v5 --rouse --faces F`` replays
 it and ``--hunger-faces`` is refused. ``reroll v5 --dice`` counts from 0 through the normal dice
@@ -101,6 +102,52 @@ def _int_list(text: str) -> tuple[int, ...]:
     return tuple(int(part) for part in parts)
 
 
+# A Fate die as the card writes it (the GM's card prints "−", U+2212): read for fate only (_fate_marks).
+FATE_MARKS = {"-": -1, "\u2212": -1, "+": 1}
+
+
+def _face_list(text: str) -> tuple[int | str, ...]:
+    """--faces, --new-faces: whole numbers, or Fate's -, 0, + as the card writes them (kept as
+    typed here: only fate reads them, ``_fate_marks``)."""
+    parts = [part.strip(" ") for part in text.split(",") if part.strip(" ") != ""]
+    if not all(WHOLE.fullmatch(part) or part in FATE_MARKS for part in parts):
+        raise argparse.ArgumentTypeError(f"expected comma-separated whole numbers (digits 0-9; fate's dice also "
+                                         f"-, 0, +), got {text!r}")
+    return tuple(part if part in FATE_MARKS else int(part) for part in parts)
+
+
+def _fate_marks(args: argparse.Namespace) -> None:
+    """Fate's -, 0, + in --faces or --new-faces read as -1, 0, 1; refused by name in a d10 game."""
+    for name in ("faces", "new_faces"):
+        faces = getattr(args, name, None)
+        if faces is None or not any(isinstance(face, str) for face in faces):
+            continue
+        option = "--" + name.replace("_", "-")
+        if args.system != "fate":
+            raise BadInput(f"{option}: -, 0, + are Fate's dice; {args.system} takes whole numbers (digits 0-9)")
+        setattr(args, name, tuple(FATE_MARKS[face] if isinstance(face, str) else face for face in faces))
+
+
+# The options that take a comma-separated list, whose value may begin with '-' (Fate's "-1,0,1,1" or
+# "-,0,+,+"): argparse reads such a value as an option and refuses "expected one argument".
+LISTS = frozenset({"--faces", "--hunger-faces", "--new-faces", "--deck", "--dice"})
+
+
+def _lists_joined(argv: Sequence[str]) -> list[str]:
+    """``--faces -1,0,1,1`` as ``--faces=-1,0,1,1``, which argparse takes: a list option followed by a
+    value that begins with one '-' (not an option: those begin with '--', but -h), up to a '--'."""
+    out: list[str] = []
+    rest = list(argv)
+    while rest:
+        arg = rest.pop(0)
+        if arg == "--":
+            return [*out, arg, *rest]
+        if arg in LISTS and rest and rest[0].startswith("-") and not rest[0].startswith("--") and rest[0] != "-h":
+            arg = f"{arg}={rest.pop(0)}"
+        out.append(arg)
+    return out
+
+
 class _Once(argparse._StoreAction):
     """A single-value option given twice is refused, naming it: argparse would keep the last one
     silently (``--difficulty 9 --difficulty 1`` answered for 1). Every such option defaults to None."""
@@ -172,8 +219,9 @@ def _add_roll_options(p: argparse.ArgumentParser, replay: bool, command: str) ->
                        help="fate: an aspect invoked before the roll with a free invocation, +2; repeatable (the same "
                             "aspect twice only with two free invocations)")
     if replay:
-        p.add_argument("--faces", type=_int_list, help="replay: the dice as drawn, comma-separated "
-                                                       "(v5: the normal dice; a d10's 10 may be written 0)")
+        p.add_argument("--faces", type=_face_list, help="replay: the dice as drawn, comma-separated "
+                                                        "(v5: the normal dice; a d10's 10 may be written 0; "
+                                                        "fate: -1, 0, 1 or -, 0, +)")
         p.add_argument("--hunger-faces", type=_int_list, help="v5 replay: the Hunger dice")
         p.add_argument("--seed", type=_whole, help="seed the random draw (without --faces): any whole number")
 
@@ -186,7 +234,8 @@ def _help_parser(commands: argparse._SubParsersAction[Parser], name: str, text: 
 def build_parser() -> Parser:
     parser = Parser(prog="python -m rules", description=__doc__.split("\n\n")[0] + "\n\n" + __doc__.split("\n\n")[1],
                     epilog="'python -m rules COMMAND --help' lists a command's options. "
-                           "A value that begins with '-' is given with '=': --faces=-1,0,1,1.",
+                           "A list may begin with '-': --faces -1,0,1,1 (or --faces=-,0,+,+, as the card "
+                           "writes Fate's dice).",
                     formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     roll = _help_parser(commands, "roll", "roll (or replay with --faces) one action", ROLL_EXAMPLES)
@@ -216,7 +265,7 @@ def build_parser() -> Parser:
     _add_roll_options(reroll, replay=True, command="reroll")
     reroll.add_argument("--dice", type=_int_list,
                         help="v5: the normal dice to reroll (1 to 3), counted from 0 in --faces")
-    reroll.add_argument("--new-faces", type=_int_list, help="the rerolled dice's new faces (else drawn)")
+    reroll.add_argument("--new-faces", type=_face_list, help="the rerolled dice's new faces (else drawn)")
     contest = _help_parser(commands, "contest", "exact odds of an opposed action", CONTEST_EXAMPLES)
     _add_roll_options(contest, replay=False, command="contest")
     contest.add_argument("--vs", type=_whole, required=True,
@@ -260,7 +309,7 @@ examples:
   roll v5 --pool 4 --difficulty 2 --improvised --difficulty-modifier 1 | --no-equipment
   roll v5 --pool 3 --hunger 4 --remorse [--faces 6,2,1]
   roll v5 --rouse --hunger 2 [--faces 4]
-  roll fate --bonus 2 --difficulty 3 [--faces=-1,0,1,1 | --deck=5,80,12 | --deck=]
+  roll fate --bonus 2 --difficulty 3 [--faces -1,0,1,1 | --faces=-,0,+,+ | --deck=5,80,12 | --deck=]
   roll fate --bonus 2 --invoke "Quick on my feet" --invoke-free "In the dark" [--faces=0,0,0,0]
   any roll: --times N (no --faces) prints a list of N answers; fate --deck --times N draws N cards in turn"""
 ODDS_EXAMPLES = """\
@@ -750,10 +799,11 @@ def _unknown(parser: Parser, command: str, unknown: Sequence[str]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         parser = build_parser()
-        args, unknown = parser.parse_known_args(argv)
+        args, unknown = parser.parse_known_args(_lists_joined(sys.argv[1:] if argv is None else argv))
         if unknown:
             raise BadInput(_unknown(parser, args.command, unknown))
         _check_options(args)
+        _fate_marks(args)
         answer = COMMANDS[args.command](args)
     except (BadInput, RulesError) as error:
         message = " ".join(str(error).split())  # one line, whatever the message held

@@ -212,6 +212,44 @@ def test_fate_shifts_make_the_outcome(faces, outcome):
     assert r["outcome"] == outcome and r["total"] == 2 + sum(map(int, faces.split(",")))
 
 
+@pytest.mark.parametrize("given", [
+    ["--faces", "-1,0,1,1"],     # argparse took "-1,0,1,1" for an option: "expected one argument"
+    ["--faces=-,0,+,+"],         # the card's own notation: refused as "expected whole numbers"
+    ["--faces", "-,0,+,+"],
+    ["--faces", "\u2212,0,+,+"],  # the card prints a minus sign (U+2212)
+    ["--faces", "-1,0,+,1"],
+])
+def test_fate_faces_may_begin_with_a_minus_and_be_written_as_the_card_writes_them(given):
+    """The same answer as the documented ``--faces=-1,0,1,1``, JSON unchanged: numbers, never marks."""
+    expected = answer("roll", "fate", "--bonus", "1", "--difficulty", "1", "--faces=-1,0,1,1")
+    assert expected["faces"] == [-1, 0, 1, 1] and expected["total"] == 2
+    assert answer("roll", "fate", "--bonus", "1", *given, "--difficulty", "1") == expected
+
+
+def test_fate_reroll_reads_the_cards_notation_and_a_leading_minus_too():
+    r = answer("reroll", "fate", "--bonus", "2", "--difficulty", "3", "--faces", "-,-,0,0", "--new-faces", "+,+,0,0")
+    assert (r["faces"], r["rerolled"], r["total"]) == ([1, 1, 0, 0], [[-1, -1, 0, 0]], 4)
+    assert answer("reroll", "fate", "--faces", "-1,-1,0,0", "--new-faces", "-1,1,0,0")["faces"] == [-1, 1, 0, 0]
+
+
+@pytest.mark.parametrize("args, says", [
+    (["roll", "fate", "--faces", "-,0,x,+"], "argument --faces: expected comma-separated whole numbers"),
+    (["roll", "fate", "--faces", "-,0,+"], "--faces: expected 4 Fate dice, got 3"),
+    (["roll", "fate", "--faces", "-,0,+,++"], "argument --faces: expected comma-separated whole numbers"),
+    (["roll", "fate", "--faces", "\u22121,0,0,0"], "argument --faces: expected comma-separated whole numbers"),
+    (["roll", "fate", "--faces"], "argument --faces: expected one argument"),
+    (["roll", "fate", "--faces", "--seed", "1"], "argument --faces: expected one argument"),
+    (["roll", "exalted", "--pool", "4", "--faces", "-,0,+,+"], "--faces: -, 0, + are Fate's dice; exalted takes"),
+    (["roll", "v5", "--rouse", "--faces", "+"], "--faces: -, 0, + are Fate's dice; v5 takes"),
+    (["reroll", "v5", "--pool", "3", "--faces", "1,2,3", "--dice", "0", "--new-faces", "+"],
+     "--new-faces: -, 0, + are Fate's dice; v5 takes"),
+    (["roll", "v5", "--pool", "2", "--faces", "-1,3"], "--faces: a d10 face is 1 to 10"),
+    (["roll", "fate", "--deck", "-5,80"], "--deck"),
+])
+def test_fate_marks_and_a_leading_minus_refuse_bad_input_by_name(args, says):
+    assert says in error_of(*args)
+
+
 def test_fate_odds_sum_to_one():
     o = answer("odds", "fate", "--bonus", "2", "--difficulty", "3")
     assert isclose(o["p_fail"] + o["p_tie"] + o["p_success"] + o["p_style"], 1)
