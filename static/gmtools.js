@@ -369,9 +369,8 @@ document.addEventListener("click", (event) => {
 // A character's page (templates/player.html) follows the GM's switch "Players roll their own
 // characters": when a change at the table says it flipped, the page is drawn again, with its
 // composer or without (issue 24).
-// On the body: live.js dispatches "live-applied" there, without bubbling.
 (function () {
-  document.body.addEventListener("live-applied", () => {
+  document.addEventListener("live-applied", () => {
     const wrap = document.querySelector("[data-rolling]");
     const state = document.getElementById("players-roll");
     if (wrap && state && wrap.dataset.rolling !== state.dataset.on) window.location.reload();

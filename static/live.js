@@ -95,7 +95,9 @@
     }
     // The GM's odds and composer follow the turn, as after the GM's own clicks.
     document.body.dispatchEvent(new CustomEvent("turn-changed", { bubbles: true }));
-    document.body.dispatchEvent(new CustomEvent("live-applied", { detail: { id } }));
+    // Bubbling: the pages' own listeners (progress bars, the composer following the turn or a cast
+    // change, the extended actions fitted to it, the remembered open lists) wait on the document.
+    document.body.dispatchEvent(new CustomEvent("live-applied", { bubbles: true, detail: { id } }));
   }
 
   // While this page's own change is on its way, what the stream hears of it waits for the answer:

@@ -276,3 +276,29 @@ def test_a_live_update_keeps_what_the_gm_was_typing(browser, asgi_server, gm_use
     second.page.locator(f"#character-{koi.pk}").get_by_role("button", name="Declare").click()
     expect(second.page.locator(f"#character-{koi.pk} [data-testid=turn-budget]")).to_contain_text("0 of 4")
     first.check(), second.check()
+
+
+def test_a_live_update_runs_the_pages_own_listeners_on_the_phone(browser, asgi_server, gm_user, table, dice):
+    """live.js says "live-applied" after drawing a change; the listeners of static/gmtools.js, quick.js
+    and live.js wait for it on the document, so it bubbles. Without it the phone's progress bar came
+    back empty after each roll into the action (its width is set from data-percent by a script: CSP)."""
+    from gmtools import services
+    from gmtools.models import Character
+    from tests.web.helpers import compose_and_roll
+
+    bhavna = Character.objects.get(campaign=table)
+    scene = services.start_scene(table, title="The roof")
+    climb = services.create_extended(table, scene, name="Climb the fire escape", goal=10, character=bhavna, pool=3)
+    phone = phone_page(browser, asgi_server)
+    open_live(phone, f"/p/{table.player_token}/")
+    bar = phone.page.locator(".progress-bar", has_text="/10")
+    expect(bar).to_have_text("0/10")
+    assert bar.evaluate("b => b.style.width") == "0%"  # filled on load
+    phone.page.evaluate("window.__heard = 0; document.addEventListener('live-applied', () => { window.__heard += 1; })")
+    compose_and_roll(table, bhavna, (6, 7, 2), extended=climb.pk)  # 2 normal dice and a Hunger die: 2 successes
+    expect(bar).to_have_text("2/10")  # drawn again from the stream
+    expect(bar).to_have_attribute("style", re.compile(r"^width: 20%;?\s*$"))  # and filled
+    assert phone.page.evaluate("window.__heard") == 1  # heard on the document, once
+    assert_not_reloaded(phone)
+    dice.assert_all_drawn()
+    phone.check()
