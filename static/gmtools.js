@@ -402,3 +402,16 @@ document.addEventListener("click", (event) => {
     });
   });
 })();
+
+// On a phone the turn order is one row scrolled sideways (static/gmtools.css): the one to act is brought
+// into it, sideways only (the page itself does not move).
+(function () {
+  function centre() {
+    const chips = document.querySelector(".player-head .turn-chips");
+    const current = chips && chips.querySelector(".turn-current");
+    if (!current || chips.scrollWidth <= chips.clientWidth) return;
+    chips.scrollLeft = current.offsetLeft - chips.offsetLeft - (chips.clientWidth - current.offsetWidth) / 2;
+  }
+  document.addEventListener("DOMContentLoaded", centre);
+  document.addEventListener("live-applied", centre);
+})();
