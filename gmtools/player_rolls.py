@@ -105,9 +105,14 @@ def composer_context(campaign: Campaign, character: Character, token: str, scene
 
 
 def follow_ups_context(campaign: Campaign, character: Character, token: str) -> dict[str, Any]:
-    """What ``player.html#player-follow-ups`` draws: the follow-ups open to the player now."""
+    """What ``player.html#player-follow-ups`` draws: the follow-ups open to the player now, or that
+    the GM voided the character's latest roll from the phone (said beside the composer, where the
+    player looks: the struck card is down the log)."""
+    latest = (Roll.objects.filter(character=character, parent__isnull=True, hidden=False).exclude(rolled_by="")
+              .only("voided_at", "label", "label_parts", "system", "kind").order_by("-id").first())
     return {"campaign": campaign, "roller": character, "player_token": token,
-            "follow_ups_open": open_follow_ups(character)}
+            "follow_ups_open": open_follow_ups(character),
+            "voided_last": latest if latest is not None and latest.voided_at is not None else None}
 
 
 def open_roll(character: Character) -> Roll | None:

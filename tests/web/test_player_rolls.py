@@ -587,3 +587,18 @@ def test_a_players_follow_up_needs_the_csrf_token_and_keeps_to_the_rolls_limit(g
     response = Client().post(follow_up_url(ana, roll, "reroll"), {"dice": ["0"]})
     assert response.status_code == 422 and b"Too many rolls in a minute" in response.content
     assert changed(before, snapshot()) == []
+
+
+@pytest.mark.parametrize("game", [Game.EXALTED, Game.SCIFI])  # no follow-up to show in its place
+def test_the_phone_says_beside_the_composer_that_the_gm_voided_its_last_roll(game, gm, scripted_dice):
+    campaign, ana, _guard = table(gm, game)
+    follow_ups = reverse("player-follow-ups", args=[ana.player_token])
+    roll = phone_roll(ana, scripted_dice)
+    assert b'data-testid="voided-last"' not in Client().get(follow_ups).content
+    gm_client = Client()
+    gm_client.force_login(gm)
+    assert gm_client.post(reverse("void", args=[campaign.pk, roll.pk])).status_code == 200
+    said = Client().get(follow_ups, HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert 'data-testid="voided-last"' in said and "El DJ anuló tu última tirada" in said
+    phone_roll(ana, scripted_dice)  # the next roll stands: nothing to say
+    assert b'data-testid="voided-last"' not in Client().get(follow_ups).content
