@@ -43,6 +43,7 @@ class ScifiPlay(BasePlay):
     switch = "games/scifi/play.html#switch"
     party_card = "games/scifi/play.html#party-card"
     player_where = "games/scifi/play.html#player-where"
+    card_details = "games/scifi/card.html#details"  # the kind of action, of the turn's two slots
     dice = (D10,)
 
     def entry(self, request: scifi.Request) -> Entry:
