@@ -415,3 +415,19 @@ document.addEventListener("click", (event) => {
   document.addEventListener("DOMContentLoaded", centre);
   document.addEventListener("live-applied", centre);
 })();
+
+// The players' link panel, redrawn by its own buttons (a link made, cut or renewed), stays scrolled where
+// the GM was in it (static/gmtools.css: it scrolls within itself).
+(function () {
+  let kept = null;
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    const panel = event.detail.target && event.detail.target.id === "player-link" && event.detail.target.querySelector(".player-link-panel");
+    if (panel) kept = panel.scrollTop;
+  });
+  document.addEventListener("htmx:afterSettle", (event) => {
+    if (kept === null || !(event.detail.elt && event.detail.elt.id === "player-link")) return;
+    const panel = event.detail.elt.querySelector(".player-link-panel");
+    if (panel) panel.scrollTop = kept;
+    kept = null;
+  });
+})();
