@@ -51,9 +51,14 @@ class PlayerComposerForm(ComposerForm):
         asked = character.asked_difficulty
         if not args and "initial" not in kwargs:
             kwargs["initial"] = {"character": character, **({"difficulty": asked} if asked else {})}
+        # Whether the GM's difficulty stood in for the one posted, and that one (the player's own pick,
+        # for the composer after the roll: ``kept_after_roll``).
+        self.overridden, self.own_difficulty = False, ""
         if asked and args and args[0] is not None:
+            self.overridden = True
             # The difficulty the GM asked (``services.ask_difficulty``), whatever the phone posts: a forged one too.
             data = args[0].copy()
+            self.own_difficulty = str(data.get("difficulty") or "")
             data["difficulty"] = asked
             data["secret"] = "on" if character.asked_secret else ""
             args = (data, *args[1:])
@@ -74,6 +79,17 @@ class PlayerComposerForm(ComposerForm):
         # Whatever was posted, the traits and the aspects offered are this character's: a forged
         # request asking for another's (an NPC's aspects, which the players' page never shows) reads nothing of it.
         return self.character if name == "character" else super()._chosen_character(name)
+
+    def kept_after_roll(self) -> dict[str, Any]:
+        """As the GM's (``ComposerForm.kept_after_roll``), but a difficulty the GM asked is not kept: the
+        ask is spent, and the next composer shows the player's own pick, never the GM's (kept secret)."""
+        kept = super().kept_after_roll()
+        if self.overridden:
+            kept.pop("secret", None)
+            kept.pop("difficulty", None)
+            if self.own_difficulty:
+                kept["difficulty"] = self.own_difficulty
+        return kept
 
     @property
     def asked_text(self) -> str:

@@ -175,11 +175,16 @@ def odds(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = _campaign(request, pk)
     form = ComposerForm(campaign, request.GET, scene=Scene.objects.current(campaign))
     composition = as_priced(form.cleaned_data["composition"], request.GET) if form.is_valid() else None
-    return render(request, "table.html#odds", {"campaign": campaign, "odds": odds_panel(composition) if composition else None,
-                                               "odds_errors": form.messages(),
-                                               "turn_notes": composition.notes if composition else (),
-                                               "physical_entry": entry_of(composition) if composition else None,
-                                               "disabled_fields": form.disabled_fields})
+    response = render(request, "table.html#odds", {"campaign": campaign, "odds": odds_panel(composition) if composition else None,
+                                                   "odds_errors": form.messages(),
+                                                   "turn_notes": composition.notes if composition else (),
+                                                   "physical_entry": entry_of(composition) if composition else None,
+                                                   "disabled_fields": form.disabled_fields})
+    # The odds follow each change at the table (static/live.js), and so does the ask of the character's
+    # phone (out of band): an ask its roll spent goes from the GM's line.
+    response.write(render_to_string("table.html#ask-phone", {"campaign": campaign, "phone": _phone(campaign, form),
+                                                             "ask_oob": True}, request))
+    return response
 
 
 # A refusal is a 422 (the request was understood and refused), never a 400: under DEBUG, which

@@ -416,18 +416,23 @@ document.addEventListener("click", (event) => {
   document.addEventListener("live-applied", centre);
 })();
 
-// The players' link panel, redrawn by its own buttons (a link made, cut or renewed), stays scrolled where
-// the GM was in it (static/gmtools.css: it scrolls within itself).
+// A part that scrolls within itself ([data-keep-scroll]: the players' link panel), redrawn by a click in
+// it (a link made, cut or renewed), stays where the GM was in it; static/live.js does the same when the
+// table's other tabs redraw it.
 (function () {
-  let kept = null;
+  const kept = new Map();
   document.addEventListener("htmx:beforeSwap", (event) => {
-    const panel = event.detail.target && event.detail.target.id === "player-link" && event.detail.target.querySelector(".player-link-panel");
-    if (panel) kept = panel.scrollTop;
+    const target = event.detail.target;
+    if (target && target.id && target.querySelector) {
+      const parts = [...target.querySelectorAll("[data-keep-scroll]")].map((part) => part.scrollTop);
+      if (parts.length) kept.set(target.id, parts);
+    }
   });
-  document.addEventListener("htmx:afterSettle", (event) => {
-    if (kept === null || !(event.detail.elt && event.detail.elt.id === "player-link")) return;
-    const panel = event.detail.elt.querySelector(".player-link-panel");
-    if (panel) panel.scrollTop = kept;
-    kept = null;
+  document.addEventListener("htmx:afterSwap", () => {
+    kept.forEach((parts, id) => {
+      const drawn = document.getElementById(id);
+      if (drawn) drawn.querySelectorAll("[data-keep-scroll]").forEach((part, i) => { if (parts[i]) part.scrollTop = parts[i]; });
+    });
+    kept.clear();
   });
 })();

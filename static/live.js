@@ -91,7 +91,14 @@
       el.removeAttribute("hx-swap-oob");
       if (el.matches("[data-roll]")) { placeCard(el); continue; }
       const old = el.id && document.getElementById(el.id);
-      if (old) { keepOpen(old, el); old.replaceWith(el); activate(el); }
+      if (old) {
+        keepOpen(old, el);
+        // A part that scrolls within itself (the players' link panel) stays where the reader was in it.
+        const scrolled = [...old.querySelectorAll("[data-keep-scroll]")].map((part) => part.scrollTop);
+        old.replaceWith(el);
+        el.querySelectorAll("[data-keep-scroll]").forEach((part, i) => { if (scrolled[i]) part.scrollTop = scrolled[i]; });
+        activate(el);
+      }
     }
     // The GM's odds and composer follow the turn, as after the GM's own clicks.
     document.body.dispatchEvent(new CustomEvent("turn-changed", { bubbles: true }));

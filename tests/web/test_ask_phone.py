@@ -44,9 +44,13 @@ def test_a_secret_difficulty_asked_is_the_rolls_and_the_phone_never_sees_it(gm, 
     assert b'data-testid="odds-secret"' in odds.content and b"%" not in odds.content
     scripted_dice(7, 8, 2, 3, 4)
     # The phone posts another difficulty (its own pick, or forged): the GM's is rolled against.
-    assert Client().post(roll_url(ana), posted(ana, difficulty=1)).status_code == 200
+    answer = Client().post(roll_url(ana), posted(ana, difficulty=1))
+    assert answer.status_code == 200
     roll = Roll.objects.get(character=ana)
     assert roll.request["difficulty"] == 4 and roll.secret
+    # The composer drawn again for the next roll shows the player's own pick, never the GM's secret one.
+    drawn = answer.content.decode()
+    assert '<option value="1" selected>' in drawn and '<option value="4" selected>' not in drawn
     assert (fresh(ana).asked_difficulty, fresh(ana).asked_secret) == ("", False)  # once
     assert "Difficulty: set by the GM" not in phone_page(ana)
 

@@ -47,6 +47,8 @@ def test_the_gm_asks_a_phone_for_a_secret_difficulty(browser, asgi_server, gm_us
     roll = Roll.objects.get(campaign=campaign)
     assert roll.request["difficulty"] == 4 and roll.secret and roll.rolled_by == "Lucía"
     expect(phone.page.locator("[data-testid=asked-difficulty]")).to_have_count(0)  # once: the next is the player's
+    expect(table.locator("#ask-phone [data-testid=asked]")).to_have_count(0)  # and the GM's line says it is spent
+    expect(composer.locator("[name=difficulty]")).not_to_have_value("4")  # the phone never shows the GM's secret
     expect(composer.locator("[data-field=difficulty]")).to_be_visible()
     shot(phone.page, "ask-phone-phone-rolled")
     for watch in (gm, phone):
