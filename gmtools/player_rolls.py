@@ -107,16 +107,18 @@ class PlayerComposerForm(ComposerForm):
 
 
 def composer_context(campaign: Campaign, character: Character, token: str, scene: Scene | None,
-                     kept: Mapping[str, Any] | None = None) -> dict[str, Any]:
+                     kept: Mapping[str, Any] | None = None, physical: bool = False) -> dict[str, Any]:
     """What the player page draws of the character's composer: none while the campaign keeps the
     dice to the GM; else a fresh composer, with the odds of its initial values (as the GM's). After a
     roll, ``kept``: what the player chose that outlives it (``ComposerForm.kept_after_roll``), as the
-    GM's composer keeps it, what is on offer read again (a Willpower spent this turn)."""
+    GM's composer keeps it, what is on offer read again (a Willpower spent this turn); ``physical``: "I
+    rolled real dice" stays ticked, and the odds are the dice's (Fate's deck draws no card for them)."""
     context: dict[str, Any] = {"roller": character, "player_token": token}
     if not campaign.players_roll:
         return {**context, "closed": closed_text()}
     form = PlayerComposerForm(campaign, character, initial={**(kept or {}), "character": character}, scene=scene)
-    bound = PlayerComposerForm(campaign, character, initial_values(form), scene=scene)
+    bound = PlayerComposerForm(campaign, character, initial_values(form) | ({"physical": "on"} if physical else {}),
+                               scene=scene)
     return {**context, "form": form, **odds_context(bound), **follow_ups_context(campaign, character, token)}
 
 

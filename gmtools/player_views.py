@@ -237,7 +237,7 @@ def player_roll(request: HttpRequest, token: str) -> HttpResponse:
     _stream(campaign, logged, streams)
     character.refresh_from_db()
     return render(request, "player.html#composer", {"rolled": logged, **player_rolls.composer_context(
-        campaign, character, token, scene, kept=form.kept_after_roll())})
+        campaign, character, token, scene, kept=form.kept_after_roll(), physical=bool(thrown.cleaned_data.get("physical")))})
 
 
 @require_POST

@@ -22,6 +22,6 @@ def test_a_scifi_card_names_its_action(make_character, set_ratings, gm_client):
     services.start_scene(campaign, title="The jungle", combat=True)
     compose_and_roll(campaign, kade, [5, 4, 3, 2, 1], kind="fire")
     table = gm_client.get(reverse("table", args=[campaign.pk])).content.decode()
-    assert 'data-testid="action-kind">Fire a weapon (1 slot, once)<' in table
+    assert 'data-testid="action-kind">Fired a weapon<' in table
     players = Client().get(reverse("player", args=[campaign.player_token]), HTTP_ACCEPT_LANGUAGE="es").content.decode()
-    assert 'data-testid="action-kind">Disparar un arma (1 hueco, una vez por turno)<' in players
+    assert 'data-testid="action-kind">Disparó un arma<' in players

@@ -62,7 +62,8 @@ class ScifiComposer(BaseComposer):
     fields = FIELDS
     wide = ("kind",)
     # This action's: the knowledge it needs, and whether it is Off-Rol. The kind of action stays.
-    reset_after_roll = ("knowledge", "off_rol")
+    # The kind of action too: each roll is its own action (a shot, once a turn, left chosen refused the next).
+    reset_after_roll = ("knowledge", "off_rol", "kind")
     difficulties = DIFFICULTIES
     difficulty_initial = "common"
 
