@@ -248,7 +248,7 @@ class CampaignAdmin(admin.ModelAdmin):
     def get_queryset(self, request: HttpRequest) -> QuerySet[Campaign]:
         return super().get_queryset(request).select_related("gm").annotate(character_count=Count("characters"))
 
-    fields = ("name", "game", "gm")
+    fields = ("name", "game", "gm", "time_zone")
 
     def get_inlines(self, request: HttpRequest, obj: Campaign | None) -> list[type[admin.options.InlineModelAdmin]]:
         state = games.get(obj.game).state if obj is not None else None

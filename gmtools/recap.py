@@ -375,14 +375,14 @@ def to_csv(rolls: Iterable[Roll], player: bool) -> str:
         scene = roll.scene
         line = headline(roll, player)
         writer.writerow([_cell(v) for v in (
-            roll.pk, roll.created_at.isoformat(),
+            roll.pk, timezone.localtime(roll.created_at).isoformat(),  # the campaign's zone, its offset said
             scene.episode.story.number if scene else "", scene.episode.number if scene else "",
             scene.number if scene else "", roll.turn or "", roll.actor, roll.display_label, roll.kind_label,
             dice_text(roll), result_text(roll, player),
             "" if line.successes is None else line.successes, "" if line.margin is None else line.margin,
             " / ".join(extras(roll, player)),
             "secret roll" if roll.hidden else "secret difficulty" if roll.secret else "",
-            roll.revealed_at.isoformat() if roll.revealed_at else "",
+            timezone.localtime(roll.revealed_at).isoformat() if roll.revealed_at else "",
             voided_text(roll, player) if roll.voided_at else "",
             thrown_text(roll),
             roll.rolled_by,  # who rolled it from the phone; empty for the GM's own

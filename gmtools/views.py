@@ -8,6 +8,7 @@ or partial. Everything that writes is a POST (CSRF-checked) through ``gmtools.se
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from django import forms
 from django.contrib.auth.decorators import login_required
@@ -27,6 +28,7 @@ from django_htmx.http import reswap, retarget, trigger_client_event
 from gmtools import board, links, live, recap, services, stats, throttle, undo
 from gmtools.composer import ComposerForm, initial_values
 from gmtools.models import Campaign, ChangeKind, Character, Roll, Scene
+from gmtools.models.campaigns import default_time_zone, validate_time_zone
 from gmtools.forms import ExtendedForm, LogFilter, SceneForm
 from gmtools.odds import odds_panel
 from gmtools.physical import PhysicalForm, as_priced, entry_of
@@ -37,7 +39,24 @@ LOG_PAGE = 25
 class CampaignForm(forms.ModelForm):
     class Meta:
         model = Campaign
-        fields = ["name", "game"]
+        fields = ["name", "game", "time_zone"]
+        # The GM's browser's zone (static/gmtools.js fills it in), else the server's.
+        widgets = {"time_zone": forms.HiddenInput(attrs={"data-browser-zone": ""})}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["time_zone"].required = False
+        self.fields["time_zone"].show_hidden_initial = False  # the model's default is a callable: no second input
+
+    def clean_time_zone(self) -> str:
+        """The zone the browser told, or the server's when it told none or one this machine does not
+        know (an old browser's name): the GM sees every time in it and can change it."""
+        name = self.cleaned_data.get("time_zone") or ""
+        try:
+            validate_time_zone(name)
+        except ValidationError:
+            return default_time_zone()
+        return name
 
     def validate_unique(self) -> None:
         super().validate_unique()

@@ -436,3 +436,9 @@ document.addEventListener("click", (event) => {
     kept.clear();
   });
 })();
+
+// A new campaign's time zone is the GM's browser's (gmtools.views.CampaignForm): every time shown reads in it.
+document.addEventListener("DOMContentLoaded", () => {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  if (zone) document.querySelectorAll("input[data-browser-zone]").forEach((input) => { input.value = zone; });
+});

@@ -13,7 +13,7 @@ from typing import Literal
 
 from django.core.cache import caches
 from django.template.loader import render_to_string
-from django.utils import translation
+from django.utils import timezone, translation
 
 from gmtools import board
 from gmtools.models import Campaign, Change
@@ -186,6 +186,13 @@ def _draw(change_id: int, viewer: Viewer) -> str:
 
 
 def render_drawn(drawn: board.Redraw, viewer: Viewer) -> str:
+    """``_render_drawn`` in the campaign's time zone (issue 25): a stream's reader draws outside any
+    request of the campaign (gmtools.zones), after its own has answered."""
+    with timezone.override(drawn.table.campaign.zone):
+        return _render_drawn(drawn, viewer)
+
+
+def _render_drawn(drawn: board.Redraw, viewer: Viewer) -> str:
     """A change's fragments for a viewer, from what was read of it (``board.Redraw``).
 
     A roll's change is drawn for the GM as the answer to the click that made it: its card, then

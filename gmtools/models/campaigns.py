@@ -8,6 +8,7 @@ made with it; ``_own_row`` and ``_save_new_row`` read and make such a row, a cha
 """
 
 import secrets
+import zoneinfo
 from collections.abc import Callable, Iterator, Mapping
 from typing import ClassVar, Self
 
@@ -19,6 +20,8 @@ from django.db import models, transaction
 from django.db.models import Q
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
+
+import tzlocal
 
 from gmtools import games
 from gmtools.nulfree import NulFree
@@ -95,6 +98,21 @@ def _save_new_row(row: models.Model | None, **owner: models.Model) -> None:
         row.save(force_insert=True)
 
 
+def validate_time_zone(name: str) -> None:
+    """An IANA time zone this machine knows ("Europe/Madrid")."""
+    if name not in zoneinfo.available_timezones():
+        raise ValidationError(_("Unknown time zone: %(zone)s."), params={"zone": name}, code="time_zone")
+
+
+def default_time_zone() -> str:
+    """The server's own zone (``tzlocal``), for a campaign whose GM's browser told none; else UTC."""
+    try:
+        name = tzlocal.get_localzone_name()
+    except Exception:  # an odd /etc/localtime: the times still read right, in UTC  # noqa: BLE001
+        return "UTC"
+    return name if name in zoneinfo.available_timezones() else "UTC"
+
+
 class Campaign(NulFree):
     name = models.CharField(_("name"), max_length=120)
     game = models.CharField(_("game"), max_length=10, choices=game_choices)
@@ -115,11 +133,21 @@ class Campaign(NulFree):
     # The game whose demo this campaign was loaded from (gmtools.demo), else None: the demo knows
     # its campaigns by this, not by their names, which the GM may change.
     demo = models.CharField(_("demo of"), max_length=10, null=True, blank=True, editable=False)
+    # Every time shown of the campaign (cards, logs, recap, CSV, luck page, admin) is in this zone; the
+    # times stored stay UTC (``gmtools.zones`` makes it the request's). Set from the GM's browser on
+    # creation, else the server's own.
+    time_zone = models.CharField(_("time zone"), max_length=64, default=default_time_zone,
+                                 validators=[validate_time_zone],
+                                 help_text=_("Times are shown in this zone, e.g. Europe/Madrid."))
 
     objects = CampaignQuerySet.as_manager()
 
     # The switch a GM flips from the table, for the games that have one (staff edit the rest in the admin).
     TABLE_SWITCHES: ClassVar[Mapping[str, str]] = PerGame(lambda system: system.state.switch)
+
+    @property
+    def zone(self) -> zoneinfo.ZoneInfo:
+        return zoneinfo.ZoneInfo(self.time_zone)
 
     class Meta:
         ordering = ["name"]

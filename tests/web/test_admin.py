@@ -553,7 +553,7 @@ def test_the_change_form_of_a_fate_campaign_takes_no_deck_however_deep(demo_data
     assert "uses_deck" in form.fields and "deck" not in form.fields
     management = {f"{formset.prefix}-{key}": value for key, value in formset.management_form.initial.items()}
     for deck in ("[" * 900 + "]" * 900, "[" * 100_000 + "]" * 100_000):
-        response = staff_client.post(url, {"name": campaign.name, "gm": campaign.gm_id, **management,
+        response = staff_client.post(url, {"name": campaign.name, "gm": campaign.gm_id, "time_zone": campaign.time_zone, **management,
                                            f"{formset.prefix}-0-campaign": campaign.pk,
                                            f"{formset.prefix}-0-deck": deck})
         assert response.status_code == 302, response.content.decode()[:2000]
