@@ -3,9 +3,10 @@
 ``CampaignTimeZone`` makes the zone of the campaign a request is about the request's, before its
 view runs: every ``timezone.localtime`` then reads in it (the cards' ``when``, the recap, the CSV, the
 luck page), and so do the live drawings, made in the writer's request for its campaign's viewers. A
-request is about a campaign by its URL: ``campaigns/<pk>/...`` (the GM's) or a player link's
-``<token>`` (the campaign's own or a character's). Any other request reads in the server's zone
-(``settings.TIME_ZONE``).
+request is about a campaign by its URL: ``campaigns/<pk>/...`` (the GM's), a player link's
+``<token>`` (the campaign's own or a character's), or the admin's pages of one campaign or character
+(its change page and its history, whose times are the admin's own). Any other request reads in the
+server's zone (``settings.TIME_ZONE``).
 """
 
 from __future__ import annotations
@@ -31,6 +32,14 @@ def zone_of(request: HttpRequest, kwargs: dict[str, Any]) -> zoneinfo.ZoneInfo |
     elif isinstance(kwargs.get("token"), str):
         token = kwargs["token"]
         found = Campaign.objects.filter(Q(player_token=token) | Q(characters__player_token=token))
+    elif match is not None and match.namespace == "admin" and str(kwargs.get("object_id", "")).isdigit():
+        object_id = int(kwargs["object_id"])
+        if match.url_name.startswith("gmtools_campaign_"):
+            found = Campaign.objects.filter(pk=object_id)
+        elif match.url_name.startswith("gmtools_character_"):
+            found = Campaign.objects.filter(characters__pk=object_id)
+        else:
+            return None
     else:
         return None
     name = found.values_list("time_zone", flat=True).first()

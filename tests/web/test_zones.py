@@ -79,3 +79,20 @@ def test_a_live_card_is_drawn_in_the_campaigns_zone_outside_its_requests(make_ch
     for audience in ("gm", "player"):
         html = live.render_drawn(board.Redraw(campaign, ChangeKind.ROLL, roll=roll), live.Viewer(audience, "en"))
         assert "03:30</time>" in html, audience
+
+
+@pytest.mark.parametrize("model", ["campaign", "character"])
+def test_the_admins_history_of_a_campaign_or_character_reads_in_its_zone(make_character, staff, staff_client, model):
+    """The admin's history lists when each change was made: for a campaign's own rows, in its zone."""
+    from django.contrib.admin.models import CHANGE, LogEntry
+    from django.contrib.contenttypes.models import ContentType
+
+    koi = make_character(Game.EXALTED, name="Koi")
+    Campaign.objects.filter(pk=koi.campaign_id).update(time_zone="Europe/Madrid")
+    row = koi.campaign if model == "campaign" else koi
+    entry = LogEntry.objects.create(user=staff, content_type=ContentType.objects.get_for_model(row),
+                                    object_id=str(row.pk), object_repr=str(row), action_flag=CHANGE,
+                                    change_message="[]")
+    LogEntry.objects.filter(pk=entry.pk).update(action_time=datetime(2026, 3, 29, 1, 30, tzinfo=UTC))
+    page = staff_client.get(reverse(f"admin:gmtools_{model}_history", args=[row.pk])).content.decode()
+    assert "3:30" in page and "1:30" not in page  # 03:30 in Madrid (summer time), not the stored UTC
