@@ -15,10 +15,10 @@ import zoneinfo
 from collections.abc import Callable
 from typing import Any
 
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
-from django.utils.deprecation import MiddlewareMixin
 
 from gmtools.models import Campaign
 
@@ -46,19 +46,50 @@ def zone_of(request: HttpRequest, kwargs: dict[str, Any]) -> zoneinfo.ZoneInfo |
     return zoneinfo.ZoneInfo(name) if name else None
 
 
-class CampaignTimeZone(MiddlewareMixin):
-    """The campaign's zone for its requests (async-capable, as the stack's others: a player's stream
-    stays a coroutine)."""
+class CampaignTimeZone:
+    """The campaign's zone for its requests. Async-capable without a thread hop of its own: under the
+    ASGI server a sync middleware's hooks each cross to the one thread of the sync code, and the
+    streams' views, opened by every phone at once, queued behind them (30 phones opening their
+    streams timed out). A stream's view is async and needs no zone from here: its drawings are made in
+    the campaign's zone by ``gmtools.live.render_drawn``."""
 
-    def process_request(self, request: HttpRequest) -> None:
+    sync_capable = True
+    async_capable = True
+
+    def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
+        self.get_response = get_response
+        if iscoroutinefunction(get_response):
+            markcoroutinefunction(self)
+            self.process_view = self._aprocess_view  # Django then awaits it as it is, no hop of its own
+
+    def __call__(self, request: HttpRequest) -> Any:
+        if iscoroutinefunction(self):
+            return self._acall(request)
         timezone.deactivate()  # nothing carried over from another request served by this worker
+        try:
+            return self.get_response(request)
+        finally:
+            timezone.deactivate()
 
-    def process_view(self, request: HttpRequest, view: Callable[..., HttpResponse], args: tuple,
+    async def _acall(self, request: HttpRequest) -> HttpResponse:
+        timezone.deactivate()  # the request's own context: asgiref's Local, no thread involved
+        try:
+            return await self.get_response(request)
+        finally:
+            timezone.deactivate()
+
+    def process_view(self, request: HttpRequest, view: Callable[..., Any], args: tuple,
                      kwargs: dict[str, Any]) -> None:
+        if iscoroutinefunction(view):
+            return  # a stream: see the class's note (no query, no hop)
         zone = zone_of(request, kwargs)
         if zone is not None:
             timezone.activate(zone)
 
-    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
-        timezone.deactivate()
-        return response
+    async def _aprocess_view(self, request: HttpRequest, view: Callable[..., Any], args: tuple,
+                             kwargs: dict[str, Any]) -> None:
+        if iscoroutinefunction(view):
+            return  # a stream: see the class's note (no query, no hop)
+        zone = await sync_to_async(zone_of)(request, kwargs)
+        if zone is not None:
+            timezone.activate(zone)  # this request's context, which its sync view runs in

@@ -26,12 +26,13 @@ ONE_ROLL = {
                    "reflexive", "second_chance"},
     Game.FATE: {"hidden", "label", "opponent", "opponent_dice", "invoke", "invoke_again", "advantage", "advantage_on",
                 "stunt_bonus", "helpers"},
-    Game.SCIFI: {"hidden", "label", "opponent", "opponent_dice", "knowledge", "off_rol"},
+    # Scifi's kind of action too: each roll is its own action (a shot left chosen was refused the next roll).
+    Game.SCIFI: {"hidden", "label", "opponent", "opponent_dice", "knowledge", "off_rol", "kind"},
     Game.V5: {"team", "hidden", "label", "opponent", "opponent_dice"},
 }
-# What stays for the character's next roll: who rolls, what with, against what, the kind of action,
+# What stays for the character's next roll: who rolls, what with, against what, Fate's action,
 # the extended action it goes into (the GM picks that one, issue 23 item 1).
-KEPT = {"character", "first", "second", "dice", "modifier", "difficulty", "extended", "pool_from", "kind", "action"}
+KEPT = {"character", "first", "second", "dice", "modifier", "difficulty", "extended", "pool_from", "action"}
 
 
 @pytest.mark.parametrize("game", list(ONE_ROLL))

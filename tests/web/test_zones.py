@@ -96,3 +96,29 @@ def test_the_admins_history_of_a_campaign_or_character_reads_in_its_zone(make_ch
     LogEntry.objects.filter(pk=entry.pk).update(action_time=datetime(2026, 3, 29, 1, 30, tzinfo=UTC))
     page = staff_client.get(reverse(f"admin:gmtools_{model}_history", args=[row.pk])).content.decode()
     assert "3:30" in page and "1:30" not in page  # 03:30 in Madrid (summer time), not the stored UTC
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_asgi_path_reads_in_the_campaigns_zone_too(make_character, set_ratings, gm):
+    """Under the ASGI server (``make run``) the zone is found in the middleware's async hook and the sync
+    view runs in it; a stream's async view is not held for it (its drawings take the zone themselves)."""
+    import asyncio
+
+    from asgiref.sync import sync_to_async
+    from django.test import AsyncClient
+
+    koi = make_character(Game.EXALTED, name="Koi")
+    set_ratings(koi, dexterity=3, melee=2)
+    Campaign.objects.filter(pk=koi.campaign_id).update(time_zone="Europe/Madrid", gm=gm)
+    roll = compose_and_roll(koi.campaign, koi, [8, 8, 3, 2, 1])
+    Roll.objects.filter(pk=roll.pk).update(created_at=datetime(2026, 3, 29, 1, 30, tzinfo=UTC))
+
+    async def pages() -> list[str]:
+        client = AsyncClient()
+        await sync_to_async(client.force_login)(gm)
+        table = await client.get(reverse("table", args=[koi.campaign_id]))
+        players = await client.get(reverse("player", args=[koi.campaign.player_token]))
+        return [table.content.decode(), players.content.decode()]
+
+    for page in asyncio.run(pages()):
+        assert "03:30</time>" in page
