@@ -321,3 +321,13 @@ def test_a_confirmation_the_checks_now_refuse_writes_nothing(gm_client, campaign
     response = gm_client.post(url("character-import-confirm", target), {"payload": importers.sign(target, broken)})
     assert response.status_code == REFUSED and 'data-testid="import-confirm-error"' in page(response)
     assert not target.characters.exists()
+
+
+def test_the_preview_and_a_refusal_speak_the_gms_language(gm_client, campaign):
+    gm_client.cookies["django_language"] = "es"
+    target = campaign(Game.V5)
+    shown = preview(gm_client, target, fixture(WOD5E))
+    assert left_out(shown) == "No importado: 3 poderes de disciplina, 1 objeto (arma, equipo, …)"
+    assert "Recursos" in shown and "Ansia 2" in shown and "Pelea 3 (Grappling)" in shown
+    response = gm_client.post(url("character-import", campaign(Game.EXALTED)), {"file": upload(fixture(WOD5E))})
+    assert "Este archivo contiene un personaje de otro juego" in page(response)
