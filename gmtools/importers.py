@@ -357,8 +357,9 @@ def _foundry_system(document: dict[str, Any]) -> str | None:
 
 # --- Foundry VTT: World of Darkness 5e (github.com/WoD5E-Developers/wod5e) --------------------------
 
-# The actor types gmtools plays, and what each is; a Hunter or Werewolf is another game.
-WOD5E_NATURES = {"vampire": "vampire", "ghoul": "ghoul", "mortal": "mortal", "spc": "mortal"}
+# The actor types gmtools plays, and what each is; a Hunter or Werewolf is another game, and an SPC
+# (a storyteller character) a sheet of dice pools, no Attributes or Skills to rate.
+WOD5E_NATURES = {"vampire": "vampire", "ghoul": "ghoul", "mortal": "mortal"}
 # The system's discipline keys that are V5's Disciplines, by the name gmtools' sheet knows (KNOWN_NAMES).
 WOD5E_DISCIPLINES = {
     "animalism": "Animalism", "auspex": "Auspex", "celerity": "Celerity", "dominate": "Dominate",
@@ -374,7 +375,7 @@ def _wod5e(document: dict[str, Any]) -> Reading:
         raise backup.BackupError(_("This World of Darkness 5e actor is a “%(type)s”; gmtools plays Vampire: its "
                                    "vampires, ghouls and mortals.") % {"type": kind})
     system = _object(document.get("system"), "system")
-    sheet = _Sheet("v5", _name(document), "npc" if kind == "spc" else "pc")
+    sheet = _Sheet("v5", _name(document))
     left_out: Counter[str] = Counter()
     for group in ("attributes", "skills"):
         for key, value in _object(system.get(group), f"system.{group}").items():
@@ -429,7 +430,9 @@ def _wod5e(document: dict[str, Any]) -> Reading:
                          ("willpower_aggravated", ("willpower", "aggravated"))):
         where = "system." + ".".join(path)
         value = _object(system.get(path[0]), f"system.{path[0]}").get(path[1])
-        if value is not None and not (column == "hunger" and kind != "vampire"):
+        if column == "hunger" and kind != "vampire":
+            sheet.resource(column, 0, "type")  # a ghoul or a mortal has no Hunger (the model refuses one)
+        elif value is not None:
             sheet.resource(column, _number(value, where), where)
     return sheet.reading("wod5e", left_out)
 

@@ -131,6 +131,13 @@ def test_a_foundry_wod5e_vampire_is_previewed_then_imported(gm_client, campaign)
     assert "Clan: Brujah" in dana.notes and "Owes Old Vic a boon." in dana.notes and "<p>" not in dana.notes
 
 
+def test_a_foundry_wod5e_ghoul_has_no_hunger(gm_client, campaign):
+    target = campaign(Game.V5)
+    confirm(gm_client, target, preview(gm_client, target, _set(fixture(WOD5E), "type", "ghoul")))
+    resources = target.characters.get().resources
+    assert (resources.nature, resources.hunger, resources.humanity) == ("ghoul", 0, 6)  # the file's Hunger 2 unread
+
+
 def test_a_progeny_export_is_previewed_then_imported(gm_client, campaign):
     document, teodora, traits = imported(gm_client, campaign, PROGENY, Game.V5,
                                          "Not imported: 3 discipline powers, 1 ritual, 1 touchstone")
@@ -231,6 +238,7 @@ def _nested(depth: int) -> dict[str, Any]:
     (lambda d: _set(d, "_stats.systemId", "dnd5e"),
      "This is a Foundry VTT actor of the “dnd5e” system; gmtools reads actors of World of Darkness 5e"),
     (lambda d: _set(d, "type", "werewolf"), "This World of Darkness 5e actor is a “werewolf”"),
+    (lambda d: _set(d, "type", "spc"), "This World of Darkness 5e actor is a “spc”"),
     (lambda d: _set(d, "system.attributes", [3, 2, 1]), "system.attributes: must be an object."),
     (lambda d: _set(d, "system.attributes.strength.value", "three"), "system.attributes.strength.value: must be a number."),
     (lambda d: _set(d, "system.attributes.strength.value", 2.5), "system.attributes.strength.value: must be a whole number."),
