@@ -564,6 +564,7 @@ class ImportForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.campaign = campaign
         self.preview: importers.Reading | None = None  # another tool's file, read and checked, for the GM to confirm
+        self.signed = ""  # the preview's rows, signed for the confirmation (importers.sign)
         self.helper = FormHelper()
         self.helper.form_tag = False
         self.helper.disable_csrf = True

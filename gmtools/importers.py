@@ -550,7 +550,7 @@ def _exalted2e(document: dict[str, Any]) -> Reading:
         if item_type == "background":
             data = _object(item.get("system"), f"{where}.system")
             sheet.custom(C.BACKGROUND, _text(item.get("name"), f"{where}.name"),
-                         _number(data.get("value", data.get("rating")), f"{where}.system.value"), f"{where}.system.value")
+                         _number(data.get("value"), f"{where}.system.value"), f"{where}.system.value")
         elif item_type in ("charm", "spell"):
             left_out["charms"] += 1
         else:
@@ -559,8 +559,11 @@ def _exalted2e(document: dict[str, Any]) -> Reading:
     notes = []
     if caste := _text(system.get("caste"), "system.caste").strip():
         notes.append(f"{_('Caste')}: {caste}")
-    if biography := _plain(_text(system.get("biography"), "system.biography")):
-        notes.append(biography)
+    if motivation := _text(system.get("motivation"), "system.motivation").strip():
+        notes.append(f"{_('Motivation')}: {motivation}")
+    for key in ("biography", "notes"):
+        if text := _plain(_text(system.get(key), f"system.{key}")):
+            notes.append(text)
     sheet.row["notes"] = "\n".join(notes)
     for column, path in (("essence", ("essence", "value")), ("willpower", ("willpower", "max")),
                          ("willpower_temporary", ("willpower", "value"))):

@@ -163,6 +163,20 @@ def test_a_foundry_exalted_2e_actor_is_imported_with_nothing_left_out(gm_client,
     assert (exalted.compassion, exalted.conviction, exalted.temperance, exalted.valor) == (1, 5, 3, 2)
 
 
+def test_an_exalted_2e_actors_backgrounds_and_specialties_are_imported_its_charms_listed(gm_client, campaign):
+    """The system's item types (module/data/item/*-data.mjs): a background's value, an ability's
+    specialties ({name, value}), charms and the rest left out."""
+    actor = _set(fixture(EXALTED), "system.abilities.sail.specialties", [{"name": "Storms", "value": 2}])
+    actor["items"] = [{"name": "Allies", "type": "background", "system": {"value": 5, "description": ""}},
+                      {"name": "Ox-Body Technique", "type": "charm", "system": {}},
+                      {"name": "Slashing sword", "type": "weapon", "system": {}}]
+    target = campaign(Game.EXALTED)
+    shown = preview(gm_client, target, actor)
+    assert left_out(shown) == "Not imported: 1 charm or spell, 1 item (weapon, gear, …)"
+    traits = ratings(confirm(gm_client, target, shown))
+    assert traits["Allies"] == ("background", 5, "") and traits["sail"] == ("ability", 4, "Storms")
+
+
 def test_a_fate_core_official_actor_is_imported_with_its_approaches_aspects_and_stunt(gm_client, campaign):
     actor, wren, traits = imported(gm_client, campaign, FATE, Game.FATE,
                                    "Not imported: 1 skill that is no approach, 2 stress or consequence tracks")
