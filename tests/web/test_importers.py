@@ -353,3 +353,25 @@ def test_the_preview_and_a_refusal_speak_the_gms_language(gm_client, campaign):
     assert "Recursos" in shown and "Ansia 2" in shown and "Pelea 3 (Grappling)" in shown
     response = gm_client.post(url("character-import", campaign(Game.EXALTED)), {"file": upload(fixture(WOD5E))})
     assert "Este archivo contiene un personaje de otro juego" in page(response)
+
+
+@pytest.mark.parametrize(("name", "change", "source"), [
+    (WOD5E, lambda d: {k: v for k, v in d.items() if k != "_stats"}, "wod5e"),  # an older Foundry's export
+    (EXALTED, lambda d: {k: v for k, v in d.items() if k != "_stats"}, "exalted2e"),
+    (FATE, lambda d: {k: v for k, v in d.items() if k != "_stats"}, "fco"),
+    (WOD5E, lambda d: _set(d, "_stats.systemId", "vtm5e"), "wod5e"),  # the system's id before it was renamed
+    (PROGENY, lambda d: {**d, "version": "progeny_1.0.0"}, "progeny"),  # Progeny's first exports
+    (PROGENY, lambda d: {k: v for k, v in d.items() if k != "version"}, "progeny"),
+])
+def test_each_tools_file_is_recognised_by_its_mark_or_its_shape(name, change, source):
+    assert importers.read(change(fixture(name))).source == source
+
+
+def test_a_gmtools_campaign_file_still_imports_at_once(gm_client, campaign):
+    """gmtools' own file has nothing to leave out: no preview, its characters are added at once."""
+    source = campaign(Game.V5)
+    Character.objects.create_with_sheet(campaign=source, name="Ana")
+    target = campaign(Game.V5)
+    response = gm_client.post(url("character-import", target), {"file": upload(backup.export_campaign(source))})
+    assert response.status_code == 200 and 'data-testid="import-preview"' not in page(response)
+    assert list(target.characters.values_list("name", flat=True)) == ["Ana"]
