@@ -619,7 +619,7 @@ def _fco(document: dict[str, Any]) -> Reading:
         sheet.places[f"characters[0].aspects[{len(aspects)}]"] = f"{where}.value"
         aspects.append({"kind": kind, "text": text[:200]})
     sheet.row["aspects"] = aspects
-    left_out["tracks"] += len(_object(system.get("tracks"), "system.tracks"))
+    _fco_tracks(sheet, _object(system.get("tracks"), "system.tracks"), left_out)
     details = _object(system.get("details"), "system.details")
     points = _object(details.get("fatePoints"), "system.details.fatePoints")
     for column, key in (("points", "current"), ("refresh", "refresh")):
@@ -633,6 +633,37 @@ def _fco(document: dict[str, Any]) -> Reading:
             notes.append(text)
     sheet.row["notes"] = "\n".join(notes)
     return sheet.reading("fco", left_out)
+
+
+FATE_SEVERITIES = ("mild", "moderate", "severe")
+
+
+def _fco_tracks(sheet: _Sheet, tracks: dict[str, Any], left_out: Counter[str]) -> None:
+    """Fate Accelerated's three stress boxes from the first stress track, and its mild, moderate and
+    severe consequences from the consequence tracks (the aspect the GM named when marked); any
+    other track (a second stress track, Fate Core's extra boxes, a custom one) is left out."""
+    stress = False
+    for key, track in tracks.items():
+        where = f"system.tracks.{key}"
+        track = _object(track, where)
+        name = (_text(track.get("name"), f"{where}.name") or key).casefold()
+        severity = next((s for s in FATE_SEVERITIES if s in name), None) if "consequence" in name else None
+        if "stress" in name and not stress:
+            stress = True
+            boxes = _list(track.get("box_values"), f"{where}.box_values")
+            for i, marked in enumerate(boxes[:3]):
+                if not isinstance(marked, bool):
+                    raise backup.BackupError(_("%(where)s: must be true or false.") % {"where": f"{where}.box_values[{i}]"})
+                sheet.resource(f"stress_{i + 1}", marked, f"{where}.box_values[{i}]")
+            if len(boxes) > 3:  # Fate Core's longer track: its boxes past the third have no place
+                left_out["tracks"] += 1
+        elif severity is not None:
+            aspect = track.get("aspect")
+            text = _text(aspect.get("name"), f"{where}.aspect.name") if isinstance(aspect, dict) else ""
+            if text.strip():
+                sheet.resource(f"consequence_{severity}", _plain(text), f"{where}.aspect.name")
+        else:
+            left_out["tracks"] += 1
 
 
 FOUNDRY_READERS: dict[str, Callable[[dict[str, Any]], Reading]] = {

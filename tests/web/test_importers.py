@@ -179,7 +179,7 @@ def test_an_exalted_2e_actors_backgrounds_and_specialties_are_imported_its_charm
 
 def test_a_fate_core_official_actor_is_imported_with_its_approaches_aspects_and_stunt(gm_client, campaign):
     actor, wren, traits = imported(gm_client, campaign, FATE, Game.FATE,
-                                   "Not imported: 1 skill that is no approach, 2 stress or consequence tracks")
+                                   "Not imported: 1 skill that is no approach, 1 stress or consequence track")
     assert actor["system"]["skills"]["Quick"]["rank"] == 3 and traits["quick"] == ("approach", 3, "")
     assert traits["forceful"] == ("approach", 0, "")
     assert traits["Wind Reader: +2 to Quickly overcome bad weather in the air."] == ("stunt", 2, "")
@@ -187,6 +187,9 @@ def test_a_fate_core_official_actor_is_imported_with_its_approaches_aspects_and_
         ("high_concept", "Courier of the Broken Skies"), ("trouble", "The Guild wants its ship back"),
         ("other", "I know every dock by its smell")]
     assert (wren.resources.points, wren.resources.refresh) == (2, 3)
+    assert actor["system"]["tracks"]["Stress"]["box_values"] == [False, True, False]
+    assert (wren.resources.stress_1, wren.resources.stress_2, wren.resources.stress_3) == (False, True, False)
+    assert wren.resources.consequence_mild == "Singed coat" and wren.resources.consequence_severe == ""
 
 
 def test_the_preview_names_the_tool_the_character_and_its_traits(gm_client, campaign):
@@ -295,6 +298,8 @@ def test_a_file_over_the_size_limit_is_refused_before_it_is_read(gm_client, camp
     (EXALTED, lambda d: _set(d, "system.abilities.sail.specialties", [{"name": 4}])),
     (FATE, lambda d: _set(d, "system.stunts.Wind Reader.bonus", 5)),
     (FATE, lambda d: _set(d, "system.aspects.Trouble", "a text")),
+    (FATE, lambda d: _set(d, "system.tracks.Stress.box_values", ["x"])),
+    (FATE, lambda d: _set(d, "system.tracks.Mild Consequence.aspect", {"name": "x" * 121})),
 ])
 def test_every_reader_refuses_a_damaged_file_of_its_tool(gm_client, campaign, name, bad):
     target = campaign(importers.read(fixture(name)).game)
