@@ -115,7 +115,11 @@ class Reading:
                 specialties = f" ({trait['specialties']})" if trait.get("specialties") else ""
                 groups.setdefault(trait["category"], []).append(f"{label} {trait['rating']}{specialties}")
             resources = []
-            for public, value in row.get("resources", {}).items():
+            order = {columns.public(name): n for n, name in enumerate(columns.fields)}  # the sheet's order
+            for public, value in sorted(row.get("resources", {}).items(), key=lambda item: order[item[0]]):
+                if value is False or value == "":
+                    continue  # a box not marked, a consequence not taken
+                value = "✓" if value is True else value
                 model_field = columns.model._meta.get_field(columns.public_fields[public])
                 shown_value = dict(model_field.choices).get(value, value) if model_field.choices else value
                 resources.append(f"{capfirst(model_field.verbose_name)} {shown_value}")

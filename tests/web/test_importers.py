@@ -199,6 +199,13 @@ def test_the_preview_names_the_tool_the_character_and_its_traits(gm_client, camp
     assert "Hunger 2" in shown and "Humanity 6" in shown
 
 
+def test_the_preview_of_a_fate_character_shows_the_boxes_marked_and_its_aspects(gm_client, campaign):
+    shown = preview(gm_client, campaign(Game.FATE), fixture(FATE))
+    resources = re.search(r'data-testid="import-preview-resources">(.*?)</dd>', shown)[1]
+    assert resources == "Fate points 2 · Refresh 3 · Stress box 2 ✓ · Mild consequence (2) Singed coat"
+    assert "Courier of the Broken Skies · The Guild wants its ship back" in shown
+
+
 def test_only_the_character_named_is_previewed_and_a_name_not_in_the_file_is_refused(gm_client, campaign):
     target = campaign(Game.V5)
     response = gm_client.post(url("character-import", target), {"file": upload(fixture(WOD5E)), "name": "Nobody"})
