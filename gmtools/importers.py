@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.core import signing
+from django.core.exceptions import SuspiciousOperation
 from django.db import transaction
 from django.utils.html import strip_tags
 from django.utils.text import capfirst
@@ -269,9 +270,15 @@ def _text(value: Any, where: str) -> str:
     return value
 
 
-def _plain(html: str) -> str:
-    """A Foundry HTML field as plain text (notes are text in gmtools)."""
-    return re.sub(r"\n{3,}", "\n\n", strip_tags(html.replace("</p>", "\n\n").replace("<br>", "\n"))).strip()
+def _plain(value: Any, where: str) -> str:
+    """A Foundry HTML field as plain text (notes are text in gmtools). Django's strip_tags refuses
+    markup nested past its depth (SuspiciousOperation, a 400): a refusal naming the place instead."""
+    html = _text(value, where)
+    try:
+        text = strip_tags(html.replace("</p>", "\n\n").replace("<br>", "\n"))
+    except SuspiciousOperation:
+        raise backup.BackupError(_("%(where)s: the HTML is nested too deeply to be read.") % {"where": where}) from None
+    return re.sub(r"\n{3,}", "\n\n", text).strip()
 
 
 def _squash(name: str) -> str:
@@ -421,9 +428,9 @@ def _wod5e(document: dict[str, Any]) -> Reading:
         if value := _text(headers.get(key), f"system.headers.{key}").strip():
             notes.append(f"{label}: {value}")
     for key in ("biography", "notes"):
-        if value := _plain(_text(system.get(key), f"system.{key}")):
+        if value := _plain(system.get(key), f"system.{key}"):
             notes.append(value)
-    if touchstones := _plain(_text(headers.get("touchstones"), "system.headers.touchstones")):
+    if touchstones := _plain(headers.get("touchstones"), "system.headers.touchstones"):
         notes.append(f"{_('Touchstones')}: {touchstones}")
     sheet.row["notes"] = "\n".join(notes)
     sheet.resource("nature", WOD5E_NATURES[kind], "type")
@@ -566,7 +573,7 @@ def _exalted2e(document: dict[str, Any]) -> Reading:
     if motivation := _text(system.get("motivation"), "system.motivation").strip():
         notes.append(f"{_('Motivation')}: {motivation}")
     for key in ("biography", "notes"):
-        if text := _plain(_text(system.get(key), f"system.{key}")):
+        if text := _plain(system.get(key), f"system.{key}"):
             notes.append(text)
     sheet.row["notes"] = "\n".join(notes)
     for column, path in (("essence", ("essence", "value")), ("willpower", ("willpower", "max")),
@@ -607,14 +614,14 @@ def _fco(document: dict[str, Any]) -> Reading:
         where = f"system.stunts.{key}"
         stunt = _object(stunt, where)
         name = _text(stunt.get("name"), f"{where}.name") or key
-        description = _plain(_text(stunt.get("description"), f"{where}.description"))
+        description = _plain(stunt.get("description"), f"{where}.description")
         sheet.custom(C.STUNT, f"{name}: {description}" if description else name,
                      _number(stunt.get("bonus"), f"{where}.bonus"), f"{where}.bonus")
     aspects, seen = [], set()
     for key, aspect in _object(system.get("aspects"), "system.aspects").items():
         where = f"system.aspects.{key}"
         aspect = _object(aspect, where)
-        text = _plain(_text(aspect.get("value"), f"{where}.value"))
+        text = _plain(aspect.get("value"), f"{where}.value")
         if not text:
             continue
         kind = FATE_ASPECTS.get(_text(aspect.get("name"), f"{where}.name").strip().casefold(), "other")
@@ -633,7 +640,7 @@ def _fco(document: dict[str, Any]) -> Reading:
     notes = []
     for key in ("description", "biography", "notes"):
         value = _object(details.get(key), f"system.details.{key}").get("value")
-        if text := _plain(_text(value, f"system.details.{key}.value")):
+        if text := _plain(value, f"system.details.{key}.value"):
             notes.append(text)
     sheet.row["notes"] = "\n".join(notes)
     return sheet.reading("fco", left_out)
@@ -665,7 +672,7 @@ def _fco_tracks(sheet: _Sheet, tracks: dict[str, Any], left_out: Counter[str]) -
             aspect = track.get("aspect")
             text = _text(aspect.get("name"), f"{where}.aspect.name") if isinstance(aspect, dict) else ""
             if text.strip():
-                sheet.resource(f"consequence_{severity}", _plain(text), f"{where}.aspect.name")
+                sheet.resource(f"consequence_{severity}", _plain(text, f"{where}.aspect.name"), f"{where}.aspect.name")
         else:
             left_out["tracks"] += 1
 

@@ -11,6 +11,7 @@ signed rows were altered, are stale, or were made for another campaign.
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import re
 from html import unescape
@@ -280,6 +281,7 @@ def _nested(depth: int) -> dict[str, Any]:
     (lambda d: _set(d, "name", ["Dana"]), "name: must be a text."),
     (lambda d: _set(d, "items", {"a": 1}), "items: must be a list."),
     (lambda d: json.dumps(d).replace("Dana", "\\ud800", 1).encode(), "half of a character"),
+    (lambda d: _set(d, "system.notes", "<a" * 600), "system.notes: the HTML is nested too deeply to be read."),
 ])
 def test_a_damaged_or_hostile_file_is_refused_inline_and_nothing_is_written(gm_client, campaign, damage, message):
     target = campaign(Game.V5)
@@ -288,6 +290,16 @@ def test_a_damaged_or_hostile_file_is_refused_inline_and_nothing_is_written(gm_c
     assert response.status_code == REFUSED
     assert message in page(response) and 'data-testid="import-form"' in page(response)
     assert rows(target) == before
+
+
+def test_notes_too_long_to_carry_to_the_confirmation_are_refused(gm_client, campaign, monkeypatch):
+    monkeypatch.setattr(importers, "MAX_SIGNED", 2000)
+    target = campaign(Game.V5)
+    diary = "".join(f"<p>{hashlib.sha256(str(n).encode()).hexdigest()}</p>" for n in range(200))  # compresses little
+    document = _set(fixture(WOD5E), "system.notes", diary)
+    response = gm_client.post(url("character-import", target), {"file": upload(document)})
+    assert response.status_code == REFUSED and "The character's notes are too long to import" in page(response)
+    assert rows(target) == ([], [], [], [])
 
 
 def test_a_file_over_the_size_limit_is_refused_before_it_is_read(gm_client, campaign, monkeypatch):
