@@ -494,8 +494,9 @@ def _progeny(document: dict[str, Any]) -> Reading:
         if discipline and level >= ratings.get(discipline, (0, ""))[0]:
             ratings[discipline] = (level, f"{where}.level")
         left_out["powers"] += 1
+    known = {_squash(name): name for name in WOD5E_DISCIPLINES.values()}  # V5's, as gmtools' sheet names them
     for discipline, (rating, where) in ratings.items():
-        sheet.custom(C.DISCIPLINE, discipline.title() if discipline.islower() else discipline, rating, where)
+        sheet.custom(C.DISCIPLINE, known.get(_squash(discipline), discipline), rating, where)
     for group, category in (("merits", C.MERIT), ("flaws", C.FLAW)):
         for i, item in enumerate(_list(document.get(group), group)):
             item = _object(item, f"{group}[{i}]")

@@ -153,6 +153,14 @@ def test_a_progeny_export_is_previewed_then_imported(gm_client, campaign):
     assert (teodora.player, teodora.concept, teodora.resources.willpower_superficial) == ("Maite", "Tremere", 1)
 
 
+def test_a_progeny_discipline_takes_the_name_gmtools_sheet_gives_it(gm_client, campaign):
+    document = _set(fixture(PROGENY), "disciplines.2.discipline", "thin-blood alchemy")
+    document["disciplines"].append({**document["disciplines"][0], "discipline": "Homebrew Sight", "level": 1})
+    target = campaign(Game.V5)
+    traits = ratings(confirm(gm_client, target, preview(gm_client, target, document)))
+    assert traits["Thin-blood Alchemy"] == ("discipline", 1, "") and traits["Homebrew Sight"] == ("discipline", 1, "")
+
+
 def test_a_foundry_exalted_2e_actor_is_imported_with_nothing_left_out(gm_client, campaign):
     actor, tirak, traits = imported(gm_client, campaign, EXALTED, Game.EXALTED,
                                     "Everything in the file has a place on the sheet.")
