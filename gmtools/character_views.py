@@ -140,9 +140,30 @@ def npc_template(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def character_import(request: HttpRequest, pk: int) -> HttpResponse:
+    """The import panel; its POST adds a campaign file's characters, or previews another tool's."""
     campaign = _campaign(request, pk)
     form = workflows.ImportForm(*_posted(request), campaign=campaign)
     if request.method == "POST" and form.is_valid() and form.save():
         return _saved(request, campaign)
-    return _panel(request, "import", {"campaign": campaign, "import_form": form})
+    if form.preview is not None:
+        return render(request, "characters.html#import-preview", {
+            "campaign": campaign, "preview": form.preview,
+            "confirm_form": workflows.ConfirmImportForm(initial={"payload": form.signed}, campaign=campaign)})
+    return _import_panel(request, campaign, form)
+
+
+@login_required
+@require_POST
+def character_import_confirm(request: HttpRequest, pk: int) -> HttpResponse:
+    """The GM confirms a preview: its characters are added (or the panel says why not, nothing added)."""
+    campaign = _campaign(request, pk)
+    form = workflows.ConfirmImportForm(request.POST, campaign=campaign)
+    made = form.save() if form.is_valid() else []
+    return (_saved(request, campaign) if made
+            else _import_panel(request, campaign, workflows.ImportForm(campaign=campaign), confirm_form=form))
+
+
+def _import_panel(request: HttpRequest, campaign: Campaign, form: workflows.ImportForm, **context: object) -> HttpResponse:
+    """The import panel with its errors (the file's, or a confirmation's refused)."""
+    return _panel(request, "import", {"campaign": campaign, "import_form": form, **context})
 

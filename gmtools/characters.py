@@ -34,13 +34,13 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from gmtools import backup, games
+from gmtools import backup, games, importers
 from gmtools.admin import TraitForm, TraitFormSet
 from gmtools.composer import trait_slots
 from gmtools.games.base import POOL_NAMES, Columns, NpcTemplate, SheetRows
 from gmtools.games.base import Row as GameRow
 from gmtools.live import announce
-from gmtools.models import Campaign, ChangeKind, Character, CharacterKind, PerGame, Trait, game_choices
+from gmtools.models import Campaign, ChangeKind, Character, CharacterKind, PerGame, Trait
 from gmtools.sheets import rating_bounds
 
 NAME_MAX = Character._meta.get_field("name").max_length
@@ -554,48 +554,75 @@ def _free_numbers(taken: set[int], count: int) -> list[int]:
 
 
 class ImportForm(forms.Form):
-    file = forms.FileField(label=_("Campaign file (JSON)"),
-                           help_text=_("A file exported from gmtools (a campaign's “Download as JSON”)."))
+    file = forms.FileField(label=_("Character file (JSON)"),
+                           help_text=_("A gmtools campaign file (“Download as JSON”), a Foundry VTT actor (World of "
+                                       "Darkness 5e, Exalted Second Edition, Fate Core Official) or a Progeny export."))
     name = forms.CharField(max_length=NAME_MAX, required=False, label=_("Only the character named"),
                            help_text=_("Leave empty to import every character of the file."))
 
     def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.campaign = campaign
+        self.preview: importers.Reading | None = None  # another tool's file, read and checked, for the GM to confirm
+        self.signed = ""  # the preview's rows, signed for the confirmation (importers.sign)
         self.helper = FormHelper()
         self.helper.form_tag = False
         self.helper.disable_csrf = True
 
     def clean_file(self) -> Any:
-        """The file's document (refused by its size before it is read, or as not a campaign file)."""
+        """The file's characters as gmtools rows (refused by its size before it is read, or as no file
+        gmtools reads)."""
         try:
-            return backup.read_upload(self.cleaned_data["file"])
+            return importers.read(backup.read_upload(self.cleaned_data["file"]))
         except backup.BackupError as error:
             raise ValidationError(str(error)) from None
 
     def save(self) -> list[Character]:
+        """A gmtools campaign file's characters are added at once (nothing of theirs is left out);
+        another tool's are checked and kept in ``preview``, for the GM to confirm (``ConfirmImportForm``)."""
+        reading = self.cleaned_data["file"]
         try:
-            return import_characters(self.campaign, self.cleaned_data["file"], self.cleaned_data["name"])
+            if reading.source == "gmtools":
+                return import_characters(self.campaign, reading, self.cleaned_data["name"])
+            reading = reading.only(self.cleaned_data["name"])
+            importers.check(self.campaign, reading)
+            self.preview = reading
+            self.signed = importers.sign(self.campaign, reading)
         except backup.BackupError as error:
             self.add_error("file", str(error))
+            self.preview = None
+        return []
+
+
+class ConfirmImportForm(forms.Form):
+    """The GM's confirmation of a preview: its rows come back signed (``importers.sign``)."""
+
+    payload = forms.CharField(widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.campaign = campaign
+
+    def save(self) -> list[Character]:
+        try:
+            return import_characters(self.campaign, importers.unsign(self.campaign, self.cleaned_data["payload"]))
+        except backup.BackupError as error:
+            self.add_error(None, str(error))
             return []
 
 
-def import_characters(campaign: Campaign, document: Any, only: str = "") -> list[Character]:
-    """The characters of a campaign file (or the one named ``only``), added to this campaign with the
-    importer's own checks, in one transaction of bulk writes (``backup.add_characters``), all or none."""
-    game, rows = backup.characters_of(document)
-    if not campaign.plays(game):
-        raise backup.BackupError(gettext("The file's characters are of another game (%(game)s).")
-                                 % {"game": dict(game_choices()).get(game, game)})
-    chosen = {i for i, row in enumerate(rows)
-              if not only or (isinstance(row, dict) and str(row.get("name", "")).casefold() == only.casefold())}
-    if only and not chosen:
-        raise backup.BackupError(gettext("The file has no character named “%(name)s”.") % {"name": only})
-    if not chosen:
+def import_characters(campaign: Campaign, reading: importers.Reading | Any, only: str = "") -> list[Character]:
+    """The characters of a file read (``importers.read``; a campaign file's document is read here), or
+    the one named ``only``, added to this campaign with the importer's own checks, in one transaction
+    of bulk writes (``backup.add_characters``), all or none."""
+    if not isinstance(reading, importers.Reading):
+        reading = importers.read(reading)
+    reading = reading.only(only)
+    importers.refuse_other_game(campaign, reading)
+    if not reading.characters:
         raise backup.BackupError(gettext("The file has no characters."))
     with transaction.atomic():
-        made = backup.add_characters(campaign, rows, chosen)
+        made = backup.add_characters(campaign, reading.characters)
         announce_cast(campaign.pk)
     return made
 

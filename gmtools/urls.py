@@ -57,6 +57,8 @@ urlpatterns = [
     path("campaigns/<int:pk>/characters/quick/", character_views.npc_quick, name="npc-quick"),
     path("campaigns/<int:pk>/characters/template/", character_views.npc_template, name="npc-template"),
     path("campaigns/<int:pk>/characters/import/", character_views.character_import, name="character-import"),
+    path("campaigns/<int:pk>/characters/import/confirm/", character_views.character_import_confirm,
+         name="character-import-confirm"),
     path("campaigns/<int:pk>/characters/<int:character_pk>/edit/", character_views.character_edit,
          name="character-edit"),
     path("campaigns/<int:pk>/characters/<int:character_pk>/delete/", character_views.character_delete,

@@ -66,3 +66,11 @@ def character_file(character: Character, name: str = "character.json"):
         del document[table]
     # One line: the access walk also sends it in a GET's query string, where each line would be a value.
     return SimpleUploadedFile(name, json.dumps(document).encode(), content_type="application/json")
+
+
+def confirmed_import(character: Character) -> dict[str, str]:
+    """What an import preview's Confirm posts: the character's rows, signed for its campaign."""
+    from gmtools import backup, importers
+
+    reading = importers.Reading("gmtools", character.game, [backup.export_character(character)])
+    return {"payload": importers.sign(character.campaign, reading)}

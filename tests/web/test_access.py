@@ -59,7 +59,7 @@ from gmtools.models import (
 )
 from tests.games import Game
 from tests.web.helpers import COMMON, DEFAULTS, POOL_TRAITS
-from tests.web.character_data import character_file, sheet_post
+from tests.web.character_data import character_file, confirmed_import, sheet_post
 
 pytestmark = pytest.mark.django_db
 
@@ -298,6 +298,7 @@ ACCESS: dict[str, Entry] = {
     "npc-template": _gm("post", data=lambda w: {"template": NPC_TEMPLATES[w.campaign.game][0].key, "name": "",
                                                 "count": 2}, writes=True),
     "character-import": _gm("post", data=lambda w: {"file": character_file(w.pc)}, writes=True),
+    "character-import-confirm": _gm("post", data=lambda w: confirmed_import(w.pc), writes=True),
     "void": _gm("post", kwargs=_roll, writes=True),
     "undo": _gm("post", data=lambda w: {"change": ""}, writes=True),  # undoes the world's one-click change
     "saved-roll-create": _gm("post", data=lambda w: {**composer_data(w.pc), "saved_name": "Strike again"}, writes=True),

@@ -7,7 +7,8 @@ character's own link: issue 24), a campaign's endpoints in each of the four game
 huge and negative numbers, numbers Python reads oddly, ids of the other GM's rows), dropped or
 repeated; unknown fields added; or a raw body of any bytes. The imports (the table's character
 import, the admin's campaign import) get files: the export with one place of it damaged, random
-JSON, random bytes. The forms read by a GET (the composer, the odds, the log's filter, the export,
+JSON, random bytes; the character import also gets each other tool's file of
+tests/web/fixtures/imports/ damaged the same way (issue 25). The forms read by a GET (the composer, the odds, the log's filter, the export,
 the polls) get the same.
 
 Every answer must be accepted (2xx, or a redirect within this site) or refused with a message (an
@@ -36,6 +37,7 @@ import re
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from html import escape, unescape
 from typing import Any
 from urllib.parse import quote_from_bytes, urlencode, urlsplit
@@ -50,7 +52,7 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gmtools import backup, games, services, throttle
+from gmtools import backup, games, importers, services, throttle
 from gmtools.composer import ComposerForm
 from gmtools.models import Campaign, Character, Roll, Scene, Trait
 from gmtools.views import TIME_ACTIONS
@@ -552,6 +554,26 @@ def test_site_posts_survive_hostile_input(name: str, gm: User, other_gm: User) -
          refuses_with_200=name == "login", before=log_in)
     home = logged_in(gm).get(reverse("home"))
     assert_nothing_unescaped({"the home page": home.content.decode()})
+
+
+# --- characters from other tools (issue 25) -----------------------------------------------------------
+
+IMPORT_FIXTURES = sorted((Path(__file__).parent / "fixtures" / "imports").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", IMPORT_FIXTURES, ids=lambda path: path.name.split("_")[0])
+def test_the_character_import_survives_damaged_files_of_other_tools(path: Path, gm: User, other_gm: User) -> None:
+    """Each tool's file (tests/web/fixtures/imports/), damaged in one place as the campaign file is,
+    in a campaign of its game: a preview or a refusal, never a server error."""
+    document = json.loads(path.read_text())
+    world = build_world(gm, other_gm, importers.read(document).game)
+    theirs = snapshot(world.theirs)
+    requests = hostile([{"file": upload(as_json(document), path.name), "name": ""}],
+                       choices_for("character-import", world), foreign_ids(world), document)
+    fuzz(FEWER["character-import"], logged_in(gm), "post", url_of("character-import", world), "character-import",
+         f"character-import ({path.name.split('_')[0]})", requests)
+    assert_nothing_unescaped(gm_pages(world))
+    assert changed(theirs, snapshot(world.theirs)) == [], "the other GM's campaign changed"
 
 
 # --- the admin's campaign import -------------------------------------------------------------------
