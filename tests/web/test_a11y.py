@@ -45,6 +45,18 @@ def test_a_v5_tracker_says_its_boxes_and_damage(make_character, set_ratings):
     assert 'data-resource="health" role="img" aria-label="Health 5: 2 superficial, 1 aggravated"' in phone
 
 
+def test_a_fate_stress_track_says_which_boxes_are_checked(make_character):
+    bo = make_character(Game.FATE, name="Bo", fate_stress_1=True, fate_stress_3=True)
+    bo.refresh_from_db()
+    assert bo.resources.stress_words == "Stress: 1, 3 checked"
+    with translation.override("es"):
+        assert bo.resources.stress_words == "Estrés: 1, 3 marcadas"
+    phone = Client().get(reverse("player", args=[bo.campaign.player_token])).content.decode()
+    assert 'data-resource="stress" role="img" aria-label="Stress: 1, 3 checked"' in phone
+    bo.resources.stress_1 = bo.resources.stress_3 = False
+    assert bo.resources.stress_words == "Stress: none checked"
+
+
 def test_the_phones_log_is_a_polite_live_region(make_character):
     koi = make_character(Game.V5, name="Koi")
     html = Client().get(reverse("player", args=[koi.campaign.player_token])).content.decode()
