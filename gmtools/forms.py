@@ -15,10 +15,12 @@ from rules.extended import TieBreak
 class LogFilter(forms.Form):
     """Filter the log by where play stood: a story, an episode, a scene, a turn."""
 
-    story = forms.ModelChoiceField(queryset=None, required=False, empty_label=_("All stories"))
-    episode = forms.ModelChoiceField(queryset=None, required=False, empty_label=_("All episodes"))
-    scene = forms.ModelChoiceField(queryset=None, required=False, empty_label=_("All scenes"))
-    turn = forms.IntegerField(min_value=1, required=False, widget=forms.NumberInput(attrs={"placeholder": _("Turn")}))
+    # Each labelled (visually hidden on the table): a screen reader names the list, not only its first option.
+    story = forms.ModelChoiceField(queryset=None, required=False, label=_("Story"), empty_label=_("All stories"))
+    episode = forms.ModelChoiceField(queryset=None, required=False, label=_("Episode"), empty_label=_("All episodes"))
+    scene = forms.ModelChoiceField(queryset=None, required=False, label=_("Scene"), empty_label=_("All scenes"))
+    turn = forms.IntegerField(min_value=1, required=False, label=_("Turn"),
+                              widget=forms.NumberInput(attrs={"placeholder": _("Turn")}))
 
     def __init__(self, campaign: Campaign, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)

@@ -245,7 +245,9 @@ def luck_lines(numbers: stats.Stats) -> list[str]:
                       "%(count)s rolls, mean percentile %(mean)s (%(band)s); fair dice: %(verdict)s", numbers.rolls) % {
         "count": grouped(numbers.rolls), "mean": number_format(round(100 * mean, 1), 1) + "%",
         "band": str(band_words(luck_band(mean))).lower(), "verdict": numbers.mean_verdict}
-    specials = "; ".join(f"{special.words}: " + gettext("%(seen)s seen, %(expected)s expected") % {
+    # A count of one takes the singular where the language has one ("1 visto", not "1 vistos").
+    specials = "; ".join(f"{special.words}: " + ngettext("%(seen)s seen, %(expected)s expected",
+                                                         "%(seen)s seen, %(expected)s expected", special.tally.seen) % {
         "seen": special.tally.seen, "expected": number_format(round(special.tally.expected, 1), 1)}
         for special in numbers.specials) or gettext("none")
     dice = numbers.dice_sentence or gettext("none")

@@ -442,3 +442,47 @@ document.addEventListener("DOMContentLoaded", () => {
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   if (zone) document.querySelectorAll("input[data-browser-zone]").forEach((input) => { input.value = zone; });
 });
+
+// Focus that a redraw took away comes back (issue 26): Next turn, Start scene and the like redraw the
+// part that holds their own button (htmx's answer, then the GM's stream), and the focus fell to the
+// page's body, three Tabs from where the GM was. In a part marked data-keep-focus (the time bar, the
+// turn order), the control focused last, once gone from the page, hands the focus to what it names
+// in data-focus-after (Start scene: the new scene's Next turn), else to its namesake in what replaced
+// it (the same id: Next turn), else to the redrawn part. Only then: a focus the GM moved
+// elsewhere meanwhile is left alone, and a part not marked (the composer, whose arrows are the
+// turn order's keys once its field is left) keeps the browser's own way.
+(function () {
+  let last = null; // { element, id, after, part }
+  document.addEventListener("focusin", (event) => {
+    const element = event.target;
+    const part = element.closest && element.closest("[data-keep-focus][id]");
+    last = part ? { element, id: element.id, after: element.dataset.focusAfter, part: part.id } : null;
+  });
+  const visible = (element) => element && element.getClientRects().length > 0;
+  function restore() {
+    if (!last || last.element.isConnected) return;
+    if (document.activeElement && document.activeElement !== document.body) return;
+    const candidates = [last.after && document.querySelector(last.after), last.id && document.getElementById(last.id),
+                        last.part && document.getElementById(last.part)];
+    const target = candidates.find(visible);
+    if (!target) return;
+    if (!target.matches("a[href], button, input, select, textarea, summary, [tabindex]")) target.setAttribute("tabindex", "-1");
+    target.focus();
+  }
+  document.addEventListener("htmx:afterSettle", restore);
+  document.addEventListener("live-applied", restore);
+})();
+
+// A skip link (base.html's skip block) takes the focus to the first field of its target (the composer),
+// not merely scrolls there: the next Tab is then the composer's, not the page's header.
+(function () {
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest && event.target.closest("a[data-skip-to]");
+    if (!link) return;
+    const target = document.querySelector(link.getAttribute("href"));
+    const field = target && target.querySelector("select, input:not([type=hidden]), textarea, button");
+    if (!field) return;
+    event.preventDefault();
+    field.focus();
+  });
+})();

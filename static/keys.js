@@ -4,6 +4,7 @@
 //            [data-esc-close] button: Esc clicks it), else the open lists and drop-downs;
 //   ↑ / ↓    picks the previous / next character of the turn order in the composer (the cards'
 //            order when no scene is in play);
+//   N        next turn (the time bar's Next turn, while a scene is in play);
 //   ?        shows the help.
 (function () {
   const TEXT_INPUTS = new Set(["text", "number", "search", "email", "password", "url", "tel", "date", "time",
@@ -75,6 +76,9 @@
     if ((event.key === "r" || event.key === "R") && !event.repeat) {
       event.preventDefault(); // also keeps a focused choice from jumping to an option starting with R
       roll();
+    } else if ((event.key === "n" || event.key === "N") && !event.repeat) {
+      const next = document.getElementById("next-turn");
+      if (next) { event.preventDefault(); next.click(); }
     } else if (event.key === "?") {
       event.preventDefault();
       help();

@@ -22,6 +22,7 @@ leave them out with ``-m "not browser"``. Screenshots of each game's table go to
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import threading
@@ -162,25 +163,36 @@ def asgi_server(transactional_db, settings) -> Iterator[str]:
     thread.join(timeout=10)
 
 
-@pytest.fixture
-def page(browser: sync_api.Browser, asgi_server: str, gm_user: User) -> Iterator[sync_api.Page]:
-    """A logged-in page at 1366×768 in English; fails the test on any server error or JS error."""
-    client = Client()
-    client.force_login(gm_user)
-    # bypass_csp: the tests' own probes (wait_for_function) are evaluated in the page, which the
-    # policy refuses; tests/web/test_browser_csp.py drives pages that keep it.
-    context = browser.new_context(base_url=asgi_server, locale="en-US", viewport={"width": 1366, "height": 768},
-                                  bypass_csp=True)
-    session = client.cookies[settings.SESSION_COOKIE_NAME].value
-    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": asgi_server}])
+@contextlib.contextmanager
+def watched_page(browser: sync_api.Browser, asgi_server: str, user: User | None, **options) -> Iterator[sync_api.Page]:
+    """A page of a new context (logged in as ``user`` unless None; ``options`` for the context) that
+    fails the test on any server error or JS error."""
+    context = browser.new_context(base_url=asgi_server, **options)
+    if user is not None:
+        client = Client()
+        client.force_login(user)
+        session = client.cookies[settings.SESSION_COOKIE_NAME].value
+        context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": asgi_server}])
     context.set_default_timeout(TIMEOUT_MS)
     problems: list[str] = []
     page = context.new_page()
     page.on("pageerror", lambda error: problems.append(f"JavaScript error: {error}"))
     page.on("response", lambda r: r.status >= 500 and problems.append(f"{r.status} from {r.request.method} {r.url}"))
-    yield page
-    context.close()
+    try:
+        yield page
+    finally:
+        context.close()
     assert not problems, problems
+
+
+@pytest.fixture
+def page(browser: sync_api.Browser, asgi_server: str, gm_user: User) -> Iterator[sync_api.Page]:
+    """A logged-in page at 1366×768 in English; fails the test on any server error or JS error."""
+    # bypass_csp: the tests' own probes (wait_for_function) are evaluated in the page, which the
+    # policy refuses; tests/web/test_browser_csp.py drives pages that keep it.
+    with watched_page(browser, asgi_server, gm_user, locale="en-US", viewport={"width": 1366, "height": 768},
+                      bypass_csp=True) as page:
+        yield page
 
 
 expect.set_options(timeout=TIMEOUT_MS)

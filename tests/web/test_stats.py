@@ -380,3 +380,17 @@ def test_the_aggregation_reads_the_log_once(lucia):
         numbers = stats.of_rolls(Roll.objects.all(), lucia.campaign, stats.Scope())
     assert numbers.rolls == 3 and len(done) == 1  # V5 counts no one-click spend: no second query
     assert ResourceChange.objects.count() == 0
+
+
+def test_one_special_result_takes_the_singular_in_spanish(gm_client, lucia):
+    """Issue 26: "1 vistos" was the plural's word for a count of one; the page and the recap take the count's form."""
+    compose_and_roll(lucia.campaign, lucia, (10, 3, 10), difficulty=2)  # one messy critical
+    compose_and_roll(lucia.campaign, lucia, (2, 3, 4), difficulty=2)  # no special
+    gm_client.cookies[settings.LANGUAGE_COOKIE_NAME] = "es"
+    html = page(gm_client, lucia.campaign)
+    messy = re.search(r'data-special="messy_critical".*?<span>(.*?)</span>', html, re.S).group(1)
+    assert re.fullmatch(r"1 visto, [0-9,]+ esperados", messy), messy
+    bestial = re.search(r'data-special="bestial_failure".*?<span>(.*?)</span>', html, re.S).group(1)
+    assert re.fullmatch(r"0 vistos, [0-9,]+ esperados", bestial), bestial
+    recap = gm_client.get(reverse("export", args=[lucia.campaign.pk]), {"part": "campaign", "format": "md"}).content.decode()
+    assert re.search(r": 1 visto, [0-9,]+ esperados", recap), recap

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from django import forms
 from django.db import models
 from django.utils.functional import Promise
-from django.utils.translation import gettext, ngettext_lazy, pgettext
+from django.utils.translation import gettext, ngettext_lazy, pgettext, pgettext_lazy
 
 from gmtools.games.base.table import Table, contest
 from rules.dice import Entry, RandomSource
@@ -237,6 +237,20 @@ def _die_class(hit: int | None, face: int, hunger: bool = False) -> str:
     return " ".join(classes)
 
 
+def _die_words(hit: int | None, face: int, ten: Promise | None, hunger: bool = False) -> str:
+    """What a die says to a screen reader, which reads no colour: "7, success", "10, double", "Hunger 1, failure"
+    (its meaning from the game's ``hit_face`` and ``ten_words``; a game with no hits says the face alone)."""
+    if hit is None:
+        meaning = ""
+    elif face == 10 and ten is not None:
+        meaning = str(ten)
+    else:
+        meaning = pgettext("die", "success") if face >= hit else pgettext("die", "failure")
+    if hunger:
+        return (gettext("Hunger %(face)s, %(meaning)s") if meaning else gettext("Hunger %(face)s")) % {"face": face, "meaning": meaning}
+    return gettext("%(face)s, %(meaning)s") % {"face": face, "meaning": meaning} if meaning else str(face)
+
+
 class BasePlay:
     """How a game plays at the table (``BaseGame.play``), handed its game."""
 
@@ -271,6 +285,8 @@ class BasePlay:
     # --- drawing ---
     # The face from which a die shows as a hit on the card. None: no die does.
     hit_face: int | None = None
+    # What a 10 is, said to a screen reader ("10, double"). None: a hit like any other.
+    ten_words: Promise | None = None
     # Template partials the table includes when the game has them; "" includes nothing.
     card_details = ""  # lines under a card's spends (Fate: invoked aspects, the advantage made)
     switch = ""  # the time bar's switch, its words (Fate: draw from the deck; scifi: the adventure)
@@ -389,17 +405,20 @@ class BasePlay:
     # --- drawing ---
 
     def card_dice(self, result: Mapping[str, Any]) -> list[dict[str, Any]]:
-        """Each die of a stored result, in draw order: its face, label and CSS class (``hit_face``
-        marks the hits). Hunger dice are set apart and explosions chained after the pool: the first
+        """Each die of a stored result, in draw order: its face, label, CSS class (``hit_face``
+        marks the hits) and words for a screen reader. Hunger dice are set apart and explosions chained after the pool: the first
         of each group gets a class the stylesheet spaces out (and marks with an arrow for explosions)."""
-        hit = self.hit_face
+        hit, ten = self.hit_face, self.ten_words
         rerolled = set(result.get("rerolled", []))
         out: list[dict[str, Any]] = [
-            {"face": f, "label": f, "css": _die_class(hit, f) + (" die-rerolled" if i in rerolled else ""), "index": i}
+            {"face": f, "label": f, "css": _die_class(hit, f) + (" die-rerolled" if i in rerolled else ""), "index": i,
+             "words": _die_words(hit, f, ten)}
             for i, f in enumerate(result.get("faces", []))]
-        out += [{"face": f, "label": f, "css": _die_class(hit, f, hunger=True) + (" die-group" if i == 0 else "")}
+        out += [{"face": f, "label": f, "css": _die_class(hit, f, hunger=True) + (" die-group" if i == 0 else ""),
+                 "words": _die_words(hit, f, ten, hunger=True)}
                 for i, f in enumerate(result.get("hunger_faces", []))]
-        out += [{"face": f, "label": f, "css": _die_class(hit, f) + " die-explosion" + (" die-group" if i == 0 else "")}
+        out += [{"face": f, "label": f, "css": _die_class(hit, f) + " die-explosion" + (" die-group" if i == 0 else ""),
+                 "words": _die_words(hit, f, ten)}
                 for i, f in enumerate(result.get("explosions", []))]
         return out
 

@@ -140,6 +140,7 @@ class ExaltedPlay(BasePlay):
     adjustments = ADJUSTMENTS
     adjustment_words = ADJUSTMENT_WORDS
     hit_face = 7
+    ten_words = pgettext_lazy("die", "double")
     party_card = "games/exalted/play.html#party-card"
     dice = (D10,)
     spent = (Spent(label=TERMS["Willpower"], spends=("willpower",), adjustments=("willpower-spend",)),

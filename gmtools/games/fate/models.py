@@ -11,6 +11,7 @@ from django.core.validators import MaxValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.functional import Promise
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from gmtools.games.base.models import CampaignState, CharacterResources, bounded, own_row, range_constraints
@@ -84,6 +85,12 @@ class FateResources(CharacterResources):
     @property
     def stress_boxes(self) -> list[tuple[int, bool]]:
         return [(1, self.stress_1), (2, self.stress_2), (3, self.stress_3)]
+
+    @property
+    def stress_words(self) -> str:
+        """The stress track in words, for a screen reader (the players' view draws its boxes): "Stress: 1, 3 checked"."""
+        checked = [str(n) for n, on in self.stress_boxes if on]
+        return gettext("Stress: %(boxes)s checked") % {"boxes": ", ".join(checked)} if checked else gettext("Stress: none checked")
 
     @property
     def consequences(self) -> list[ConsequenceSlot]:

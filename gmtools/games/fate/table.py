@@ -59,6 +59,7 @@ def draw(campaign_id: int, req: fate.Request, rng: RandomSource | None) -> tuple
 
 _CARD_SYMBOLS = {-1: "−", 0: "\u00a0", 1: "+"}
 _TEXT_SYMBOLS = {-1: "−", 0: "0", 1: "+"}
+_SPOKEN = {-1: "−1", 0: "0", 1: "+1"}  # a screen reader reads a blank face as nothing, "−" as a dash
 
 
 # --- luck and fair dice (issue 14) -------------------------------------------------------------
@@ -511,7 +512,8 @@ class FatePlay(BasePlay):
                                  boost=bool(before.get("boost")) and not now.get("known"))
 
     def card_dice(self, result: Mapping[str, Any]) -> list[dict[str, Any]]:
-        return [{"face": f, "label": _CARD_SYMBOLS[f], "css": f"die die-fate die-fate-{f + 1}"} for f in result.get("faces", [])]
+        return [{"face": f, "label": _CARD_SYMBOLS[f], "css": f"die die-fate die-fate-{f + 1}", "words": _SPOKEN[f]}
+                for f in result.get("faces", [])]
 
     def dice_text(self, result: Mapping[str, Any]) -> str:
         return " ".join(_TEXT_SYMBOLS[f] for f in result.get("faces", []))

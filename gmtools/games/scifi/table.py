@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from gmtools.games.scifi.models import resources_of
 from gmtools.games.scifi.slots import turn_budget
@@ -40,6 +40,7 @@ class ScifiPlay(BasePlay):
     adjustments = ADJUSTMENTS
     adjustment_words = ADJUSTMENT_WORDS
     hit_face = 7
+    ten_words = pgettext_lazy("die", "success, one more die")
     switch = "games/scifi/play.html#switch"
     party_card = "games/scifi/play.html#party-card"
     player_where = "games/scifi/play.html#player-where"

@@ -9,7 +9,7 @@ from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from gmtools.games.base.models import CharacterResources, bounded, own_row, range_constraints
@@ -126,6 +126,21 @@ class V5Resources(CharacterResources):
     @property
     def willpower_track(self) -> list[str]:
         return self._track(self.willpower_boxes, self.willpower_superficial, self.willpower_aggravated)
+
+    @staticmethod
+    def _track_words(track: str, boxes: int, superficial: int, aggravated: int) -> str:
+        """A tracker in words, for a screen reader (the card draws its boxes): "Health 5: 2 superficial, 1 aggravated"."""
+        return gettext("%(track)s %(boxes)s: %(superficial)s superficial, %(aggravated)s aggravated") % {
+            "track": track, "boxes": boxes, "superficial": superficial, "aggravated": aggravated}
+
+    @property
+    def health_words(self) -> str:
+        return self._track_words(gettext("Health"), self.health_boxes, self.health_superficial, self.health_aggravated)
+
+    @property
+    def willpower_words(self) -> str:
+        return self._track_words(pgettext("v5", "Willpower"), self.willpower_boxes, self.willpower_superficial,
+                                 self.willpower_aggravated)
 
     def clean(self) -> None:
         """The damage on each tracker fits its boxes. Checked once the character's traits are written

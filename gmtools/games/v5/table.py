@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from django.utils.translation import pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy
 
 from gmtools.games.base import (
@@ -195,6 +195,7 @@ class V5Play(BasePlay):
     adjustments = ADJUSTMENTS
     adjustment_words = ADJUSTMENT_WORDS
     hit_face = 6
+    ten_words = pgettext_lazy("die", "critical")
     party_card = "games/v5/play.html#party-card"
     dice = (D10,)
     # A Willpower reroll's point; the one-click Willpower damage is damage too (a social blow), so it is not counted.
