@@ -141,7 +141,9 @@ def test_a_scifi_turn_refusal_reads_as_one_sentence(table, lang, gm_user, dice):
     roll(table, expected_cards=1)
     dice.assert_all_drawn()
     why = table.locator("#odds [data-testid=odds-error]")
-    expect(table.locator("#composer [name=kind]")).to_have_value("fire")  # the kind of action stays
+    # The kind of action resets after the roll (each roll its own action: issue 24); firing again is refused.
+    expect(table.locator("#composer [name=kind]")).to_have_value("short")
+    table.select_option("#composer [name=kind]", "fire")
     expect(why).to_have_text(say(lang, "Raider 1 cannot: firing a weapon is allowed once a turn.",
                                  "Raider 1 no puede: disparar un arma solo se permite una vez por turno."))
     table.select_option("#composer [name=kind]", "extended")
