@@ -65,7 +65,7 @@ class Discord:
         if answer.is_success:
             return answer
         body = _json(answer)
-        text = str(body.get("message") or answer.reason_phrase or "error")[:120]
+        text = str(body.get("message") or answer.reason_phrase or "error").replace("\x00", "")[:120]
         raise Failed(answer.status_code, text.lower(), _retry_after(answer, body) if answer.status_code == 429 else None)
 
 

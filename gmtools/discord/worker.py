@@ -169,8 +169,19 @@ class Worker:
         health.save()
 
 
-def start_in_background() -> threading.Event:
-    """A worker in a thread of this server process (``gmtools.serve``); set the event to stop it."""
-    stop = threading.Event()
-    threading.Thread(target=Worker().run, args=(stop,), name="discord-worker", daemon=True).start()
-    return stop
+class Background:
+    """A worker in a thread of this server process (``gmtools.serve``, a browser test's server)."""
+
+    def __init__(self) -> None:
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=Worker().run, args=(self.stopping,), name="discord-worker", daemon=True)
+        self.thread.start()
+
+    def stop(self, timeout: float = 10.0) -> None:
+        self.stopping.set()
+        WAKE.set()
+        self.thread.join(timeout)
+
+
+def start_in_background() -> Background:
+    return Background()

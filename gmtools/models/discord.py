@@ -13,9 +13,10 @@ from django.utils.translation import gettext_lazy as _
 
 from gmtools.models.campaigns import Campaign
 from gmtools.models.rolls import Roll
+from gmtools.nulfree import NulFree
 
 
-class DiscordPost(models.Model):
+class DiscordPost(NulFree):
     """One thing to post to the campaign's Discord, in id order per campaign: a roll (posted, or its
     message edited, as the roll stands then) or a text (a part of a scene's recap)."""
 
@@ -38,7 +39,7 @@ class DiscordPost(models.Model):
         indexes = [models.Index(fields=["campaign", "id"], name="discord_outbox_order")]
 
 
-class DiscordMessage(models.Model):
+class DiscordMessage(NulFree):
     """The Discord message a log entry became: its id, for the edit that strikes it through."""
 
     roll = models.OneToOneField(Roll, on_delete=models.CASCADE, related_name="+", verbose_name=_("roll"))
@@ -52,7 +53,7 @@ class DiscordMessage(models.Model):
         verbose_name_plural = _("Discord messages")
 
 
-class DiscordHealth(models.Model):
+class DiscordHealth(NulFree):
     """How the campaign's Discord link fares, for the line the table shows."""
 
     campaign = models.OneToOneField(Campaign, on_delete=models.CASCADE, primary_key=True, related_name="+",
