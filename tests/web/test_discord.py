@@ -392,3 +392,34 @@ def test_a_scenes_recap_is_posted_in_messages_under_2000_characters(table, disco
     assert texts[0].startswith("# Harbour nights")
     joined = "\n".join(texts)
     assert joined.index("Luck") > joined.index("Koi")  # in order: the rolls, then the luck
+
+
+def test_a_failing_campaign_holds_back_only_its_own_rows(table, discord, worker, gm):
+    other = Campaign.objects.create(name="Other table", game=Game.V5, gm=gm,
+                                    discord_webhook="https://discord.com/api/webhooks/42/other")
+    ana = Character.objects.create_with_sheet(campaign=other, name="Ana")
+    ana.traits.filter(key__in=["strength", "brawl"]).update(rating=2)
+    discord.then(Answer(404, UNKNOWN_WEBHOOK))
+    roll(table)  # its campaign's webhook is the one Discord no longer knows
+    theirs = compose_and_roll(other, ana, (6, 7, 2, 10))
+    worker.drain()
+    assert [r.path for r in discord.requests] == [WEBHOOK_PATH, "/api/webhooks/42/other"]
+    assert DiscordMessage.objects.filter(roll=theirs).exists()
+    assert DiscordPost.objects.filter(campaign=table[0]).count() == 1
+
+
+def test_the_management_command_drains_the_outbox_once(table, discord):
+    from django.core.management import call_command
+
+    rolls = [roll(table), roll(table)]
+    call_command("discord_worker", "--once")
+    assert [DiscordMessage.objects.get(roll=r).message_id for r in rolls] == ["1001", "1002"]
+    assert not DiscordPost.objects.exists()
+
+
+def test_a_webhook_taken_away_drops_what_was_queued_for_it(table, discord, worker):
+    campaign, _koi = table
+    roll(table)
+    Campaign.objects.filter(pk=campaign.pk).update(discord_webhook="")
+    worker.drain()
+    assert discord.requests == [] and not DiscordPost.objects.exists()
