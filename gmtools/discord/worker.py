@@ -95,6 +95,7 @@ class Worker:
                     log.exception("The Discord worker could not read its outbox")
                     due = None
                 wait = POLL if due is None else min(POLL, max((due - self.clock()).total_seconds(), 0.05))
+                connection.close()  # back to the pool (PostgreSQL) while it waits: the streams need them
                 WAKE.wait(wait)
                 WAKE.clear()
         finally:
