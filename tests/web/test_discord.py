@@ -423,3 +423,43 @@ def test_a_webhook_taken_away_drops_what_was_queued_for_it(table, discord, worke
     Campaign.objects.filter(pk=campaign.pk).update(discord_webhook="")
     worker.drain()
     assert discord.requests == [] and not DiscordPost.objects.exists()
+
+
+# --- the worker of `python -m gmtools.serve` (make run) ------------------------------------------
+
+SEED = """
+from django.contrib.auth.models import User
+from gmtools.models import Campaign, DiscordPost
+gm = User.objects.create_user("serve-gm", password="serve-secret-1")
+campaign = Campaign.objects.create(name="Served", game="v5", gm=gm, discord_webhook="%s")
+DiscordPost.objects.create(campaign=campaign, text="Queued before the server started")
+"""
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_server_posts_what_was_queued_before_it_started(tmp_path, discord):
+    import os
+    import secrets
+    import subprocess
+    import sys
+
+    from tests.web.servers import ROOT, free_port
+
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "gmtools.settings", "SECRET_KEY": secrets.token_urlsafe(50),
+           "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}", "DISCORD_API_BASE": discord.base}
+    for name in ("REDIS_URL", "DEBUG", "GMTOOLS_LAN"):
+        env.pop(name, None)
+    for command in (["migrate", "--noinput"], ["shell", "-c", SEED % WEBHOOK]):
+        subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env, check=True, capture_output=True,
+                       timeout=300)
+    process = subprocess.Popen([sys.executable, "-m", "gmtools.serve", "--port", str(free_port())], cwd=ROOT, env=env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while not discord.posts():  # the fake's record, polled: the server's worker thread posts it
+            assert process.poll() is None and time.monotonic() < deadline, "the server posted nothing"
+            time.sleep(0.1)
+        assert discord.posts()[0].body["content"] == "Queued before the server started"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
