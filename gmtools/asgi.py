@@ -12,3 +12,10 @@ application = get_asgi_application()
 from gmtools.startup import refuse_weak_key  # noqa: E402 - needs the settings
 
 refuse_weak_key()
+
+# `python -m gmtools.serve` posts each campaign's rolls to its Discord from every server process
+# (gmtools.discord.worker: the rows are claimed, so several processes never post one twice).
+if os.environ.get("GMTOOLS_DISCORD_WORKER") == "1":
+    from gmtools.discord.worker import start_in_background
+
+    start_in_background()

@@ -94,6 +94,13 @@ class Line:
         return _("better than %(n)s of rerolls like it, and %(tie)s reroll the same") % {"n": n, "tie": percent(self.tie)}
 
     @property
+    def sentence(self) -> str:
+        """The card's line as plain text ("Willpower reroll: Lucky · better than 86% of rerolls like it ·
+        Messy critical, 9% before the reroll"), for what is not drawn by the card (Discord's embed)."""
+        text = " · ".join(filter(None, (str(self.words), self.rank, self.special_text)))
+        return f"{self.after}: {text}" if self.after else text
+
+    @property
     def special_text(self) -> str:
         """"Messy critical, 9% before the roll" (before the reroll, after one); "" without one."""
         if self.special is None:

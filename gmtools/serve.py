@@ -66,6 +66,7 @@ def main(argv: list[str] | None = None) -> int:
         print(problem, file=sys.stderr)
         return 2
     _check_shared_cache(args.workers)
+    os.environ["GMTOOLS_DISCORD_WORKER"] = "1"  # each server process posts to Discord (gmtools/asgi.py)
     # Open streams must not hold up Ctrl-C: they are cut after 2 s and the browsers reconnect.
     # uvicorn trusts X-Forwarded-For from 127.0.0.1 unless told otherwise: only from the named proxy here.
     uvicorn.run("gmtools.asgi:application", host=host, port=args.port, workers=args.workers,

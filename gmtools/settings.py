@@ -227,3 +227,7 @@ WHITENOISE_AUTOREFRESH = DEBUG
 
 CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"
+
+# Where gmtools.discord sends a campaign's webhook posts: the stored URL is Discord's (validated), its
+# id and token go to this base. The tests point it at a local server that answers as Discord does.
+DISCORD_API_BASE = os.environ.get("DISCORD_API_BASE", "https://discord.com/api/v10")

@@ -5,6 +5,7 @@ from django.urls import include, path, register_converter
 from gmtools import character_views
 from gmtools import scene_views
 from gmtools import mistakes, player_views, saved_roll_views, views
+from gmtools.discord import views as discord_views
 from gmtools.forms import LoginForm
 
 
@@ -73,6 +74,10 @@ urlpatterns = [
     path("campaigns/<int:pk>/export/", views.export, name="export"),
     path("campaigns/<int:pk>/stream/", views.stream, name="stream"),
     path("campaigns/<int:pk>/poll/", views.poll, name="poll"),
+    # The campaign's settings from the table, and its Discord (issue 25).
+    path("campaigns/<int:pk>/settings/", discord_views.campaign_settings, name="campaign-settings"),
+    path("campaigns/<int:pk>/discord/health/", discord_views.health, name="discord-health"),
+    path("campaigns/<int:pk>/discord/recap/", discord_views.post_recap, name="discord-recap"),
     path("p/<token:token>/", player_views.player, name="player"),
     path("p/<token:token>/tv/", player_views.player, {"tv": True}, name="player-tv"),
     path("p/<token:token>/log/", player_views.player_log, name="player-log"),

@@ -20,6 +20,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
@@ -78,7 +79,9 @@ def home(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def campaign_create(request: HttpRequest) -> HttpResponse:
-    form = CampaignForm(request.POST, instance=Campaign(gm=request.user))
+    # What it posts to Discord is in the GM's language when it is made (the campaign's settings change it).
+    language = translation.get_language() if translation.get_language() in dict(settings.LANGUAGES) else "en"
+    form = CampaignForm(request.POST, instance=Campaign(gm=request.user, language=language))
     if not form.is_valid():
         campaigns = Campaign.objects.for_gm(request.user).annotate(character_count=Count("characters"))
         return render(request, "home.html", {"campaigns": campaigns, "form": form}, status=400)

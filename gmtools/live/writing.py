@@ -6,7 +6,8 @@ from django.db import connection, transaction
 
 from gmtools.live.waking import CHANNEL, wake
 from gmtools.live.writers import WritersDrawing
-from gmtools.models import Campaign, Change, Character, Roll
+from gmtools.discord.outbox import wake_discord
+from gmtools.models import Campaign, Change, ChangeKind, Character, DiscordPost, Roll
 
 
 def announce(campaign_id: int, kind: str, *, roll: Roll | None = None, character: Character | None = None,
@@ -18,8 +19,13 @@ def announce(campaign_id: int, kind: str, *, roll: Roll | None = None, character
     """
     # The campaign row's lock, held until commit, orders the campaign's changes by commit: a
     # stream that has read up to change N can never later find a change numbered below N.
-    list(Campaign.objects.select_for_update().filter(pk=campaign_id).values_list("pk"))
+    webhook = Campaign.objects.select_for_update().filter(pk=campaign_id).values_list("discord_webhook", flat=True).first()
     change = Change.objects.create(campaign_id=campaign_id, kind=kind, roll=roll, character=character, public=public)
+    if webhook and roll is not None and kind in (ChangeKind.ROLL, ChangeKind.REVEAL):
+        # Discord hears of the roll (posted, revealed, voided) from the same transaction: the outbox
+        # row commits with it or not at all; the worker posts it after commit, off this request.
+        DiscordPost.objects.create(campaign_id=campaign_id, roll=roll)
+        transaction.on_commit(wake_discord)
     if streams is not None:
         streams.claim(change)
     if connection.vendor == "postgresql":

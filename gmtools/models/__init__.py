@@ -34,13 +34,14 @@ from gmtools.models.time import Episode, Scene, SceneParticipant, SceneQuerySet,
 from gmtools.models.extended import ExtendedAction, ExtendedKind
 from gmtools.models.changes import Change, ChangeKind
 from gmtools.models.shortcuts import ResourceChange, SavedRoll
+from gmtools.models.discord import DiscordHealth, DiscordMessage, DiscordPost
 # Read from here by the tests, as when they were names of the one module.
 from gmtools.nulfree import NulFree
 from gmtools.sheets import CharacterKind
 
 __all__ = [
     "FAILED_OUTCOMES", "KEPT_FROM_PLAYERS", "Campaign", "CampaignQuerySet", "Change", "ChangeKind",
-    "Character", "CharacterKind", "CharacterManager", "CharacterQuerySet", "Episode", "ExtendedAction",
+    "Character", "CharacterKind", "DiscordHealth", "DiscordMessage", "DiscordPost", "CharacterManager", "CharacterQuerySet", "Episode", "ExtendedAction",
     "ExtendedKind", "NulFree", "PerGame", "ResourceChange", "Roll", "RollQuerySet", "SavedRoll", "Scene",
     "SceneParticipant", "SceneQuerySet", "Story", "Trait", "TurnDeclaration", "game_choices",
     "new_player_token",

@@ -7,6 +7,7 @@ state (Fate's deck, the scifi adventure) is a row of its game's own table (``Cam
 made with it; ``_own_row`` and ``_save_new_row`` read and make such a row, a character's too.
 """
 
+import re
 import secrets
 import zoneinfo
 from collections.abc import Callable, Iterator, Mapping
@@ -113,6 +114,20 @@ def default_time_zone() -> str:
     return name if name in zoneinfo.available_timezones() else "UTC"
 
 
+# Discord's webhook URL as Discord gives it (Server settings → Integrations → Webhooks → Copy URL): https
+# only, discord.com or the older discordapp.com, the ptb./canary. clients' hosts, an optional API version.
+DISCORD_WEBHOOK = re.compile(
+    r"https://(?:(?:ptb|canary)\.)?discord(?:app)?\.com/api/(?:v\d{1,2}/)?webhooks/(?P<id>\d{1,25})/(?P<token>[A-Za-z0-9_-]{1,100})/?",
+    re.ASCII)  # \d and \w as ASCII: no other script's digits in a URL we build requests from
+
+
+def validate_discord_webhook(url: str) -> None:
+    """A Discord webhook URL (``https://discord.com/api/webhooks/<id>/<token>``), or nothing."""
+    if url and DISCORD_WEBHOOK.fullmatch(url) is None:
+        raise ValidationError(_("This is not a Discord webhook URL (https://discord.com/api/webhooks/…)."),
+                              code="discord_webhook")
+
+
 class Campaign(NulFree):
     name = models.CharField(_("name"), max_length=120)
     game = models.CharField(_("game"), max_length=10, choices=game_choices)
@@ -139,11 +154,23 @@ class Campaign(NulFree):
     time_zone = models.CharField(_("time zone"), max_length=64, default=default_time_zone,
                                  validators=[validate_time_zone],
                                  help_text=_("Times are shown in this zone, e.g. Europe/Madrid."))
+    # What the campaign posts to Discord is in this language (the GM's when the campaign was made).
+    language = models.CharField(_("language"), max_length=5, choices=settings.LANGUAGES, default="en")
+    # Where each roll is posted (gmtools.discord); a secret: never exported, never shown to players,
+    # shown to the GM masked (``discord_webhook_masked``).
+    discord_webhook = models.CharField(_("Discord webhook URL"), max_length=300, blank=True,
+                                       validators=[validate_discord_webhook])
 
     objects = CampaignQuerySet.as_manager()
 
     # The switch a GM flips from the table, for the games that have one (staff edit the rest in the admin).
     TABLE_SWITCHES: ClassVar[Mapping[str, str]] = PerGame(lambda system: system.state.switch)
+
+    @property
+    def discord_webhook_masked(self) -> str:
+        """The webhook as the GM sees it once saved: its id, never its token ("…/webhooks/1234/••••")."""
+        found = DISCORD_WEBHOOK.fullmatch(self.discord_webhook)
+        return f"…/webhooks/{found['id']}/••••" if found else ""
 
     @property
     def zone(self) -> zoneinfo.ZoneInfo:

@@ -318,6 +318,13 @@ ACCESS: dict[str, Entry] = {
     "players-roll": _gm("post", data=lambda w: {"on": "1"}, writes=True),
     "character-link": _gm("post", kwargs=_character, data=lambda w: {"do": "new"}, writes=True),
     "export": _gm("get", data=lambda w: {"part": "campaign", "format": "md"}),
+    # The campaign's settings and its Discord (issue 25): the world's campaign has no webhook, so its
+    # recap is refused (422) and nothing is queued (tests/web/test_discord.py posts one).
+    "campaign-settings": _gm("post", data=lambda w: {"time_zone": "Europe/Madrid", "language": "es",
+                                                     "discord_webhook": "https://discord.com/api/webhooks/1234/abcDEF"},
+                             writes=True),
+    "discord-health": _gm("get"),
+    "discord-recap": _gm("post", data=lambda w: {"part": f"scene-{w.scene.pk}"}, owner=frozenset({422})),
     # Streams answer 204 under the test client (not ASGI): the page falls back to polling.
     "stream": _gm("get", owner=frozenset({204})),
     "poll": _gm("get", data=lambda w: {"after": 0}),

@@ -20,6 +20,9 @@ from gmtools.models import (
     Campaign,
     Change,
     Character,
+    DiscordHealth,
+    DiscordMessage,
+    DiscordPost,
     ExtendedAction,
     ResourceChange,
     Roll,
@@ -351,9 +354,12 @@ def play(campaign: Campaign, gm, gm_client: Client) -> None:
 # Not in the file, by design (gmtools.backup's docstring): the live streams' log of changes, which
 # says what each open page on this server has drawn; an imported table starts with none.
 NOT_EXPORTED = {Change}
+# Nor Discord's side of the log (issue 25): what this server has still to post and the messages it
+# posted, for the campaign's webhook, which is never in the file either (an import posts nowhere).
+NOT_EXPORTED |= {DiscordPost, DiscordMessage, DiscordHealth}
 # Columns that differ by design: the player link's secret (an import gets a new one, so a backup opens
 # nothing) and the GM (the import's, here another one).
-DIFFERENT_BY_DESIGN = {(Campaign, "player_token"), (Campaign, "gm")}
+DIFFERENT_BY_DESIGN = {(Campaign, "player_token"), (Campaign, "gm"), (Campaign, "discord_webhook")}
 # The ids of other rows that the table's code keeps inside JSON columns: (model, column) → (path,
 # the table it names). Written here from the code that writes them (the composer's spends, Fate's
 # invocations and advantages, a roll into an extended action, the saved roll's composer fields),
