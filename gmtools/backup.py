@@ -3,7 +3,7 @@
 The document (version 2)::
 
     {"format": "gmtools-campaign", "version": 2,
-     "campaign": {"name": ..., "game": ..., <the game's campaign state>},
+     "campaign": {"name": ..., "game": ..., "time_zone": ..., "language": ..., <the game's campaign state>},
      "characters": [{"name", "kind", "player", "concept", "notes",
                      "resources": {<the game's resource columns; one naming a character, by its position>},
                      "traits": [{"category", "key", "name", "rating", "specialties"}, ...],
@@ -40,7 +40,10 @@ character's ``resources``, in tables of the game's own), each by its public name
 and none, so a backup opens nothing), whether players roll from their phones (an import starts with
 the GM rolling), whether the campaign was a demo (``Campaign.demo``, this server's), and the
 live streams' log of changes (``Change``: what each open page has drawn, meaningless elsewhere;
-an imported table starts with none and its pages start from there).
+an imported table starts with none and its pages start from there), and anything of Discord (the
+webhook is a secret; its posts and health are this server's). The campaign's time zone and language
+are optional on import (files of before issue 25 have neither): the new campaign then takes the
+server's zone and English, as one made without a browser does.
 
 Version 1 (characters, traits and aspects only) is version 2 without the other tables: a file of
 either imports, and a table left out is empty. An importer refuses a version it does not know
@@ -91,6 +94,8 @@ from gmtools.models import (
 )
 
 FORMAT = "gmtools-campaign"
+# The campaign's own columns in the file (its game's state is written beside them).
+CAMPAIGN_FIELDS = ("name", "game", "time_zone", "language")
 VERSION = 2
 # The largest file an import reads (into one worker's memory, parsed). A character with a full
 # sheet weighs ~3 kB and a logged roll ~1 kB: a campaign of 200 characters and 20,000 rolls stays
@@ -228,7 +233,7 @@ def export_campaign(campaign: Campaign) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "version": VERSION,
-        "campaign": {**_values(campaign, ("name", "game")), **_public(games.get(campaign.game).state, campaign.state)},
+        "campaign": {**_values(campaign, CAMPAIGN_FIELDS), **_public(games.get(campaign.game).state, campaign.state)},
         "characters": [character(row) for row in characters],
         "stories": [_values(row, STORY_FIELDS) for row in stories],
         "episodes": [{"story": at("stories", row.story_id), **_values(row, EPISODE_FIELDS)} for row in episodes],
@@ -422,8 +427,8 @@ def import_campaign(document: Any, gm: AbstractBaseUser, name: str = "") -> Camp
     _check_counts(characters, tables)
     with _one_transaction():
         state = games.get(game).state
-        _reject_unknown(campaign_data, ("name", "game", *state.public_fields), "campaign")
-        campaign = _build(Campaign, {k: v for k, v in campaign_data.items() if k in ("name", "game")}, ("name", "game"),
+        _reject_unknown(campaign_data, (*CAMPAIGN_FIELDS, *state.public_fields), "campaign")
+        campaign = _build(Campaign, {k: v for k, v in campaign_data.items() if k in CAMPAIGN_FIELDS}, CAMPAIGN_FIELDS,
                           "campaign", gm=gm)
         if name:
             campaign.name = name

@@ -749,3 +749,21 @@ def test_a_roll_voided_by_a_user_this_server_lacks_imports_voided_by_nobody(play
     assert log[voided[0]].voided_by is None and log[voided[0]].voided_at is not None  # still voided
     assert all(log[i].voided_by.username == "gm1" for i in voided[1:])
     assert backup.export_campaign(imported)["rolls"][voided[0]]["voided_by"] is None
+
+
+def test_the_campaigns_zone_and_language_travel_with_it_and_older_files_take_the_defaults(demo_campaign, other_gm,
+                                                                                         monkeypatch):
+    monkeypatch.setattr("tzlocal.get_localzone_name", lambda: "America/Sao_Paulo")
+    fate = demo_campaign(Game.FATE)
+    Campaign.objects.filter(pk=fate.pk).update(time_zone="Europe/Madrid", language="es")
+    exported = backup.export_campaign(Campaign.objects.get(pk=fate.pk))
+    imported = backup.import_campaign(json.loads(json.dumps(exported)), other_gm, name="Copy")
+    assert (imported.time_zone, imported.language) == ("Europe/Madrid", "es")
+    for key in ("time_zone", "language"):
+        del exported["campaign"][key]
+    older = backup.import_campaign(exported, other_gm, name="Older")
+    assert (older.time_zone, older.language) == ("America/Sao_Paulo", "en")
+    exported["campaign"]["time_zone"] = "Mars/Olympus_Mons"
+    with pytest.raises(backup.BackupError, match="Mars/Olympus_Mons"):
+        backup.import_campaign(exported, other_gm, name="Martian")
+    assert not Campaign.objects.filter(name="Martian").exists()
