@@ -9,6 +9,7 @@ import pytest
 
 from gmtools import backup, games
 from gmtools.models import Campaign, ResourceChange, SavedRoll
+from gmtools.models.campaigns import default_time_zone
 from tests.games import Game
 
 pytestmark = pytest.mark.django_db
@@ -20,8 +21,10 @@ def with_columns_added_since(document: dict, game: str) -> dict:
     """The file as this version writes the same campaign: a column gained since the file was written
     (V5's nature in a game's table, a saved roll's names by language, a roll's one-click key, Fate's free
     invocation of a consequence, an extended action's traits: issue 23; who rolled a roll from a phone:
-    issue 24), at its default,
+    issue 24; the campaign's time zone and language: issue 25), at its default,
     which is what an old file's row gets."""
+    document["campaign"].setdefault("time_zone", default_time_zone())
+    document["campaign"].setdefault("language", "en")
     resources = games.get(game).resources
     for row in document["characters"]:
         row["resources"] |= {public: resources.model._meta.get_field(name).get_default()
