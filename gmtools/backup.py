@@ -346,8 +346,12 @@ def loads(text: str | bytes) -> Any:
         raise BackupError(_too_large())
     try:
         document = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise BackupError(_("The file is not valid JSON: %(error)s") % {"error": error}) from None
+    except json.JSONDecodeError as error:  # where, in the reader's language (Python's own words are English)
+        raise BackupError(_("The file is not valid JSON (line %(line)d, column %(column)d): cut short or not "
+                            "written as JSON.") % {"line": error.lineno, "column": error.colno}) from None
+    except UnicodeDecodeError:  # an image or a document renamed .json
+        raise BackupError(_("The file is not valid JSON: it is not text (an image or a document renamed "
+                            ".json?).")) from None
     except RecursionError:  # "[" * 100000: deeper than Python's parser goes, and than any campaign
         raise BackupError(_("The file nests lists or objects too deeply to be a campaign.")) from None
     except ValueError:  # Python refuses integers of more than 4,300 digits

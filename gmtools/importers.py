@@ -75,7 +75,19 @@ def _left_out_words() -> dict[str, Callable[[int], str]]:
         "tracks": lambda n: ngettext("%(count)d stress or consequence track", "%(count)d stress or consequence tracks", n),
         "disciplines": lambda n: ngettext("%(count)d discipline gmtools does not rate",
                                           "%(count)d disciplines gmtools does not rate", n),
+        # A state the sheet has no place for, said with its amount: a wound must not vanish without a word.
+        "damage": lambda n: ngettext("%(count)d level of damage (the sheet has no health track)",
+                                     "%(count)d levels of damage (the sheet has no health track)", n),
+        "peripheral": lambda n: ngettext("%(count)d peripheral mote", "%(count)d peripheral motes", n),
+        "experience": lambda n: ngettext("%(count)d experience point", "%(count)d experience points", n),
+        "stains": lambda n: ngettext("%(count)d Humanity stain", "%(count)d Humanity stains", n),
     }
+
+
+def _unplaced(left_out: Counter[str], kind: str, container: dict[str, Any], key: str, where: str) -> None:
+    """Count an amount of the file (damage, experience, ...) that no column of the sheet holds."""
+    if (value := container.get(key)) is not None:
+        left_out[kind] += _number(value, where)
 
 
 @dataclass
@@ -432,7 +444,18 @@ def _wod5e(document: dict[str, Any]) -> Reading:
             notes.append(value)
     if touchstones := _plain(headers.get("touchstones"), "system.headers.touchstones"):
         notes.append(f"{_('Touchstones')}: {touchstones}")
+    bio = _object(system.get("bio"), "system.bio")
+    age, dates = _object(bio.get("age"), "system.bio.age"), _object(bio.get("dateof"), "system.bio.dateof")
+    for value, label, where in ((age.get("trueage"), _("True age"), "system.bio.age.trueage"),
+                                (age.get("apparent"), _("Apparent age"), "system.bio.age.apparent"),
+                                (dates.get("birth"), _("Born"), "system.bio.dateof.birth"),
+                                (dates.get("death"), _("Died"), "system.bio.dateof.death")):
+        said = f"{_number(value, where)}" if isinstance(value, int | float) else _text(value, where)  # "41" or 41
+        if said := said.strip():
+            notes.append(f"{label}: {said}")
     sheet.row["notes"] = "\n".join(notes)
+    _unplaced(left_out, "stains", _object(system.get("humanity"), "system.humanity"), "stains", "system.humanity.stains")
+    _unplaced(left_out, "experience", _object(system.get("exp"), "system.exp"), "value", "system.exp.value")
     sheet.resource("nature", WOD5E_NATURES[kind], "type")
     for column, path in (("hunger", ("hunger", "value")), ("humanity", ("humanity", "value")),
                          ("blood_potency", ("blood", "potency")),
@@ -514,7 +537,7 @@ def _progeny(document: dict[str, Any]) -> Reading:
     notes = [f"{_('Clan')}: {clan}"] if clan else []
     if predator_name := _text(predator.get("name"), "predatorType.name"):
         notes.append(f"{_('Predator type')}: {predator_name}")
-    for key, label in (("sire", _("Sire")), ("ambition", _("Ambition")), ("desire", _("Desire"))):
+    for key, label in (("sire", _("Sire")), ("sect", _("Sect")), ("ambition", _("Ambition")), ("desire", _("Desire"))):
         if value := _text(document.get(key), key).strip():
             notes.append(f"{label}: {value}")
     if generation := _number(document.get("generation"), "generation"):
@@ -534,6 +557,8 @@ def _progeny(document: dict[str, Any]) -> Reading:
                         ("willpower_aggravated", "aggravatedWillpowerDamage")):
         if ephemeral.get(key) is not None:
             sheet.resource(column, _number(ephemeral[key], f"ephemeral.{key}"), f"ephemeral.{key}")
+    _unplaced(left_out, "stains", ephemeral, "humanityStains", "ephemeral.humanityStains")
+    _unplaced(left_out, "experience", document, "experience", "experience")
     return sheet.reading("progeny", left_out)
 
 
@@ -593,6 +618,13 @@ def _exalted2e(document: dict[str, Any]) -> Reading:
             sheet.resource(virtue, _number(value, f"{where}.value"), f"{where}.value")
     if system.get("limit") is not None:
         sheet.resource("limit", _number(system["limit"], "system.limit"), "system.limit")
+    health = _object(system.get("health"), "system.health")
+    for level in ("bashing", "lethal", "aggravated"):
+        _unplaced(left_out, "damage", health, level, f"system.health.{level}")
+    peripheral = _object(_object(system.get("motes"), "system.motes").get("peripheral"), "system.motes.peripheral")
+    _unplaced(left_out, "peripheral", peripheral, "value", "system.motes.peripheral.value")
+    _unplaced(left_out, "experience", _object(system.get("experience"), "system.experience"), "value",
+              "system.experience.value")
     return sheet.reading("exalted2e", left_out)
 
 
@@ -639,6 +671,9 @@ def _fco(document: dict[str, Any]) -> Reading:
             sheet.resource(column, _number(points[key], f"system.details.fatePoints.{key}"),
                            f"system.details.fatePoints.{key}")
     notes = []
+    if pronouns := _text(_object(details.get("pronouns"), "system.details.pronouns").get("value"),
+                         "system.details.pronouns.value").strip():
+        notes.append(f"{_('Pronouns')}: {pronouns}")
     for key in ("description", "biography", "notes"):
         value = _object(details.get(key), f"system.details.{key}").get("value")
         if text := _plain(value, f"system.details.{key}.value"):

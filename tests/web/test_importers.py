@@ -115,8 +115,11 @@ def ratings(character: Character) -> dict[str, tuple[str, int, str]]:
 
 def test_a_foundry_wod5e_vampire_is_previewed_then_imported(gm_client, campaign):
     actor, dana, traits = imported(gm_client, campaign, WOD5E, Game.V5,
-                                   "Not imported: 3 discipline powers, 1 item (weapon, gear, …)")
+                                   "Not imported: 3 discipline powers, 1 item (weapon, gear, …), "
+                                   "1 Humanity stain, 3 experience points")
     system = actor["system"]
+    assert (system["humanity"]["stains"], system["exp"]["value"]) == (1, 3)  # what the line counts
+    assert "True age: 41" in dana.notes and "Died: 2014" in dana.notes
     assert system["attributes"]["strength"]["value"] == 3 and traits["strength"] == ("attribute", 3, "")
     assert system["skills"]["brawl"]["bonuses"][0]["source"] == "Grappling"
     assert traits["brawl"] == ("skill", 3, "Grappling")
@@ -184,6 +187,19 @@ def test_an_exalted_2e_actors_backgrounds_and_specialties_are_imported_its_charm
     assert left_out(shown) == "Not imported: 1 charm or spell, 1 item (weapon, gear, …)"
     traits = ratings(confirm(gm_client, target, shown))
     assert traits["Allies"] == ("background", 5, "") and traits["sail"] == ("ability", 4, "Storms")
+
+
+def test_what_the_sheet_has_no_place_for_is_counted_not_dropped_without_a_word(gm_client, campaign):
+    """Walkthrough A1: an Exalted actor's wounds, peripheral motes and experience have no column here;
+    the preview says how much of each is left out (the file unhurt said nothing was)."""
+    actor = fixture(EXALTED)
+    actor["items"] = []
+    actor["system"]["health"].update(bashing=1, lethal=2)
+    actor["system"]["motes"]["peripheral"]["value"] = 4
+    actor["system"]["experience"]["value"] = 6
+    shown = preview(gm_client, campaign(Game.EXALTED), actor)
+    assert left_out(shown) == ("Not imported: 3 levels of damage (the sheet has no health track), "
+                               "4 peripheral motes, 6 experience points")
 
 
 def test_a_fate_core_official_actor_is_imported_with_its_approaches_aspects_and_stunt(gm_client, campaign):
@@ -381,7 +397,8 @@ def test_the_preview_and_a_refusal_speak_the_gms_language(gm_client, campaign):
     gm_client.cookies["django_language"] = "es"
     target = campaign(Game.V5)
     shown = preview(gm_client, target, fixture(WOD5E))
-    assert left_out(shown) == "No importado: 3 poderes de disciplina, 1 objeto (arma, equipo, …)"
+    assert left_out(shown) == ("No importado: 3 poderes de disciplina, 1 objeto (arma, equipo, …), "
+                               "1 mancha de Humanidad, 3 puntos de experiencia")
     assert "Recursos" in shown and "Ansia 2" in shown and "Pelea 3 (Grappling)" in shown
     response = gm_client.post(url("character-import", campaign(Game.EXALTED)), {"file": upload(fixture(WOD5E))})
     assert "Este archivo contiene un personaje de otro juego" in page(response)
@@ -407,3 +424,18 @@ def test_a_gmtools_campaign_file_still_imports_at_once(gm_client, campaign):
     response = gm_client.post(url("character-import", target), {"file": upload(backup.export_campaign(source))})
     assert response.status_code == 200 and 'data-testid="import-preview"' not in page(response)
     assert list(target.characters.values_list("name", flat=True)) == ["Ana"]
+
+
+@pytest.mark.parametrize("body, said", [
+    (b"\x89PNG\r\n\x1a\n\x00\x00", "El archivo no es JSON válido: no es texto"),
+    (b'{"name": "Koi", "system": {', "El archivo no es JSON válido (línea 1, columna 28)"),
+])
+def test_a_file_that_is_no_json_is_refused_in_the_readers_language(gm_client, campaign, body, said):
+    """Walkthrough B3: a PNG renamed .json or a file cut short read Python's English error on a Spanish page."""
+    target = campaign(Game.V5)
+    before = Character.objects.count()
+    answer = gm_client.post(reverse("character-import", args=[target.pk]),
+                            {"file": SimpleUploadedFile("koi.json", body, "application/json")},
+                            headers={"accept-language": "es"})
+    assert said in unescape(answer.content.decode())
+    assert "codec" not in answer.content.decode() and Character.objects.count() == before
