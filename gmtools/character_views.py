@@ -147,7 +147,7 @@ def character_import(request: HttpRequest, pk: int) -> HttpResponse:
         return _saved(request, campaign)
     if form.preview is not None:
         return render(request, "characters.html#import-preview", {
-            "campaign": campaign, "preview": form.preview,
+            "campaign": campaign, "preview": form.preview, "twins": form.preview.twins(campaign),
             "confirm_form": workflows.ConfirmImportForm(initial={"payload": form.signed}, campaign=campaign)})
     return _import_panel(request, campaign, form)
 

@@ -622,6 +622,11 @@ def import_characters(campaign: Campaign, reading: importers.Reading | Any, only
     if not reading.characters:
         raise backup.BackupError(gettext("The file has no characters."))
     with transaction.atomic():
+        if reading.after is not None:  # a preview's: the campaign's lock orders two confirmations of it, the second refused
+            Campaign.objects.select_for_update().filter(pk=campaign.pk).exists()
+            if twins := reading.twins(campaign):
+                raise backup.BackupError(gettext("This preview was confirmed already: %(names)s joined the table "
+                                                 "since. Nothing was added.") % {"names": ", ".join(twins)})
         made = backup.add_characters(campaign, reading.characters)
         announce_cast(campaign.pk)
     return made

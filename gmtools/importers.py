@@ -33,6 +33,7 @@ from typing import Any
 from django.core import signing
 from django.core.exceptions import SuspiciousOperation
 from django.db import transaction
+from django.db.models import Max
 from django.utils.html import strip_tags
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
@@ -101,6 +102,19 @@ class Reading:
     # The place in the other tool's file each row was made from ("characters[0].traits[3]" ->
     # "system.attributes.strength"), so that an error of the checks names what the GM can find.
     places: dict[str, str] = field(default_factory=dict)
+    # A preview's: the campaign's last character when it was made. Its confirmation refuses when one of
+    # its names has joined the table since (the same preview confirmed twice: a retry, a second tab).
+    after: int | None = None
+
+    @property
+    def names(self) -> list[str]:
+        return [str(row.get("name", "")) for row in self.characters if isinstance(row, dict)]
+
+    def twins(self, campaign: Campaign) -> list[str]:
+        """The names of this file's characters that the campaign has already (one made since the
+        preview, when it is a preview's)."""
+        return sorted(set(campaign.characters.filter(name__in=self.names, pk__gt=self.after or 0)
+                          .values_list("name", flat=True)))
 
     @property
     def source_label(self) -> str:
@@ -217,8 +231,9 @@ def _named_in_file(message: str, places: dict[str, str]) -> str:
 
 def sign(campaign: Campaign, reading: Reading) -> str:
     """The preview's rows, signed for the confirmation to post back (only to this campaign)."""
+    after = campaign.characters.aggregate(last=Max("pk"))["last"] or 0
     token = signing.dumps({"campaign": campaign.pk, "source": reading.source, "game": reading.game,
-                           "characters": reading.characters, "left_out": reading.left_out},
+                           "characters": reading.characters, "left_out": reading.left_out, "after": after},
                           salt=SALT, compress=True)
     if len(token) > MAX_SIGNED:
         raise backup.BackupError(_("The character's notes are too long to import (over %(most)s characters in all).")
@@ -236,7 +251,7 @@ def unsign(campaign: Campaign, token: str) -> Reading:
         raise backup.BackupError(_("This preview was not made here or was altered: upload the file again.")) from None
     if not isinstance(data, dict) or data.get("campaign") != campaign.pk:
         raise backup.BackupError(_("This preview was made for another campaign: upload the file again."))
-    return Reading(data["source"], data["game"], data["characters"], data["left_out"])
+    return Reading(data["source"], data["game"], data["characters"], data["left_out"], after=data["after"])
 
 
 # --- reading values by type -------------------------------------------------------------------------

@@ -439,3 +439,22 @@ def test_a_file_that_is_no_json_is_refused_in_the_readers_language(gm_client, ca
                             headers={"accept-language": "es"})
     assert said in unescape(answer.content.decode())
     assert "codec" not in answer.content.decode() and Character.objects.count() == before
+
+
+def test_a_preview_confirmed_twice_adds_its_character_once_and_a_twin_is_said_before(gm_client, campaign):
+    """Walkthrough B1, B2: the same preview posted again (a retry, a second tab) added another copy;
+    importing the file again made an identical twin with no word."""
+    target = campaign(Game.V5)
+    shown = preview(gm_client, target, fixture(WOD5E))
+    assert 'data-testid="import-twins"' not in shown
+    dana = confirm(gm_client, target, shown)
+    payload = re.search(r'name="payload" value="([^"]+)"', shown)[1]
+    again = page(gm_client.post(url("character-import-confirm", target), {"payload": payload}))
+    assert f"This preview was confirmed already: {dana.name} joined the table since. Nothing was added." in again
+    assert target.characters.count() == 1
+    # A new preview of the same file says the name is taken; confirming it is the GM's choice.
+    second = preview(gm_client, target, fixture(WOD5E))
+    assert f"Already on this table: {dana.name}. Confirming adds a second one of the same name." in second
+    payload = re.search(r'name="payload" value="([^"]+)"', second)[1]
+    assert gm_client.post(url("character-import-confirm", target), {"payload": payload}).status_code == 200
+    assert list(target.characters.values_list("name", flat=True)) == [dana.name, dana.name]
