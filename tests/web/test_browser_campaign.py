@@ -221,7 +221,7 @@ def create_campaign(page: Page, game: str, gm: User) -> Campaign:
     expect(page).to_have_url(re.compile(rf"/campaigns/{campaign.pk}/$"))
     assert campaign.game == game
     # An empty table: no character, no roll, an invitation to create them.
-    expect(page.locator("[data-testid=no-characters]")).to_have_text("No characters yet: create one, or a quick NPC.")
+    expect(page.locator("[data-testid=no-characters]")).to_have_text("No characters yet: create one, import one from a file (Foundry VTT, Progeny), or a quick NPC.")
     expect(cards(page)).to_have_count(0)
     expect(page.locator("#time-bar")).to_contain_text("No scene in play.")
     expect(page.locator("#composer")).to_be_visible()
