@@ -150,7 +150,8 @@ class Reading:
                 model_field = columns.model._meta.get_field(columns.public_fields[public])
                 shown_value = dict(model_field.choices).get(value, value) if model_field.choices else value
                 resources.append(f"{capfirst(model_field.verbose_name)} {shown_value}")
-            shown.append({"name": row["name"], "concept": row.get("concept", ""),
+            shown.append({"name": row["name"], "concept": row.get("concept", ""), "player": row.get("player", ""),
+                          "notes": row.get("notes", ""),
                           "groups": [(CATEGORY_PLURALS.get(category, category), ", ".join(items))
                                      for category, items in groups.items()],
                           "resources": " · ".join(resources),

@@ -458,3 +458,13 @@ def test_a_preview_confirmed_twice_adds_its_character_once_and_a_twin_is_said_be
     payload = re.search(r'name="payload" value="([^"]+)"', second)[1]
     assert gm_client.post(url("character-import-confirm", target), {"payload": payload}).status_code == 200
     assert list(target.characters.values_list("name", flat=True)) == [dana.name, dana.name]
+
+
+def test_the_preview_shows_the_player_and_the_notes_the_file_fills(gm_client, campaign):
+    """Walkthrough B4: what went into Player and Notes (the clan, the sire, the sect...) was saved unseen."""
+    document = fixture(PROGENY)
+    shown = preview(gm_client, campaign(Game.V5), document)
+    player = re.search(r'data-testid="import-preview-player">([^<]*)<', shown)[1]
+    notes = re.search(r'data-testid="import-preview-notes">(.*?)</dd>', shown, re.S)[1]
+    assert player == document["player"] == "Maite"
+    assert f"Clan: {document['clan']}" in notes and f"Sect: {document['sect']}" in notes
