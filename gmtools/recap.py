@@ -19,6 +19,7 @@ import io
 import re
 import unicodedata
 from collections.abc import Iterable
+from datetime import datetime
 from typing import Any
 
 from django import forms
@@ -259,6 +260,13 @@ def luck_lines(numbers: stats.Stats) -> list[str]:
     return [f"**{labels[0]}**: {md(rolled)}  ", f"**{labels[1]}**: {md(specials)}  ", f"**{labels[2]}**: {md(dice)}"]
 
 
+def _clock(moment: datetime) -> str:
+    """A roll's time in the recap; its date too when it was not rolled today (a log that spans
+    sessions, as the cards say it)."""
+    local = timezone.localtime(moment)
+    return f"{local:%H:%M}" if local.date() == timezone.localdate() else f"{local:%Y-%m-%d %H:%M}"
+
+
 def markdown_heading(campaign: Campaign, title: str) -> str:
     when = f"{timezone.localtime():%Y-%m-%d %H:%M}"
     return "\n".join([f"# {md(campaign.name)} — {md(title)}", "",
@@ -292,7 +300,7 @@ def _follow_up_line(entry: Roll, player: bool) -> str:
     """A follow-up under its roll: what it is, the dice it threw, the total it made, what it spent."""
     said = entry.follow_up_verdict
     faces = dice_text(entry) if entry.luck is not None and not said else ""
-    line = f"{timezone.localtime(entry.created_at):%H:%M} {entry.kind_label}: " + (f"`{faces}` → " if faces else "")
+    line = f"{_clock(entry.created_at)} {entry.kind_label}: " + (f"`{faces}` → " if faces else "")
     line += f"**{md(result_text(entry, player))}**"
     spent = games.get(entry.system).play.spends_text(entry.spends)
     if spent:
@@ -323,7 +331,7 @@ def to_markdown(rolls: Iterable[Roll], player: bool, luck: Iterable[str] = ()) -
         last = _standing(roll, follow_ups)
         faces = dice_text(last)
         turn = (gettext("turn %(n)d") % {"n": roll.turn} + " · ") if roll.turn else ""
-        entry = (f"{turn}{timezone.localtime(roll.created_at):%H:%M} **{md(roll.actor)}** — {label}: "
+        entry = (f"{turn}{_clock(roll.created_at)} **{md(roll.actor)}** — {label}: "
                  + (f"`{faces}` → " if faces else "") + f"**{md(result_text(last, player))}**{mark}")
         if roll.voided_at:  # struck through, kept in the log
             entry = f"~~{entry}~~ _{md(voided_text(roll, player))}_"

@@ -122,3 +122,20 @@ def test_the_asgi_path_reads_in_the_campaigns_zone_too(make_character, set_ratin
 
     for page in asyncio.run(pages()):
         assert "03:30</time>" in page
+
+
+def test_the_recap_dates_a_roll_not_made_today(make_character, set_ratings, gm_client):
+    """Walkthrough B7: a July roll read a bare "00:30" among December ones; the cards date it, so does the recap."""
+    koi = make_character(Game.EXALTED, name="Koi")
+    set_ratings(koi, dexterity=3, melee=2)
+    Campaign.objects.filter(pk=koi.campaign_id).update(time_zone="Europe/Madrid")
+    old = compose_and_roll(koi.campaign, koi, [8, 8, 3, 2, 1])
+    Roll.objects.filter(pk=old.pk).update(created_at=datetime(2026, 7, 15, 22, 30, tzinfo=UTC))
+    new = compose_and_roll(koi.campaign, koi, [8, 8, 3, 2, 1])
+    recap = gm_client.get(reverse("export", args=[koi.campaign_id]), {"part": "campaign", "format": "md"}).content.decode()
+    assert "2026-07-16 00:30 **Koi**" in recap  # Madrid's date and time of it
+    with timezone.override("Europe/Madrid"):
+        made, today = timezone.localtime(new.created_at), timezone.localdate()
+    assert f"{made:%H:%M} **Koi**" in recap
+    if made.date() == today:  # (not across Madrid's midnight since the roll) today's roll: its time alone
+        assert f"{made:%Y-%m-%d %H:%M} **Koi**" not in recap
