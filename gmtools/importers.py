@@ -85,7 +85,25 @@ def _left_out_words() -> dict[str, Callable[[int], str]]:
     }
 
 
-def _unplaced(left_out: Counter[str], kind: str, container: dict[str, Any], key: str, where: str) -> None:
+class _LeftOut(Counter[str]):
+    """What a reader leaves out: a count (or an amount) by kind, and the names it can say of them
+    ("1 skill that is no approach (Pilot 2)": a count alone left the GM guessing which)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.names: dict[str, list[str]] = {}
+
+    def leave(self, kind: str, name: str) -> None:
+        self[kind] += 1
+        if name := name.strip():
+            self.names.setdefault(kind, []).append(name)
+
+
+# How many names the "not imported" line says of one kind before "…".
+NAMES_SAID = 5
+
+
+def _unplaced(left_out: _LeftOut, kind: str, container: dict[str, Any], key: str, where: str) -> None:
     """Count an amount of the file (damage, experience, ...) that no column of the sheet holds."""
     if (value := container.get(key)) is not None:
         left_out[kind] += _number(value, where)
@@ -99,6 +117,7 @@ class Reading:
     game: str
     characters: list[dict[str, Any]]
     left_out: dict[str, int] = field(default_factory=dict)
+    left_out_names: dict[str, list[str]] = field(default_factory=dict)  # the names said of each kind
     # The place in the other tool's file each row was made from ("characters[0].traits[3]" ->
     # "system.attributes.strength"), so that an error of the checks names what the GM can find.
     places: dict[str, str] = field(default_factory=dict)
@@ -122,9 +141,15 @@ class Reading:
 
     @property
     def left_out_text(self) -> str:
-        """ "3 discipline powers, 1 ritual" (empty: nothing left out)."""
+        """ "3 discipline powers: Blink, Prowess, Fleetness; 1 ritual" (empty: nothing left out)."""
         words = _left_out_words()
-        return ", ".join(words[kind](count) % {"count": count} for kind, count in self.left_out.items() if count)
+        said = []
+        for kind, count in self.left_out.items():
+            if count:
+                names = self.left_out_names.get(kind, [])
+                listed = ", ".join(names[:NAMES_SAID]) + (", …" if len(names) > NAMES_SAID else "")
+                said.append(words[kind](count) % {"count": count} + (f": {listed}" if names else ""))
+        return "; ".join(said)
 
     def shown(self) -> list[dict[str, Any]]:
         """Each character as the preview shows it: its traits rated (by category, the book's order
@@ -166,7 +191,8 @@ class Reading:
                 if isinstance(row, dict) and str(row.get("name", "")).casefold() == name.casefold()]
         if not kept:
             raise backup.BackupError(_("The file has no character named “%(name)s”.") % {"name": name})
-        return Reading(self.source, self.game, kept, self.left_out, self.places if len(kept) == len(self.characters) else {})
+        return Reading(self.source, self.game, kept, self.left_out, self.left_out_names,
+                       self.places if len(kept) == len(self.characters) else {})
 
 
 def read(document: Any) -> Reading:
@@ -234,7 +260,8 @@ def sign(campaign: Campaign, reading: Reading) -> str:
     """The preview's rows, signed for the confirmation to post back (only to this campaign)."""
     after = campaign.characters.aggregate(last=Max("pk"))["last"] or 0
     token = signing.dumps({"campaign": campaign.pk, "source": reading.source, "game": reading.game,
-                           "characters": reading.characters, "left_out": reading.left_out, "after": after},
+                           "characters": reading.characters, "left_out": reading.left_out,
+                           "left_out_names": reading.left_out_names, "after": after},
                           salt=SALT, compress=True)
     if len(token) > MAX_SIGNED:
         raise backup.BackupError(_("The character's notes are too long to import (over %(most)s characters in all).")
@@ -252,7 +279,8 @@ def unsign(campaign: Campaign, token: str) -> Reading:
         raise backup.BackupError(_("This preview was not made here or was altered: upload the file again.")) from None
     if not isinstance(data, dict) or data.get("campaign") != campaign.pk:
         raise backup.BackupError(_("This preview was made for another campaign: upload the file again."))
-    return Reading(data["source"], data["game"], data["characters"], data["left_out"], after=data["after"])
+    return Reading(data["source"], data["game"], data["characters"], data["left_out"], data["left_out_names"],
+                   after=data["after"])
 
 
 # --- reading values by type -------------------------------------------------------------------------
@@ -351,7 +379,7 @@ class _Sheet:
         self.row["resources"][public] = value
         self.places[f"characters[0]: {public}"] = place  # as the checks name a column of its resources
 
-    def reading(self, source: str, left_out: Counter[str]) -> Reading:
+    def reading(self, source: str, left_out: _LeftOut) -> Reading:
         """The rows: every standard trait of the game first (the file's rating, else the lowest), in
         the book's order, then the ones added by hand."""
         standard = []
@@ -366,7 +394,7 @@ class _Sheet:
             if match := re.fullmatch(r"characters\[0\]\.traits\[(\d+)\]", key):
                 places[f"characters[0].traits[{len(standard) + int(match[1])}]"] = place
         row = {**self.row, "traits": standard + self.row["traits"]}
-        return Reading(source, self.game, [row], {kind: n for kind, n in left_out.items() if n}, places)
+        return Reading(source, self.game, [row], {kind: n for kind, n in left_out.items() if n}, left_out.names, places)
 
 
 def _name(document: dict[str, Any]) -> str:
@@ -415,7 +443,7 @@ def _wod5e(document: dict[str, Any]) -> Reading:
                                    "vampires, ghouls and mortals.") % {"type": kind})
     system = _object(document.get("system"), "system")
     sheet = _Sheet("v5", _name(document))
-    left_out: Counter[str] = Counter()
+    left_out = _LeftOut()
     for group in ("attributes", "skills"):
         for key, value in _object(system.get(group), f"system.{group}").items():
             where = f"system.{group}.{key}"
@@ -430,7 +458,7 @@ def _wod5e(document: dict[str, Any]) -> Reading:
         if rating and key in WOD5E_DISCIPLINES:
             sheet.custom(C.DISCIPLINE, WOD5E_DISCIPLINES[key], rating, f"{where}.value")
         elif rating:
-            left_out["disciplines" if key not in ("rituals", "ceremonies") else "rituals"] += 1
+            left_out.leave("disciplines" if key not in ("rituals", "ceremonies") else "rituals", capfirst(key))
     notes = []
     for i, item in enumerate(_list(document.get("items"), "items")):
         where = f"items[{i}]"
@@ -445,10 +473,10 @@ def _wod5e(document: dict[str, Any]) -> Reading:
         elif item_type in ("clan", "predatorType", "resonance"):
             notes.append(f"{_item_words()[item_type]}: {name}")
         elif item_type == "power":
-            left_out["rituals" if _text(data.get("discipline"), f"{where}.system.discipline") in ("rituals", "ceremonies")
-                     else "powers"] += 1
+            left_out.leave("rituals" if _text(data.get("discipline"), f"{where}.system.discipline")
+                           in ("rituals", "ceremonies") else "powers", name)
         else:
-            left_out["items"] += 1
+            left_out.leave("items", name)
     headers = _object(system.get("headers"), "system.headers")
     sheet.row["concept"] = _text(headers.get("concept"), "system.headers.concept")[:200]
     for key, label in (("sire", _("Sire")), ("generation", _("Generation")), ("ambition", _("Ambition")),
@@ -508,7 +536,7 @@ def _is_progeny(document: dict[str, Any]) -> bool:
 
 def _progeny(document: dict[str, Any]) -> Reading:
     sheet = _Sheet("v5", _name(document))
-    left_out: Counter[str] = Counter()
+    left_out = _LeftOut()
     specialties: dict[str, list[str]] = {}
     predator = _object(document.get("predatorType"), "predatorType")
     picked = _list(predator.get("pickedSpecialties"), "predatorType.pickedSpecialties")
@@ -532,7 +560,7 @@ def _progeny(document: dict[str, Any]) -> Reading:
         level = _number(power.get("level"), f"{where}.level")
         if discipline and level >= ratings.get(discipline, (0, ""))[0]:
             ratings[discipline] = (level, f"{where}.level")
-        left_out["powers"] += 1
+        left_out.leave("powers", _text(power.get("name"), f"{where}.name"))
     known = {_squash(name): name for name in WOD5E_DISCIPLINES.values()}  # V5's, as gmtools' sheet names them
     for discipline, (rating, where) in ratings.items():
         sheet.custom(C.DISCIPLINE, known.get(_squash(discipline), discipline), rating, where)
@@ -585,7 +613,7 @@ def _exalted2e(document: dict[str, Any]) -> Reading:
     system = _object(document.get("system"), "system")
     kind = "npc" if _text(document.get("type"), "type") == "npc" else "pc"
     sheet = _Sheet("exalted", _name(document), kind)
-    left_out: Counter[str] = Counter()
+    left_out = _LeftOut()
     for group in ("attributes", "abilities"):
         for key, value in _object(system.get(group), f"system.{group}").items():
             where = f"system.{group}.{key}"
@@ -605,9 +633,9 @@ def _exalted2e(document: dict[str, Any]) -> Reading:
             sheet.custom(C.BACKGROUND, _text(item.get("name"), f"{where}.name"),
                          _number(data.get("value"), f"{where}.system.value"), f"{where}.system.value")
         elif item_type in ("charm", "spell"):
-            left_out["charms"] += 1
+            left_out.leave("charms", _text(item.get("name"), f"{where}.name"))
         else:
-            left_out["items"] += 1
+            left_out.leave("items", _text(item.get("name"), f"{where}.name"))
     sheet.row["concept"] = _text(system.get("concept"), "system.concept")[:200]
     notes = []
     if caste := _text(system.get("caste"), "system.caste").strip():
@@ -652,13 +680,14 @@ FATE_ASPECTS = {"high concept": "high_concept", "trouble": "trouble"}
 def _fco(document: dict[str, Any]) -> Reading:
     system = _object(document.get("system"), "system")
     sheet = _Sheet("fate", _name(document))
-    left_out: Counter[str] = Counter()
+    left_out = _LeftOut()
     for key, skill in _object(system.get("skills"), "system.skills").items():
         where = f"system.skills.{key}"
         skill = _object(skill, where)
         name = _text(skill.get("name"), f"{where}.name") or key
-        if not sheet.standard_trait(name, _number(skill.get("rank"), f"{where}.rank"), f"{where}.rank"):
-            left_out["skills"] += 1
+        rank = _number(skill.get("rank"), f"{where}.rank")
+        if not sheet.standard_trait(name, rank, f"{where}.rank"):
+            left_out.leave("skills", f"{name} {rank}")
     for key, stunt in _object(system.get("stunts"), "system.stunts").items():
         where = f"system.stunts.{key}"
         stunt = _object(stunt, where)
@@ -701,7 +730,7 @@ def _fco(document: dict[str, Any]) -> Reading:
 FATE_SEVERITIES = ("mild", "moderate", "severe")
 
 
-def _fco_tracks(sheet: _Sheet, tracks: dict[str, Any], left_out: Counter[str]) -> None:
+def _fco_tracks(sheet: _Sheet, tracks: dict[str, Any], left_out: _LeftOut) -> None:
     """Fate Accelerated's three stress boxes from the first stress track, and its mild, moderate and
     severe consequences from the consequence tracks (the aspect the GM named when marked); any
     other track (a second stress track, Fate Core's extra boxes, a custom one) is left out."""
@@ -719,14 +748,14 @@ def _fco_tracks(sheet: _Sheet, tracks: dict[str, Any], left_out: Counter[str]) -
                     raise backup.BackupError(_("%(where)s: must be true or false.") % {"where": f"{where}.box_values[{i}]"})
                 sheet.resource(f"stress_{i + 1}", marked, f"{where}.box_values[{i}]")
             if len(boxes) > 3:  # Fate Core's longer track: its boxes past the third have no place
-                left_out["tracks"] += 1
+                left_out.leave("tracks", capfirst(name))
         elif severity is not None:
             aspect = track.get("aspect")
             text = _text(aspect.get("name"), f"{where}.aspect.name") if isinstance(aspect, dict) else ""
             if text.strip():
                 sheet.resource(f"consequence_{severity}", _plain(text, f"{where}.aspect.name"), f"{where}.aspect.name")
         else:
-            left_out["tracks"] += 1
+            left_out.leave("tracks", capfirst(name))
 
 
 FOUNDRY_READERS: dict[str, Callable[[dict[str, Any]], Reading]] = {

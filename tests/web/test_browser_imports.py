@@ -43,7 +43,8 @@ def test_a_gm_previews_then_confirms_a_foundry_vampire(page: sync_api.Page, gm_u
     expect(preview).to_contain_text("Brawl 3 (Grappling)")
     expect(preview.locator("[data-testid=import-preview-resources]")).to_contain_text("Hunger 2")
     expect(preview.locator("[data-testid=import-left-out]")).to_have_text(
-        "Not imported: 3 discipline powers, 1 item (weapon, gear, …), 1 Humanity stain, 3 experience points")
+        "Not imported: 3 discipline powers: Cat's Grace, Fleetness, Lethal Body; 1 item (weapon, gear, …): Tire iron; "
+        "1 Humanity stain; 3 experience points")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "issue25-import-preview.png"))
     assert not campaign.characters.exists()  # the preview saved nothing

@@ -115,8 +115,8 @@ def ratings(character: Character) -> dict[str, tuple[str, int, str]]:
 
 def test_a_foundry_wod5e_vampire_is_previewed_then_imported(gm_client, campaign):
     actor, dana, traits = imported(gm_client, campaign, WOD5E, Game.V5,
-                                   "Not imported: 3 discipline powers, 1 item (weapon, gear, …), "
-                                   "1 Humanity stain, 3 experience points")
+                                   "Not imported: 3 discipline powers: Cat's Grace, Fleetness, Lethal Body; "
+                                   "1 item (weapon, gear, …): Tire iron; 1 Humanity stain; 3 experience points")
     system = actor["system"]
     assert (system["humanity"]["stains"], system["exp"]["value"]) == (1, 3)  # what the line counts
     assert "True age: 41" in dana.notes and "Died: 2014" in dana.notes
@@ -144,7 +144,8 @@ def test_a_foundry_wod5e_ghoul_has_no_hunger(gm_client, campaign):
 
 def test_a_progeny_export_is_previewed_then_imported(gm_client, campaign):
     document, teodora, traits = imported(gm_client, campaign, PROGENY, Game.V5,
-                                         "Not imported: 3 discipline powers, 1 ritual, 1 touchstone")
+                                         "Not imported: 3 discipline powers: A Taste for Blood, Extinguish Vitae, "
+                                         "Cloud Memory; 1 ritual; 1 touchstone")
     assert document["attributes"]["intelligence"] == 4 and traits["intelligence"] == ("attribute", 4, "")
     assert traits["academics"] == ("skill", 3, "History")
     assert traits["etiquette"] == ("skill", 2, "Nightclubs")  # the predator type's specialty
@@ -184,7 +185,7 @@ def test_an_exalted_2e_actors_backgrounds_and_specialties_are_imported_its_charm
                       {"name": "Slashing sword", "type": "weapon", "system": {}}]
     target = campaign(Game.EXALTED)
     shown = preview(gm_client, target, actor)
-    assert left_out(shown) == "Not imported: 1 charm or spell, 1 item (weapon, gear, …)"
+    assert left_out(shown) == "Not imported: 1 charm or spell: Ox-Body Technique; 1 item (weapon, gear, …): Slashing sword"
     traits = ratings(confirm(gm_client, target, shown))
     assert traits["Allies"] == ("background", 5, "") and traits["sail"] == ("ability", 4, "Storms")
 
@@ -198,13 +199,14 @@ def test_what_the_sheet_has_no_place_for_is_counted_not_dropped_without_a_word(g
     actor["system"]["motes"]["peripheral"]["value"] = 4
     actor["system"]["experience"]["value"] = 6
     shown = preview(gm_client, campaign(Game.EXALTED), actor)
-    assert left_out(shown) == ("Not imported: 3 levels of damage (the sheet has no health track), "
-                               "4 peripheral motes, 6 experience points")
+    assert left_out(shown) == ("Not imported: 3 levels of damage (the sheet has no health track); "
+                               "4 peripheral motes; 6 experience points")
 
 
 def test_a_fate_core_official_actor_is_imported_with_its_approaches_aspects_and_stunt(gm_client, campaign):
     actor, wren, traits = imported(gm_client, campaign, FATE, Game.FATE,
-                                   "Not imported: 1 skill that is no approach, 1 stress or consequence track")
+                                   "Not imported: 1 skill that is no approach: Pilot 2; "
+                                   "1 stress or consequence track: Fame")
     assert actor["system"]["skills"]["Quick"]["rank"] == 3 and traits["quick"] == ("approach", 3, "")
     assert traits["forceful"] == ("approach", 0, "")
     assert traits["Wind Reader: +2 to Quickly overcome bad weather in the air."] == ("stunt", 2, "")
@@ -397,8 +399,8 @@ def test_the_preview_and_a_refusal_speak_the_gms_language(gm_client, campaign):
     gm_client.cookies["django_language"] = "es"
     target = campaign(Game.V5)
     shown = preview(gm_client, target, fixture(WOD5E))
-    assert left_out(shown) == ("No importado: 3 poderes de disciplina, 1 objeto (arma, equipo, …), "
-                               "1 mancha de Humanidad, 3 puntos de experiencia")
+    assert left_out(shown) == ("No importado: 3 poderes de disciplina: Cat's Grace, Fleetness, Lethal Body; "
+                               "1 objeto (arma, equipo, …): Tire iron; 1 mancha de Humanidad; 3 puntos de experiencia")
     assert "Recursos" in shown and "Ansia 2" in shown and "Pelea 3 (Grappling)" in shown
     response = gm_client.post(url("character-import", campaign(Game.EXALTED)), {"file": upload(fixture(WOD5E))})
     assert "Este archivo contiene un personaje de otro juego" in page(response)
@@ -468,3 +470,9 @@ def test_the_preview_shows_the_player_and_the_notes_the_file_fills(gm_client, ca
     notes = re.search(r'data-testid="import-preview-notes">(.*?)</dd>', shown, re.S)[1]
     assert player == document["player"] == "Maite"
     assert f"Clan: {document['clan']}" in notes and f"Sect: {document['sect']}" in notes
+
+
+def test_the_not_imported_line_names_five_of_a_kind_at_most():
+    reading = importers.Reading("wod5e", Game.V5, [], {"powers": 7, "stains": 2},
+                                {"powers": [f"Power {n}" for n in range(1, 8)]})
+    assert reading.left_out_text == "7 discipline powers: Power 1, Power 2, Power 3, Power 4, Power 5, …; 2 Humanity stains"
