@@ -67,9 +67,11 @@ def run() -> None:
         table = median_ms(f"/campaigns/{campaign.pk}/", n=15)
         drawn = median_ms(f"/campaigns/{campaign.pk}/", n=15, cold=True)
         phone = phone_roll_ms(campaign, character, params)
+        posted = discord_roll_ms(median_ms, campaign, params)
         print(f"web: {campaign.game:8} odds fragment {odds:6.2f} ms ({odds / baseline:4.1f}x the home page; goal < 50 ms)"
               f"  roll {rolled:6.2f} ms ({rolled / baseline:4.1f}x); the same roll from the character's phone"
-              f" {phone:6.2f} ms ({phone / rolled:4.2f}x the GM's)")
+              f" {phone:6.2f} ms ({phone / rolled:4.2f}x the GM's); with a Discord webhook {posted:6.2f} ms"
+              f" ({posted / rolled:4.2f}x)")
         print(f"web: {campaign.game:8} table page with {LOG_PAGE} cards {table:6.2f} ms ({table / baseline:4.1f}x; goal <= 3x);"
               f" its first view after a change {drawn:6.2f} ms ({drawn / baseline:4.1f}x)")
     luck_page(median_ms, baseline)
@@ -93,6 +95,20 @@ def phone_roll_ms(campaign, character, params: dict, n: int = 15) -> float:
         times.append(time.perf_counter() - start)
         assert response.status_code == 200, (url, response.status_code, response.content[:300])
     return statistics.median(times[1:]) * 1000
+
+
+def discord_roll_ms(median_ms, campaign, params: dict) -> float:
+    """The same roll in a campaign with a Discord webhook (issue 25): what the roll's request pays for
+    it is the outbox row its transaction writes (the posting is the worker's, after commit; none runs
+    here, so no post leaves the machine)."""
+    from gmtools.models import Campaign
+    from gmtools.views import LOG_PAGE
+
+    Campaign.objects.filter(pk=campaign.pk).update(discord_webhook="https://discord.com/api/webhooks/1/bench")
+    try:
+        return median_ms(f"/campaigns/{campaign.pk}/roll/", params, n=LOG_PAGE, post=True)
+    finally:
+        Campaign.objects.filter(pk=campaign.pk).update(discord_webhook="")
 
 
 LUCK_ROLLS = 5_000
