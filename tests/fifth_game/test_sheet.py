@@ -62,7 +62,9 @@ def test_it_has_its_own_resource_and_no_state_switch_or_templates(d6):
     ana = Character.objects.create_with_sheet(campaign=d6, name="Ana")
     assert D6Resources.objects.get(pk=ana.pk).grit == 3  # its row in the game's own table, made with it
     document = backup.export_campaign(d6)
-    assert document["campaign"] == {"name": "Dice night", "game": D6.id}
+    # The campaign's own columns and no state of the game's (it has none).
+    assert document["campaign"] == {"name": "Dice night", "game": D6.id, "time_zone": d6.time_zone,
+                                    "language": d6.language}
     assert document["characters"][0]["resources"] == {"d6pool_grit": 3}
     copy = backup.import_campaign({**document, "campaign": {**document["campaign"], "name": "Again"}}, d6.gm)
     assert copy.characters.get().resources.grit == 3
