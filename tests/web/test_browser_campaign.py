@@ -541,6 +541,8 @@ def replay_as_strangers(browser, server: str, seen: Watch, campaign: Campaign) -
 
 # --- the test ----------------------------------------------------------------------------------------
 
+@pytest.mark.known_flake("failed once and passed on its rerun in one of four full runs on 2026-12-07 (fate); "
+                        "not yet diagnosed: the next session finds the event it misses")
 @pytest.mark.parametrize("game", [Game.EXALTED, Game.V5, Game.FATE, Game.SCIFI])
 def test_a_new_campaign_from_the_table(page, browser, asgi_server, gm_user, dice, game):
     plan = PLANS[game]
